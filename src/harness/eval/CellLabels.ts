@@ -1,0 +1,67 @@
+/**
+ * Per-cell ground truth of the detection grid (SPEC "How results are measured": a cell is
+ * positive where the simulator's ground-truth mask covers it). "Covers" is defined here as: at
+ * least one pixel of that class lies inside the cell. Thin wires are often a single pixel wide
+ * (the simulator labels the pixel the centre line crosses), so any stricter rule (e.g. half of
+ * the cell) would make far wires unlabelled.
+ *
+ * The mask holds class ids per pixel: 0 background, 1 wire, 2 branch, 3 pole/trunk (the order of
+ * DETECTION_CLASSES in src/harness/actions.ts). A cell can be positive for several classes.
+ */
+import { NUM_DETECTION_CLASSES } from "../actions";
+
+export type GridSpec = {
+  /** Image width and height in pixels; must be multiples of `cell_px`. */
+  width: number;
+  height: number;
+  /** Cell edge length in pixels. Default grid: 256x256 image, 8 px cells -> 32x32 cells. */
+  cell_px: number;
+};
+
+export const DEFAULT_GRID: GridSpec = { width: 256, height: 256, cell_px: 8 };
+
+export function gridCells(grid: GridSpec): { cols: number; rows: number } {
+  if (!Number.isInteger(grid.cell_px) || grid.cell_px < 1) {
+    throw new RangeError(`cell_px=${grid.cell_px}, expected a positive integer`);
+  }
+  if (grid.width % grid.cell_px !== 0 || grid.height % grid.cell_px !== 0 || grid.width < 1 || grid.height < 1) {
+    throw new RangeError(
+      `image ${grid.width}x${grid.height} is not a positive multiple of cell_px=${grid.cell_px}`,
+    );
+  }
+  return { cols: grid.width / grid.cell_px, rows: grid.height / grid.cell_px };
+}
+
+/**
+ * Writes into `out` (length rows*cols*NUM_DETECTION_CLASSES, cell-major: out[cell*4 + c]) 1 where
+ * class c covers the cell, else 0. Index 0 (background) is 1 where the cell has no foreground
+ * pixel. Returns `out`.
+ */
+export function cellLabelsFromMask(mask: Uint8Array, grid: GridSpec, out?: Uint8Array): Uint8Array {
+  const { cols, rows } = gridCells(grid);
+  if (mask.length !== grid.width * grid.height) {
+    throw new RangeError(`mask.length=${mask.length}, expected width*height=${grid.width * grid.height}`);
+  }
+  const k = NUM_DETECTION_CLASSES;
+  const labels = out ?? new Uint8Array(rows * cols * k);
+  if (labels.length !== rows * cols * k) {
+    throw new RangeError(`out.length=${labels.length}, expected ${rows * cols * k}`);
+  }
+  labels.fill(0);
+  for (let y = 0; y < grid.height; y++) {
+    const cellRow = Math.floor(y / grid.cell_px) * cols;
+    const rowOff = y * grid.width;
+    for (let x = 0; x < grid.width; x++) {
+      const c = mask[rowOff + x] as number;
+      if (c === 0) continue;
+      if (c >= k) throw new RangeError(`mask[${rowOff + x}]=${c}, expected a class id in [0, ${k - 1}]`);
+      labels[(cellRow + Math.floor(x / grid.cell_px)) * k + c] = 1;
+    }
+  }
+  for (let cell = 0; cell < rows * cols; cell++) {
+    let fg = 0;
+    for (let c = 1; c < k; c++) fg |= labels[cell * k + c] as number;
+    labels[cell * k] = fg === 0 ? 1 : 0;
+  }
+  return labels;
+}
