@@ -1,0 +1,2 @@
+export { initBackend } from "./initBackend";
+export type { BackendInfo, BackendName, InitBackendOptions } from "./initBackend";
