@@ -1,0 +1,6 @@
+/** The control core: pure logic behind the perception, controller and safety nodes. */
+export * from "./visionTypes";
+export * from "./cellsToDetections";
+export * from "./Controller";
+export * from "./px4";
+export * from "./SafetyWatchdog";
