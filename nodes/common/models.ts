@@ -1,0 +1,56 @@
+/**
+ * The model interfaces the perception and harness nodes run, so tests can inject deterministic
+ * fakes and the real networks (src/harness) plug in through one adapter each.
+ */
+import type { Image } from "./sensorTypes";
+
+/** The student's outputs for one image (mirrors drone_harness_msgs/msg/StudentOutput). */
+export type StudentOutputs = {
+  actionLogits: Float32Array;
+  gridRows: number;
+  gridCols: number;
+  numClasses: number;
+  /** HWC: cellProbs[(row * gridCols + col) * numClasses + class]. */
+  cellProbs: Float32Array;
+};
+
+/** Runs the student on a validated image; implementations reuse their buffers between calls. */
+export interface Detector {
+  readonly gridRows: number;
+  readonly gridCols: number;
+  readonly numClasses: number;
+  infer(image: Image): StudentOutputs;
+  dispose?(): void;
+}
+
+/** The state the harness sees besides the image (SPEC: altitude, GPS velocity, IMU). */
+export type HarnessState = {
+  altitude_m: number;
+  /** ENU velocity from gps/vel, m/s. */
+  velocityEnu: { x: number; y: number; z: number };
+  /** Latest IMU sample (body FLU). */
+  angularVelocity: { x: number; y: number; z: number };
+  linearAcceleration: { x: number; y: number; z: number };
+  /** Seconds since the previous camera frame (for the optical-flow scale). */
+  frameDt_s: number;
+};
+
+export type Correction = {
+  /** delta added to the action logits (length = action count). */
+  actionDelta: Float32Array;
+  /** delta added to the cell logits (length = cellProbs.length), applied as softmax(logit + delta). */
+  cellDelta: Float32Array;
+  risk: number;
+  lambda: number;
+  topFeatures: string[];
+  topSensitivities: number[];
+  rolloutLength: number;
+};
+
+/** The Harness: imagined rollout -> S, r, delta (SPEC "The Harness method"). */
+export interface Corrector {
+  correct(image: Image, student: StudentOutputs, state: HarnessState): Correction;
+  /** Called on a clock jump backward or deactivate: forget frame/IMU histories. */
+  reset(): void;
+  dispose?(): void;
+}
