@@ -1,0 +1,252 @@
+/**
+ * Writes a rosbag2 bag in MCAP storage, as rosbag2's mcap storage plugin does
+ * (ros2/rosbag2 rosbag2_storage_mcap/src/mcap_storage.cpp): header profile "ros2", one Schema
+ * per message type (encoding "ros2msg", full .msg text with dependencies), one Channel per
+ * topic (message encoding "cdr", metadata `offered_qos_profiles` and `topic_type_hash`),
+ * chunked (optionally zstd), with message indexes, chunk indexes, statistics and summary
+ * offsets; log time = publish time = receive time. A metadata.yaml is written on close.
+ *
+ * Files are <dir>/<basename(dir)>_<n>.mcap, split by size or duration like rosbag2's
+ * SequentialWriter (`max_bag_size`, `max_bag_duration`). Memory stays bounded: a chunk is
+ * flushed to the file when it reaches `chunkSizeBytes`, and only indexes are kept.
+ */
+import type { BagFileSystem, WritableFile } from "./BagStorage";
+import { METADATA_VERSION, stringifyBagMetadata, type BagFileInfo, type BagMetadata } from "./BagMetadata";
+import { McapWriter } from "./mcap";
+import { zstdChunkCompressor, type ChunkCompressor } from "./zstdChunkCompressor";
+import { BagError } from "./types";
+
+export type BagWriterOptions = {
+  fs: BagFileSystem;
+  /** Bag directory; created; must not contain a metadata.yaml already. */
+  directory: string;
+  /** "zstd" (default, chunk compression) or "none". */
+  compression?: "zstd" | "none";
+  /** zstd level 1..19; default 1. */
+  zstdLevel?: number;
+  /** Uncompressed chunk size before flushing; default 768 KiB (the MCAP C++ writer's default). */
+  chunkSizeBytes?: number;
+  /** Start a new file once the current one reaches this size; 0 (default) = never. */
+  maxBagSizeBytes?: number;
+  /** Start a new file once a message is this much later than the file's first; 0n = never. */
+  maxBagDurationNs?: bigint;
+  /** metadata.yaml `ros_distro`; default "jazzy" (the message definitions we write). */
+  rosDistro?: string;
+  customData?: Record<string, string>;
+  /** MCAP header library string. */
+  library?: string;
+};
+
+/** A topic to record. */
+export type BagTopic = {
+  topic: string;
+  /** "pkg/msg/Name" */
+  type: string;
+  /** ros2msg schema text with dependencies. */
+  schemaText: string;
+  /** rosbag2 offered_qos_profiles YAML string (see offeredQosProfilesYaml). */
+  offeredQosProfiles: string;
+  /** REP-2011 "RIHS01_..." hash, or "" when unknown. */
+  typeHash?: string;
+};
+
+type TopicState = BagTopic & { count: number; sequence: number };
+
+type OpenFile = {
+  name: string;
+  file: WritableFile;
+  writer: McapWriter;
+  channelIds: Map<string, number>;
+  schemaIds: Map<string, number>;
+  count: number;
+  startNs: bigint;
+  endNs: bigint;
+};
+
+const DEFAULT_CHUNK = 768 * 1024;
+
+export class BagWriter {
+  readonly #topics = new Map<string, TopicState>();
+  readonly #files: BagFileInfo[] = [];
+  #current: OpenFile | undefined;
+  #closed = false;
+
+  private constructor(
+    private readonly options: Required<Omit<BagWriterOptions, "customData">> & { customData: Record<string, string> },
+    private readonly compressor: ChunkCompressor | undefined,
+    private readonly baseName: string,
+  ) {}
+
+  static async create(options: BagWriterOptions): Promise<BagWriter> {
+    const { fs, directory } = options;
+    const chunk = options.chunkSizeBytes ?? DEFAULT_CHUNK;
+    if (!Number.isInteger(chunk) || chunk < 1) throw new RangeError(`chunkSizeBytes=${chunk}, expected an integer >= 1`);
+    const maxSize = options.maxBagSizeBytes ?? 0;
+    if (!Number.isFinite(maxSize) || maxSize < 0) throw new RangeError(`maxBagSizeBytes=${maxSize}, expected >= 0`);
+    const maxDur = options.maxBagDurationNs ?? 0n;
+    if (maxDur < 0n) throw new RangeError(`maxBagDurationNs=${String(maxDur)}, expected >= 0`);
+    await fs.makeDirectory(directory);
+    const metadataPath = fs.join(directory, "metadata.yaml");
+    if ((await fs.stat(metadataPath)) !== undefined) throw new BagError(metadataPath, "exists: refusing to overwrite a bag");
+    const compression = options.compression ?? "zstd";
+    const compressor = compression === "zstd" ? await zstdChunkCompressor(options.zstdLevel ?? 1) : undefined;
+    return new BagWriter(
+      {
+        fs,
+        directory,
+        compression,
+        zstdLevel: options.zstdLevel ?? 1,
+        chunkSizeBytes: chunk,
+        maxBagSizeBytes: maxSize,
+        maxBagDurationNs: maxDur,
+        rosDistro: options.rosDistro ?? "jazzy",
+        customData: options.customData ?? {},
+        library: options.library ?? "drone-harness bag writer (@mcap/core)",
+      },
+      compressor,
+      fs.basename(directory),
+    );
+  }
+
+  /** Declares a topic; messages can then be written to it. Re-declaring the same topic is a no-op. */
+  async addTopic(topic: BagTopic): Promise<void> {
+    this.#checkOpen();
+    const known = this.#topics.get(topic.topic);
+    if (known !== undefined) {
+      if (known.type !== topic.type) {
+        throw new BagError(this.options.directory, `topic ${topic.topic} is ${known.type}, cannot record it as ${topic.type}`);
+      }
+      return;
+    }
+    this.#topics.set(topic.topic, { ...topic, count: 0, sequence: 0 });
+    if (this.#current !== undefined) await this.#registerChannel(this.#current, topic);
+  }
+
+  /** Appends one serialized (CDR) message received at `logTimeNs`. */
+  async write(topic: string, logTimeNs: bigint, data: Uint8Array): Promise<void> {
+    this.#checkOpen();
+    const t = this.#topics.get(topic);
+    if (t === undefined) throw new BagError(this.options.directory, `topic ${topic} was not added (addTopic) before writing`);
+    let file = this.#current;
+    if (file !== undefined && this.#shouldSplit(file, logTimeNs)) {
+      await this.#closeFile(file);
+      file = undefined;
+    }
+    file ??= await this.#openFile(logTimeNs);
+    const channelId = file.channelIds.get(topic);
+    if (channelId === undefined) throw new Error(`channel of ${topic} missing in ${file.name}`);
+    await file.writer.addMessage({ channelId, sequence: t.sequence, logTime: logTimeNs, publishTime: logTimeNs, data });
+    t.sequence = (t.sequence + 1) >>> 0;
+    t.count++;
+    file.count++;
+    if (file.count === 1 || logTimeNs < file.startNs) file.startNs = logTimeNs;
+    if (file.count === 1 || logTimeNs > file.endNs) file.endNs = logTimeNs;
+  }
+
+  /** Finishes the current file and writes metadata.yaml; returns what it wrote. */
+  async close(): Promise<BagMetadata> {
+    this.#checkOpen();
+    if (this.#current === undefined) await this.#openFile(0n);
+    if (this.#current !== undefined) await this.#closeFile(this.#current);
+    this.#closed = true;
+    const md = this.metadata();
+    await this.options.fs.writeText(this.options.fs.join(this.options.directory, "metadata.yaml"), stringifyBagMetadata(md));
+    return md;
+  }
+
+  /** The metadata of the files closed so far. */
+  metadata(): BagMetadata {
+    const withMessages = this.#files.filter((f) => f.messageCount > 0);
+    const start = withMessages.reduce<bigint | undefined>((m, f) => (m === undefined || f.startingTimeNs < m ? f.startingTimeNs : m), undefined);
+    const end = withMessages.reduce<bigint | undefined>(
+      (m, f) => (m === undefined || f.startingTimeNs + f.durationNs > m ? f.startingTimeNs + f.durationNs : m),
+      undefined,
+    );
+    return {
+      version: METADATA_VERSION,
+      storageIdentifier: "mcap",
+      relativeFilePaths: this.#files.map((f) => f.path),
+      durationNs: start === undefined || end === undefined ? 0n : end - start,
+      startingTimeNs: start ?? 0n,
+      messageCount: this.#files.reduce((n, f) => n + f.messageCount, 0),
+      topics: [...this.#topics.values()].map((t) => ({
+        name: t.topic,
+        type: t.type,
+        serializationFormat: "cdr",
+        offeredQosProfiles: t.offeredQosProfiles,
+        typeDescriptionHash: t.typeHash ?? "",
+        messageCount: t.count,
+      })),
+      // rosbag2 reports MCAP chunk compression only in the storage config, not here: the files
+      // themselves are plain .mcap (compression_mode "" means no file/message compression).
+      compressionFormat: "",
+      compressionMode: "",
+      files: [...this.#files],
+      customData: { ...this.options.customData },
+      rosDistro: this.options.rosDistro,
+    };
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new BagError(this.options.directory, "writer is closed");
+  }
+
+  #shouldSplit(file: OpenFile, logTimeNs: bigint): boolean {
+    if (file.count === 0) return false;
+    const { maxBagSizeBytes, maxBagDurationNs } = this.options;
+    if (maxBagSizeBytes > 0 && file.file.position() >= BigInt(maxBagSizeBytes)) return true;
+    return maxBagDurationNs > 0n && logTimeNs - file.startNs >= maxBagDurationNs;
+  }
+
+  async #openFile(startNs: bigint): Promise<OpenFile> {
+    const name = `${this.baseName}_${this.#files.length}.mcap`;
+    const file = await this.options.fs.openWrite(this.options.fs.join(this.options.directory, name));
+    const writer = new McapWriter({
+      writable: file,
+      useStatistics: true,
+      useSummaryOffsets: true,
+      useChunks: true,
+      useChunkIndex: true,
+      useMessageIndex: true,
+      repeatSchemas: true,
+      repeatChannels: true,
+      chunkSize: this.options.chunkSizeBytes,
+      compressChunk: this.compressor,
+    });
+    await writer.start({ profile: "ros2", library: this.options.library });
+    const open: OpenFile = { name, file, writer, channelIds: new Map(), schemaIds: new Map(), count: 0, startNs, endNs: startNs };
+    for (const t of this.#topics.values()) await this.#registerChannel(open, t);
+    this.#current = open;
+    return open;
+  }
+
+  async #registerChannel(file: OpenFile, t: BagTopic): Promise<void> {
+    let schemaId = file.schemaIds.get(t.type);
+    if (schemaId === undefined) {
+      schemaId = await file.writer.registerSchema({ name: t.type, encoding: "ros2msg", data: new TextEncoder().encode(t.schemaText) });
+      file.schemaIds.set(t.type, schemaId);
+    }
+    const channelId = await file.writer.registerChannel({
+      topic: t.topic,
+      schemaId,
+      messageEncoding: "cdr",
+      metadata: new Map([
+        ["offered_qos_profiles", t.offeredQosProfiles],
+        ["topic_type_hash", t.typeHash ?? ""],
+      ]),
+    });
+    file.channelIds.set(t.topic, channelId);
+  }
+
+  async #closeFile(file: OpenFile): Promise<void> {
+    await file.writer.end();
+    await file.file.close();
+    this.#files.push({
+      path: file.name,
+      startingTimeNs: file.count === 0 ? 0n : file.startNs,
+      durationNs: file.count === 0 ? 0n : file.endNs - file.startNs,
+      messageCount: file.count,
+    });
+    this.#current = undefined;
+  }
+}
