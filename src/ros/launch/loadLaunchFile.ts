@@ -1,0 +1,393 @@
+import { readFileSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { parametersForNode, parseParameterFile, parseParameterValue, ParameterFileError, type TypedParameterValue } from "../params";
+import { LaunchFileError } from "./LaunchFileError";
+import type { LaunchArgument, LaunchPlan, LaunchRemap, NodeLaunchDescription } from "./LaunchPlan";
+import { ForeignPackageError, substitute, type SubstitutionContext } from "./substitute";
+import { parseXmlTree, XmlSyntaxError, type XmlElement } from "./XmlTree";
+
+export type LaunchLoadOptions = {
+  /** Share directory of drone_harness: the repository root, or <prefix>/share/drone_harness. */
+  packageRoot: string;
+  /** `name:=value` arguments of the top-level file (ros2 launch pkg file name:=value). */
+  arguments?: Record<string, string>;
+  /** Environment for $(env) (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** Allow `<include>` of absolute paths outside packageRoot (default false). */
+  allowAbsoluteIncludes?: boolean;
+  readFile?: (path: string) => string;
+};
+
+/** This package's name as launch files spell it (pkg="drone_harness"). */
+export const PACKAGE_NAME = "drone_harness";
+const MAX_INCLUDE_DEPTH = 16;
+const NODE_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const NAMESPACE_TOKEN_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Launch-time state that groups scope (launch_ros: ros_namespace, ros_remaps, global_params). */
+type Scope = {
+  configs: Map<string, string>;
+  /** "" for the root, else "/a/b". */
+  namespace: string;
+  remaps: LaunchRemap[];
+  params: Array<[string, TypedParameterValue]>;
+};
+
+const copyScope = (s: Scope): Scope => ({ configs: new Map(s.configs), namespace: s.namespace, remaps: [...s.remaps], params: [...s.params] });
+
+/** Attributes each tag accepts (ros2/launch launch_xml + launch_ros frontends); others are errors. */
+const ATTRIBUTES: Record<string, readonly string[]> = {
+  launch: ["version"],
+  arg: ["name", "default", "description", "if", "unless"],
+  let: ["name", "value", "if", "unless"],
+  node: ["pkg", "exec", "name", "namespace", "output", "respawn", "respawn_delay", "args", "ros_args", "launch-prefix", "exec_name", "if", "unless"],
+  param: ["name", "value", "from", "value-sep", "sep"],
+  remap: ["from", "to"],
+  group: ["scoped", "forwarding", "if", "unless"],
+  "push-ros-namespace": ["namespace", "if", "unless"],
+  push_ros_namespace: ["namespace", "if", "unless"],
+  include: ["file", "if", "unless"],
+  set_remap: ["from", "to", "if", "unless"],
+  "set-remap": ["from", "to", "if", "unless"],
+  set_parameter: ["name", "value", "if", "unless"],
+  "set-parameter": ["name", "value", "if", "unless"],
+  log: ["message", "if", "unless"],
+};
+
+/**
+ * Evaluates a ROS 2 XML launch file (and its `<include>`s) into a flat plan of nodes, as
+ * `ros2 launch` would start them. Errors are LaunchFileError naming file, line and attribute.
+ * Nodes of other packages and includes of other packages' files are listed in `skipped`.
+ */
+export function loadLaunchFile(path: string, options: LaunchLoadOptions): LaunchPlan {
+  const packageRoot = resolve(options.packageRoot);
+  const readFile = options.readFile ?? ((p: string) => readFileSync(p, "utf8"));
+  const env = options.env ?? process.env;
+  const plan: LaunchPlan = { nodes: [], skipped: [], arguments: [], warnings: [] };
+  const declared = new Set<string>();
+  const display = (p: string): string => {
+    const rel = relative(packageRoot, p);
+    return rel.startsWith("..") || isAbsolute(rel) ? p : rel;
+  };
+  const realRoot = (() => {
+    try {
+      return realpathSync(packageRoot);
+    } catch {
+      return packageRoot;
+    }
+  })();
+  const insideRoot = (p: string): boolean => {
+    let real = p;
+    try {
+      real = realpathSync(p);
+    } catch {
+      real = resolve(p);
+    }
+    return real === realRoot || real.startsWith(realRoot + sep) || p === packageRoot || p.startsWith(packageRoot + sep);
+  };
+
+  const initial: Scope = { configs: new Map(Object.entries(options.arguments ?? {})), namespace: "", remaps: [], params: [] };
+  evaluateFile(resolve(path), initial, 0);
+  for (const name of Object.keys(options.arguments ?? {})) {
+    if (!declared.has(name)) plan.warnings.push(`argument "${name}" is not declared by any <arg> in ${display(resolve(path))} or its includes`);
+  }
+  return plan;
+
+  function evaluateFile(file: string, scope: Scope, depth: number): void {
+    const shown = display(file);
+    let text: string;
+    try {
+      text = readFile(file);
+    } catch (err) {
+      throw new LaunchFileError(shown, 0, `cannot read launch file: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    let root: XmlElement;
+    try {
+      root = parseXmlTree(text, shown);
+    } catch (err) {
+      if (err instanceof XmlSyntaxError) throw new LaunchFileError(shown, err.line, `XML syntax error: ${err.reason}`);
+      throw err;
+    }
+    if (root.name !== "launch") throw new LaunchFileError(shown, root.line, `root element must be <launch>, found <${root.name}>`);
+    checkAttributes(root, shown);
+    const ctx = (s: Scope): SubstitutionContext => ({
+      variable: (name) => s.configs.get(name),
+      env: (name) => env[name],
+      findPackageShare: (pkg) => {
+        if (pkg === PACKAGE_NAME) return packageRoot;
+        throw new ForeignPackageError(pkg);
+      },
+      dirname: dirname(file),
+      filename: basename(file),
+    });
+
+    /** Substitutes an attribute value, wrapping errors with file, line and attribute. */
+    const attr = (el: XmlElement, name: string, s: Scope): string | undefined => {
+      const a = el.attributes.get(name);
+      if (a === undefined) return undefined;
+      try {
+        return substitute(a.value, ctx(s));
+      } catch (err) {
+        if (err instanceof ForeignPackageError) throw err;
+        throw new LaunchFileError(shown, a.line, `<${el.name}> attribute "${name}": ${err instanceof Error ? err.message : String(err)}`);
+      }
+    };
+    const required = (el: XmlElement, name: string, s: Scope): string => {
+      const v = attr(el, name, s);
+      if (v === undefined) throw new LaunchFileError(shown, el.line, `<${el.name}> attribute "${name}" is required`);
+      return v;
+    };
+    const lineOf = (el: XmlElement, name: string): number => el.attributes.get(name)?.line ?? el.line;
+    const bool = (el: XmlElement, name: string, s: Scope, fallback: boolean): boolean => {
+      const v = attr(el, name, s);
+      if (v === undefined) return fallback;
+      const lower = v.toLowerCase();
+      // launch.conditions.evaluate_condition_expression: true/1 and false/0, case-insensitive.
+      if (lower === "true" || lower === "1") return true;
+      if (lower === "false" || lower === "0") return false;
+      throw new LaunchFileError(shown, lineOf(el, name), `<${el.name}> attribute "${name}" must be true, false, 1 or 0, got "${v}"`);
+    };
+    const enabled = (el: XmlElement, s: Scope): boolean => {
+      if (el.attributes.has("if") && el.attributes.has("unless")) {
+        throw new LaunchFileError(shown, el.line, `<${el.name}> cannot have both "if" and "unless"`);
+      }
+      return bool(el, "if", s, true) && !bool(el, "unless", s, false);
+    };
+
+    const evalChildren = (children: XmlElement[], s: Scope): void => {
+      for (const el of children) evalElement(el, s);
+    };
+
+    const evalElement = (el: XmlElement, s: Scope): void => {
+      checkAttributes(el, shown);
+      try {
+        evalElementUnchecked(el, s);
+      } catch (err) {
+        if (err instanceof ForeignPackageError) {
+          throw new LaunchFileError(shown, el.line, `<${el.name}>: ${err.message}`);
+        }
+        throw err;
+      }
+    };
+
+    const evalElementUnchecked = (el: XmlElement, s: Scope): void => {
+      switch (el.name) {
+        case "arg": {
+          const name = required(el, "name", s);
+          if (!enabled(el, s)) return;
+          declared.add(name);
+          const description = attr(el, "description", s);
+          if (!s.configs.has(name)) {
+            const def = attr(el, "default", s);
+            if (def === undefined) {
+              throw new LaunchFileError(shown, el.line, `argument "${name}" is required (no default): pass ${name}:=<value>${description === undefined ? "" : ` (${description})`}`);
+            }
+            s.configs.set(name, def);
+          }
+          const entry: LaunchArgument = { name, value: s.configs.get(name) ?? "", file: shown };
+          if (description !== undefined) entry.description = description;
+          plan.arguments.push(entry);
+          return;
+        }
+        case "let": {
+          if (!enabled(el, s)) return;
+          s.configs.set(required(el, "name", s), required(el, "value", s));
+          return;
+        }
+        case "group": {
+          if (!enabled(el, s)) return;
+          const scoped = bool(el, "scoped", s, true);
+          evalChildren(el.children, scoped ? copyScope(s) : s);
+          return;
+        }
+        case "push-ros-namespace":
+        case "push_ros_namespace": {
+          if (!enabled(el, s)) return;
+          const ns = required(el, "namespace", s);
+          s.namespace = joinNamespace(s.namespace, ns, el);
+          return;
+        }
+        case "set_remap":
+        case "set-remap": {
+          if (!enabled(el, s)) return;
+          s.remaps.push({ from: required(el, "from", s), to: required(el, "to", s) });
+          return;
+        }
+        case "set_parameter":
+        case "set-parameter": {
+          if (!enabled(el, s)) return;
+          const name = required(el, "name", s);
+          s.params.push([name, typedValue(name, required(el, "value", s), el)]);
+          return;
+        }
+        case "log": {
+          if (!enabled(el, s)) return;
+          plan.warnings.push(`${shown}:${el.line}: ${required(el, "message", s)}`);
+          return;
+        }
+        case "include":
+          evalInclude(el, s);
+          return;
+        case "node":
+          evalNode(el, s);
+          return;
+        default:
+          throw new LaunchFileError(shown, el.line, `unsupported element <${el.name}> (supported: ${Object.keys(ATTRIBUTES).filter((t) => t !== "launch" && t !== "param" && t !== "remap").join(", ")})`);
+      }
+    };
+
+    const joinNamespace = (base: string, ns: string, el: XmlElement): string => {
+      const tokens = ns.split("/").filter((t) => t !== "");
+      for (const t of tokens) {
+        if (!NAMESPACE_TOKEN_RE.test(t)) throw new LaunchFileError(shown, lineOf(el, "namespace"), `<${el.name}> attribute "namespace": "${ns}" is not a valid ROS namespace (tokens must match [A-Za-z_][A-Za-z0-9_]*)`);
+      }
+      const joined = tokens.length === 0 ? "" : `/${tokens.join("/")}`;
+      return ns.startsWith("/") ? joined : `${base}${joined}`;
+    };
+
+    const typedValue = (name: string, value: string, el: XmlElement): TypedParameterValue => {
+      try {
+        return parseParameterValue(name, value);
+      } catch (err) {
+        throw new LaunchFileError(shown, lineOf(el, "value"), `<${el.name}> attribute "value": ${err instanceof Error ? err.message : String(err)}`);
+      }
+    };
+
+    const evalInclude = (el: XmlElement, s: Scope): void => {
+      if (!enabled(el, s)) return;
+      let target: string;
+      try {
+        target = required(el, "file", s);
+      } catch (err) {
+        if (err instanceof ForeignPackageError) {
+          plan.skipped.push({ file: shown, line: el.line, what: `<include file="${el.attributes.get("file")?.value ?? ""}">`, reason: `package "${err.pkg}" is not drone_harness; it runs only under ros2 launch` });
+          return;
+        }
+        throw err;
+      }
+      const resolved = isAbsolute(target) ? target : resolve(dirname(file), target);
+      if (!insideRoot(resolved)) {
+        if (!isAbsolute(target)) {
+          throw new LaunchFileError(shown, lineOf(el, "file"), `<include> attribute "file": "${target}" escapes the package root ${packageRoot}`);
+        }
+        if (options.allowAbsoluteIncludes !== true) {
+          throw new LaunchFileError(shown, lineOf(el, "file"), `<include> attribute "file": "${target}" is outside the package root ${packageRoot} (pass --allow-absolute-includes to allow it)`);
+        }
+      }
+      if (!resolved.endsWith(".launch.xml") && !resolved.endsWith(".xml")) {
+        plan.skipped.push({ file: shown, line: el.line, what: `<include file="${target}">`, reason: "only XML launch files can be evaluated by the embedded launcher" });
+        return;
+      }
+      if (depth + 1 > MAX_INCLUDE_DEPTH) throw new LaunchFileError(shown, el.line, `<include> nesting deeper than ${MAX_INCLUDE_DEPTH} (recursive include?)`);
+      const child = copyScope(s);
+      for (const a of el.children) {
+        if (a.name !== "arg") throw new LaunchFileError(shown, a.line, `<include> may only contain <arg name value>, found <${a.name}>`);
+        checkAttributesOf(a, shown, ["name", "value"]);
+        child.configs.set(required(a, "name", s), required(a, "value", s));
+      }
+      evaluateFile(resolved, child, depth + 1);
+    };
+
+    const evalNode = (el: XmlElement, s: Scope): void => {
+      if (!enabled(el, s)) return;
+      const pkg = required(el, "pkg", s);
+      const exec = required(el, "exec", s);
+      if (pkg !== PACKAGE_NAME) {
+        plan.skipped.push({ file: shown, line: el.line, what: `<node pkg="${pkg}" exec="${exec}">`, reason: `package "${pkg}" is not drone_harness: the embedded launcher starts only drone_harness nodes (ros2 launch runs it on a ROS 2 machine)` });
+        return;
+      }
+      const name = attr(el, "name", s) ?? exec;
+      if (!NODE_NAME_RE.test(name)) throw new LaunchFileError(shown, lineOf(el, "name"), `<node> attribute "name": "${name}" is not a valid node name ([A-Za-z_][A-Za-z0-9_]*)`);
+      const nsAttr = attr(el, "namespace", s);
+      const nsJoined = nsAttr === undefined ? s.namespace : joinNamespace(s.namespace, nsAttr, el);
+      const namespace = nsJoined === "" ? "/" : nsJoined;
+      const fqn = namespace === "/" ? `/${name}` : `${namespace}/${name}`;
+      const respawnDelayText = attr(el, "respawn_delay", s);
+      const respawnDelaySec = respawnDelayText === undefined ? 0 : Number(respawnDelayText);
+      if (!Number.isFinite(respawnDelaySec) || respawnDelaySec < 0) {
+        throw new LaunchFileError(shown, lineOf(el, "respawn_delay"), `<node> attribute "respawn_delay" must be a number of seconds >= 0, got "${respawnDelayText ?? ""}"`);
+      }
+      const parameters = new Map<string, TypedParameterValue>(s.params);
+      const remappings: LaunchRemap[] = [...s.remaps];
+      const evalParam = (p: XmlElement, prefix: string): void => {
+        checkAttributes(p, shown);
+        const from = attr(p, "from", s);
+        if (from !== undefined) {
+          if (prefix !== "" || p.attributes.has("name")) throw new LaunchFileError(shown, p.line, `<param from> cannot be combined with "name" or nested`);
+          const path = isAbsolute(from) ? from : resolve(from);
+          let text: string;
+          try {
+            text = readFile(path);
+          } catch (err) {
+            throw new LaunchFileError(shown, lineOf(p, "from"), `<param> attribute "from": cannot read "${from}": ${err instanceof Error ? err.message : String(err)}`);
+          }
+          try {
+            for (const [k, v] of parametersForNode(parseParameterFile(text, display(path)), fqn)) parameters.set(k, v);
+          } catch (err) {
+            if (err instanceof ParameterFileError) throw new LaunchFileError(shown, lineOf(p, "from"), `<param> attribute "from": ${err.message}`);
+            throw err;
+          }
+          return;
+        }
+        const pname = required(p, "name", s);
+        const full = prefix === "" ? pname : `${prefix}.${pname}`;
+        if (p.children.length > 0) {
+          for (const c of p.children) {
+            if (c.name !== "param") throw new LaunchFileError(shown, c.line, `<param> may only contain <param>, found <${c.name}>`);
+            evalParam(c, full);
+          }
+          return;
+        }
+        parameters.set(full, typedValue(full, required(p, "value", s), p));
+      };
+      for (const c of el.children) {
+        switch (c.name) {
+          case "param":
+            evalParam(c, "");
+            break;
+          case "remap":
+            checkAttributes(c, shown);
+            remappings.push({ from: required(c, "from", s), to: required(c, "to", s) });
+            break;
+          default:
+            throw new LaunchFileError(shown, c.line, `<node> may only contain <param> and <remap>, found <${c.name}>`);
+        }
+      }
+      const argsText = attr(el, "args", s);
+      const node: NodeLaunchDescription = {
+        package: pkg,
+        executable: exec,
+        name,
+        namespace,
+        fullyQualifiedName: fqn,
+        parameters: Object.fromEntries(parameters),
+        remappings,
+        respawn: bool(el, "respawn", s, false),
+        respawnDelaySec,
+        output: attr(el, "output", s) ?? "log",
+        args: argsText === undefined ? [] : argsText.split(/\s+/).filter((a) => a !== ""),
+        source: { file: shown, line: el.line },
+      };
+      plan.nodes.push(node);
+    };
+
+    evalChildren(root.children, scope);
+  }
+}
+
+function checkAttributes(el: XmlElement, file: string): void {
+  const allowed = ATTRIBUTES[el.name];
+  if (allowed !== undefined) checkAttributesOf(el, file, allowed);
+}
+
+function checkAttributesOf(el: XmlElement, file: string, allowed: readonly string[]): void {
+  for (const [name, a] of el.attributes) {
+    if (!allowed.includes(name)) throw new LaunchFileError(file, a.line, `<${el.name}> has unknown attribute "${name}" (valid: ${allowed.join(", ")})`);
+  }
+}
+
+/** Path of a launch file given as `launch/x.launch.xml` or just `x.launch.xml` (looked up in launch/). */
+export function resolveLaunchPath(packageRoot: string, given: string): string {
+  if (isAbsolute(given) || given.includes("/")) return resolve(given);
+  return join(packageRoot, "launch", given);
+}
