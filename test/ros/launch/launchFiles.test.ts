@@ -1,0 +1,75 @@
+/** The package's own launch/*.launch.xml and config/*.yaml evaluate as intended. */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadLaunchFile } from "../../../src/ros/launch/loadLaunchFile";
+import { parseParameterFile } from "../../../src/ros/params";
+
+const ROOT = join(__dirname, "..", "..", "..");
+const load = (file: string, args: Record<string, string> = {}) => loadLaunchFile(join(ROOT, "launch", file), { packageRoot: ROOT, arguments: args, env: {} });
+const remapOf = (plan: ReturnType<typeof load>, name: string, from: string) =>
+  plan.nodes.find((n) => n.name === name)?.remappings.find((r) => r.from === from)?.to;
+
+describe("launch/sim.launch.xml", () => {
+  it("starts sim + the four nodes with sim time, the seed and the harness switch", () => {
+    const plan = load("sim.launch.xml", { seed: "7", harness: "false" });
+    expect(plan.nodes.map((n) => n.fullyQualifiedName)).toEqual(["/sim", "/perception", "/harness", "/controller", "/safety"]);
+    expect(plan.skipped).toEqual([]);
+    expect(plan.warnings).toEqual([]);
+    const sim = plan.nodes[0]!;
+    expect(sim.parameters.seed).toEqual({ type: "integer", value: 7 });
+    expect(sim.parameters.scenario).toEqual({ type: "string", value: "default" });
+    for (const n of plan.nodes) expect(n.parameters.use_sim_time).toEqual({ type: "bool", value: true });
+    expect(plan.nodes[2]!.parameters.correction_enabled).toEqual({ type: "bool", value: false });
+    expect(plan.nodes[2]!.parameters.lambda0).toEqual({ type: "double", value: 0.3 });
+    expect(plan.nodes[4]!.respawn).toBe(true);
+  });
+
+  it.each([
+    ["cmd_vel", "/cmd_vel", false],
+    ["px4", "/cmd_vel", true],
+    ["mavros", "/mavros/setpoint_velocity/cmd_vel", false],
+    ["ardupilot", "/ap/cmd_vel", false],
+  ])("output:=%s sends commands to %s (sim listens there too)", (output, topic, px4) => {
+    const plan = load("sim.launch.xml", { output });
+    expect(remapOf(plan, "controller", "cmd_vel")).toBe(topic);
+    expect(remapOf(plan, "safety", "cmd_vel")).toBe(topic);
+    expect(remapOf(plan, "sim", "cmd_vel")).toBe(topic);
+    expect(plan.nodes.find((n) => n.name === "controller")?.parameters.px4_enabled).toEqual({ type: "bool", value: px4 });
+  });
+});
+
+describe("launch/drone.launch.xml", () => {
+  it("starts everything but the sim, with remappable inputs and a namespace", () => {
+    const plan = load("drone.launch.xml", { namespace: "drone1", camera_topic: "/cam/color/image_raw", output: "mavros" });
+    expect(plan.nodes.map((n) => n.fullyQualifiedName)).toEqual(["/drone1/perception", "/drone1/harness", "/drone1/controller", "/drone1/safety"]);
+    expect(remapOf(plan, "perception", "camera/image_raw")).toBe("/cam/color/image_raw");
+    expect(remapOf(plan, "harness", "camera/image_raw")).toBe("/cam/color/image_raw");
+    expect(remapOf(plan, "controller", "cmd_vel")).toBe("/mavros/setpoint_velocity/cmd_vel");
+    for (const n of plan.nodes) expect(n.parameters.use_sim_time).toEqual({ type: "bool", value: false });
+  });
+
+  it("without a namespace the nodes sit at the root", () => {
+    expect(load("drone.launch.xml").nodes.map((n) => n.fullyQualifiedName)).toEqual(["/perception", "/harness", "/controller", "/safety"]);
+  });
+});
+
+describe("launch/gazebo.launch.xml", () => {
+  it("skips gz sim and the bridge (other packages) and starts our nodes on sim time", () => {
+    const plan = load("gazebo.launch.xml", { world: "/tmp/w.sdf" });
+    expect(plan.nodes.map((n) => n.name)).toEqual(["perception", "harness", "controller", "safety"]);
+    expect(plan.skipped.map((s) => s.what)).toEqual([
+      '<include file="$(find-pkg-share ros_gz_sim)/launch/gz_sim.launch.py">',
+      '<node pkg="ros_gz_bridge" exec="parameter_bridge">',
+    ]);
+    for (const n of plan.nodes) expect(n.parameters.use_sim_time).toEqual({ type: "bool", value: true });
+  });
+});
+
+describe("config/*.yaml", () => {
+  const files = readdirSync(join(ROOT, "config")).filter((f) => f.endsWith(".yaml") && f !== "gz_bridge.yaml");
+  it.each(files)("%s is a valid ROS 2 parameter file with a /** section", (f) => {
+    const parsed = parseParameterFile(readFileSync(join(ROOT, "config", f), "utf8"), `config/${f}`);
+    expect(parsed.sections.map((s) => s.pattern)).toEqual(["/**"]);
+    expect(parsed.sections[0]!.params.size).toBeGreaterThan(0);
+  });
+});
