@@ -1,0 +1,274 @@
+import type { MessageRegistry } from "../msgs/MessageRegistry";
+import { EmbeddedLogger, LOG_LEVEL_VALUES, loggerNameOf } from "./EmbeddedLogger";
+import type { LogRecord } from "./EmbeddedLogger";
+import { EmbeddedTimer } from "./EmbeddedTimer";
+import type { MessageBus, PublisherEndpoint, SubscriptionEndpoint } from "./MessageBus";
+import { fullyQualifiedName, normalizeNamespace, parseRemapRules, remapNodeIdentity, resolveTopicName, validateNodeName } from "./names";
+import type { RemapRule } from "./names";
+import { NodeClock } from "./NodeClock";
+import { ParameterStore } from "./ParameterStore";
+import { validateQoS } from "./qos";
+import { QOS_DEFAULT } from "./types";
+import type {
+  Clock,
+  Logger,
+  NodeOptions,
+  Parameter,
+  ParameterDescriptor,
+  ParameterValue,
+  Publisher,
+  PublisherOptions,
+  QoSProfile,
+  RosNode,
+  SetParametersResult,
+  Subscription,
+  SubscriptionOptions,
+  Timer,
+} from "./types";
+import { nsToTime, timeToNs, wallNowNs } from "./wallClock";
+
+/** What a node needs from its graph (implemented by EmbeddedGraph). */
+export type NodeHost = {
+  readonly registry: MessageRegistry;
+  readonly bus: MessageBus;
+  readonly validateMessages: boolean;
+  readonly globalRules: readonly RemapRule[];
+  addTimer(timer: EmbeddedTimer): void;
+  removeTimer(timer: EmbeddedTimer): void;
+  printLog(record: LogRecord): void;
+  nodeDestroyed(node: EmbeddedNode): void;
+};
+
+/** rcl's /rosout QoS (rcl/src/rcl/logging_rosout.c): reliable, transient local, depth 1000. */
+const ROSOUT_QOS: QoSProfile = { history: "keep_last", depth: 1000, reliability: "reliable", durability: "transient_local" };
+/** rclcpp ClockQoS: best effort, keep last 1 (matches a reliable /clock publisher). */
+const CLOCK_QOS: QoSProfile = { history: "keep_last", depth: 1, reliability: "best_effort", durability: "volatile" };
+
+export class EmbeddedPublisher<T> implements Publisher<T> {
+  constructor(
+    readonly endpoint: PublisherEndpoint,
+    readonly publishFn: (message: T) => void,
+  ) {}
+  get topic(): string {
+    return this.endpoint.topic;
+  }
+  get typeName(): string {
+    return this.endpoint.typeName;
+  }
+  publish(message: T): void {
+    this.publishFn(message);
+  }
+  subscriptionCount(): number {
+    return this.endpoint.matched.length;
+  }
+}
+
+export class EmbeddedSubscription implements Subscription {
+  constructor(readonly endpoint: SubscriptionEndpoint) {}
+  get topic(): string {
+    return this.endpoint.topic;
+  }
+  get typeName(): string {
+    return this.endpoint.typeName ?? "";
+  }
+  /** Messages discarded because the keep_last queue was full. */
+  get droppedCount(): number {
+    return this.endpoint.dropped;
+  }
+  get receivedCount(): number {
+    return this.endpoint.received;
+  }
+}
+
+/**
+ * A node on the embedded graph. Topic names resolve as ROS 2 (names.ts); publish validates the
+ * message against its type and queues it; subscription callbacks run from the graph's executor.
+ * Published message objects are shared with in-process subscribers (rclcpp intra-process
+ * semantics): treat them as immutable after publish.
+ */
+export class EmbeddedNode implements RosNode {
+  readonly name: string;
+  readonly namespace: string;
+  readonly fullyQualifiedName: string;
+  protected readonly host: NodeHost;
+  readonly #localRules: RemapRule[];
+  readonly #params: ParameterStore;
+  readonly #clock = new NodeClock();
+  readonly #logger: EmbeddedLogger;
+  readonly #pubs = new Set<EmbeddedPublisher<unknown>>();
+  readonly #subs = new Set<EmbeddedSubscription>();
+  readonly #timers = new Set<EmbeddedTimer>();
+  #rosout: PublisherEndpoint | undefined;
+  #clockSub: SubscriptionEndpoint | undefined;
+  #destroyed = false;
+  /** Exceptions thrown by this node's callbacks (caught by the executor). */
+  callbackErrors = 0;
+
+  constructor(host: NodeHost, name: string, options: NodeOptions = {}) {
+    validateNodeName(name);
+    this.host = host;
+    this.#localRules = parseRemapRules(options.remappings);
+    const identity = remapNodeIdentity(name, normalizeNamespace(options.namespace), this.#localRules, host.globalRules);
+    this.name = identity.name;
+    this.namespace = identity.namespace;
+    this.fullyQualifiedName = fullyQualifiedName(this.namespace, this.name);
+    this.#params = new ParameterStore(this.fullyQualifiedName, options.parameterOverrides);
+    this.#logger = new EmbeddedLogger(loggerNameOf(this.namespace, this.name), this.#clock, (r) => this.#emitLog(r));
+    this.#clock.onChange = () => {
+      for (const t of this.#timers) t.reset();
+    };
+    this.#rosout = host.bus.addPublisher(this.fullyQualifiedName, "/rosout", "rcl_interfaces/msg/Log", ROSOUT_QOS);
+    const useSimTime = this.#params.declare("use_sim_time", false, {
+      type: "bool",
+      description: "Follow /clock (rosgraph_msgs/msg/Clock) instead of wall time",
+    });
+    this.#params.addOnSetCallback((params) => {
+      for (const p of params) if (p.name === "use_sim_time") this.#setSimTime(p.value === true);
+      return { successful: true, reason: "" };
+    });
+    this.#setSimTime(useSimTime === true);
+  }
+
+  get isDestroyed(): boolean {
+    return this.#destroyed;
+  }
+
+  resolveTopicName(topic: string): string {
+    return resolveTopicName(topic, this.name, this.namespace, this.#localRules, this.host.globalRules);
+  }
+
+  createPublisher<T = unknown>(typeName: string, topic: string, options: PublisherOptions = {}): Publisher<T> {
+    this.#alive();
+    const resolved = this.resolveTopicName(topic);
+    const qos = options.qos ?? QOS_DEFAULT;
+    validateQoS(qos, `${this.fullyQualifiedName}: publisher on '${resolved}'`);
+    this.host.registry.definition(typeName);
+    const endpoint = this.host.bus.addPublisher(this.fullyQualifiedName, resolved, typeName, qos);
+    const pub = new EmbeddedPublisher<T>(endpoint, (message) => this.publishChecked(endpoint, message));
+    this.#pubs.add(pub as EmbeddedPublisher<unknown>);
+    return pub;
+  }
+
+  /** Validates and queues; lifecycle nodes override this to stay silent unless active. */
+  protected publishChecked(endpoint: PublisherEndpoint, message: unknown): void {
+    if (this.#destroyed) throw new Error(`${this.fullyQualifiedName}: publish on '${endpoint.topic}' after the node was destroyed`);
+    if (this.host.validateMessages) this.host.registry.validate(endpoint.typeName, message);
+    this.host.bus.publish(endpoint, message, undefined, wallNowNs());
+  }
+
+  createSubscription<T = unknown>(
+    typeName: string,
+    topic: string,
+    options: SubscriptionOptions,
+    callback: (message: T) => void,
+  ): Subscription {
+    this.#alive();
+    const resolved = this.resolveTopicName(topic);
+    const qos = options.qos ?? QOS_DEFAULT;
+    validateQoS(qos, `${this.fullyQualifiedName}: subscription on '${resolved}'`);
+    this.host.registry.definition(typeName);
+    const bus = this.host.bus;
+    const endpoint = bus.addSubscription(this.fullyQualifiedName, resolved, typeName, qos, (d) => callback(bus.messageFor(d) as T));
+    const sub = new EmbeddedSubscription(endpoint);
+    this.#subs.add(sub);
+    return sub;
+  }
+
+  createTimer(periodNs: bigint, callback: () => void): Timer {
+    this.#alive();
+    const timer = new EmbeddedTimer(periodNs, this.#clock, callback);
+    this.#timers.add(timer);
+    this.host.addTimer(timer);
+    return timer;
+  }
+
+  destroyPublisher(pub: Publisher<unknown>): void {
+    if (!(pub instanceof EmbeddedPublisher) || !this.#pubs.delete(pub as EmbeddedPublisher<unknown>)) return;
+    this.host.bus.removePublisher((pub as EmbeddedPublisher<unknown>).endpoint);
+  }
+
+  destroySubscription(sub: Subscription): void {
+    if (!(sub instanceof EmbeddedSubscription) || !this.#subs.delete(sub)) return;
+    this.host.bus.removeSubscription(sub.endpoint);
+  }
+
+  declareParameter(name: string, defaultValue: ParameterValue, descriptor: ParameterDescriptor): ParameterValue {
+    return this.#params.declare(name, defaultValue, descriptor);
+  }
+  getParameter(name: string): Parameter {
+    return this.#params.get(name);
+  }
+  hasParameter(name: string): boolean {
+    return this.#params.has(name);
+  }
+  /** Names of all declared parameters, sorted. */
+  parameterNames(): string[] {
+    return this.#params.names();
+  }
+  parameterDescriptor(name: string): ParameterDescriptor | undefined {
+    return this.#params.descriptor(name);
+  }
+  setParameters(params: Parameter[]): SetParametersResult[] {
+    return this.#params.set(params);
+  }
+  addOnSetParametersCallback(cb: (params: Parameter[]) => SetParametersResult): void {
+    this.#params.addOnSetCallback(cb);
+  }
+
+  getLogger(): Logger {
+    return this.#logger;
+  }
+  getClock(): Clock {
+    return this.#clock;
+  }
+
+  destroy(): void {
+    if (this.#destroyed) return;
+    for (const pub of this.#pubs) this.host.bus.removePublisher(pub.endpoint);
+    for (const sub of this.#subs) this.host.bus.removeSubscription(sub.endpoint);
+    for (const t of this.#timers) {
+      t.cancel();
+      this.host.removeTimer(t);
+    }
+    if (this.#clockSub !== undefined) this.host.bus.removeSubscription(this.#clockSub);
+    if (this.#rosout !== undefined) this.host.bus.removePublisher(this.#rosout);
+    this.#pubs.clear();
+    this.#subs.clear();
+    this.#timers.clear();
+    this.#destroyed = true;
+    this.host.nodeDestroyed(this);
+  }
+
+  #alive(): void {
+    if (this.#destroyed) throw new Error(`node ${this.fullyQualifiedName} has been destroyed`);
+  }
+
+  #setSimTime(enabled: boolean): void {
+    if (enabled && this.#clockSub === undefined) {
+      const bus = this.host.bus;
+      this.#clockSub = bus.addSubscription(this.fullyQualifiedName, "/clock", "rosgraph_msgs/msg/Clock", CLOCK_QOS, (d) => {
+        const msg = bus.messageFor(d) as { clock: { sec: number; nanosec: number } };
+        this.#clock.setSimNowNs(timeToNs(msg.clock));
+      });
+    } else if (!enabled && this.#clockSub !== undefined) {
+      this.host.bus.removeSubscription(this.#clockSub);
+      this.#clockSub = undefined;
+    }
+    this.#clock.setSimTime(enabled);
+  }
+
+  #emitLog(record: LogRecord): void {
+    this.host.printLog(record);
+    if (this.#rosout === undefined || this.#destroyed) return;
+    const log = {
+      stamp: nsToTime(record.timeNs),
+      level: LOG_LEVEL_VALUES[record.level],
+      name: record.name,
+      msg: record.message,
+      file: "",
+      function: "",
+      line: 0,
+    };
+    this.host.bus.publish(this.#rosout, log, undefined, wallNowNs());
+  }
+}

@@ -1,0 +1,37 @@
+import type { Clock, RosTime } from "./types";
+import { nsToTime, wallNowNs } from "./wallClock";
+
+/**
+ * A node's clock (rclcpp TimeSource): wall time, or, when use_sim_time is true, the last time
+ * received on /clock (0 until the first message, as ROS 2).
+ */
+export class NodeClock implements Clock {
+  #simTime = false;
+  #simNowNs = 0n;
+  /** Called after the time moved (sim time) or the source changed, so timers can react. */
+  onChange: (() => void) | undefined;
+
+  get isSimTime(): boolean {
+    return this.#simTime;
+  }
+
+  setSimTime(enabled: boolean): void {
+    if (this.#simTime === enabled) return;
+    this.#simTime = enabled;
+    this.onChange?.();
+  }
+
+  /** A /clock sample (rosgraph_msgs/msg/Clock.clock). */
+  setSimNowNs(ns: bigint): void {
+    this.#simNowNs = ns;
+    if (this.#simTime) this.onChange?.();
+  }
+
+  nowNs(): bigint {
+    return this.#simTime ? this.#simNowNs : wallNowNs();
+  }
+
+  now(): RosTime {
+    return nsToTime(this.nowNs());
+  }
+}

@@ -1,0 +1,30 @@
+import { createRclnodejsGraph } from "../rclnodejs/RclnodejsGraph";
+import { EmbeddedGraph } from "./EmbeddedGraph";
+import type { EmbeddedGraphOptions } from "./EmbeddedGraph";
+import type { RosGraph } from "./types";
+
+export type Middleware = "embedded" | "ros2";
+
+export type CreateGraphOptions = EmbeddedGraphOptions & {
+  /** "embedded" (default): in-process graph. "ros2": real ROS 2 through rclnodejs (loaded lazily). */
+  middleware?: Middleware;
+};
+
+/**
+ * The graph factory. rclnodejs itself is `require`d inside createRclnodejsGraph, only when "ros2"
+ * is chosen, so the package runs where rclnodejs cannot be installed.
+ */
+export async function createGraph(options: CreateGraphOptions = {}): Promise<RosGraph> {
+  const middleware = options.middleware ?? "embedded";
+  switch (middleware) {
+    case "embedded":
+      return new EmbeddedGraph(options);
+    case "ros2": {
+      return createRclnodejsGraph({ globalRemappings: options.globalRemappings });
+    }
+    default: {
+      const never: never = middleware;
+      throw new Error(`unknown middleware "${String(never)}": expected "embedded" or "ros2"`);
+    }
+  }
+}

@@ -1,0 +1,11 @@
+export * from "./types";
+export type { RawSubscription, RawTopicAccess } from "./raw";
+export { EmbeddedGraph } from "./EmbeddedGraph";
+export type { EmbeddedGraphOptions } from "./EmbeddedGraph";
+export { EmbeddedNode, EmbeddedPublisher, EmbeddedSubscription } from "./EmbeddedNode";
+export { EmbeddedLifecycleNode } from "./EmbeddedLifecycleNode";
+export { expandTopicName, resolveTopicName, parseRemapRules, remapArgsToRecord, validateFullTopicName } from "./names";
+export { incompatiblePolicy } from "./qos";
+export { wallNowNs, nsToTime, timeToNs } from "./wallClock";
+export { createGraph } from "./createGraph";
+export type { Middleware, CreateGraphOptions } from "./createGraph";
