@@ -1,0 +1,91 @@
+/**
+ * The metadata of a bag for `bag info`: its metadata.yaml when it has one, otherwise computed
+ * from the file (MCAP statistics and channels when the file has a summary, else one streaming
+ * pass over the messages, as rosbag2's `ros2 bag info` does for a bare .mcap or .db3 file).
+ */
+import type { BagFileSystem } from "./BagStorage";
+import type { BagMetadata, BagTopicInfo } from "./BagMetadata";
+import type { Bag } from "./BagReader";
+import { channelOf, tryIndexedReader } from "./McapFileSource";
+import { loadDecompressHandlers } from "./mcap";
+import { BagError } from "./types";
+
+export async function bagSizeBytes(fs: BagFileSystem, bag: Bag): Promise<number> {
+  let total = 0;
+  for (const f of bag.files) total += await fs.size(f);
+  return total;
+}
+
+export async function summarizeBag(fs: BagFileSystem, bag: Bag): Promise<BagMetadata> {
+  if (bag.metadata !== undefined) return bag.metadata;
+  const file = bag.files[0] ?? bag.path;
+  const base: BagMetadata = {
+    version: 0,
+    storageIdentifier: bag.storageId,
+    relativeFilePaths: [fs.basename(file)],
+    durationNs: 0n,
+    startingTimeNs: 0n,
+    messageCount: 0,
+    topics: [],
+    compressionFormat: "",
+    compressionMode: "",
+    files: [],
+    customData: {},
+    rosDistro: "",
+  };
+  if (bag.storageId === "mcap") {
+    const readable = await fs.openRead(file);
+    try {
+      const reader = await tryIndexedReader(readable, await loadDecompressHandlers());
+      const stats = reader?.statistics;
+      if (reader !== undefined && stats !== undefined) {
+        const topics: BagTopicInfo[] = [...reader.channelsById.values()].map((ch) => {
+          const c = channelOf(ch, reader.schemasById.get(ch.schemaId));
+          return {
+            name: c.topic,
+            type: c.type,
+            serializationFormat: c.serializationFormat,
+            offeredQosProfiles: c.offeredQosProfiles,
+            typeDescriptionHash: c.typeHash,
+            messageCount: Number(stats.channelMessageCounts.get(ch.id) ?? 0n),
+          };
+        });
+        return {
+          ...base,
+          messageCount: Number(stats.messageCount),
+          startingTimeNs: stats.messageCount > 0n ? stats.messageStartTime : 0n,
+          durationNs: stats.messageCount > 0n ? stats.messageEndTime - stats.messageStartTime : 0n,
+          topics,
+        };
+      }
+    } finally {
+      await readable.close();
+    }
+  }
+  // One pass over the messages (no summary, or a .db3 file).
+  const counts = new Map<string, BagTopicInfo>();
+  let first: bigint | undefined;
+  let last: bigint | undefined;
+  let n = 0;
+  for await (const item of bag.items()) {
+    if (item.type === "problem") throw new BagError(item.file, item.message);
+    const m = item.message;
+    let t = counts.get(m.topic);
+    if (t === undefined) {
+      t = {
+        name: m.topic,
+        type: m.channel.type,
+        serializationFormat: m.channel.serializationFormat,
+        offeredQosProfiles: m.channel.offeredQosProfiles,
+        typeDescriptionHash: m.channel.typeHash,
+        messageCount: 0,
+      };
+      counts.set(m.topic, t);
+    }
+    t.messageCount++;
+    n++;
+    if (first === undefined || m.logTimeNs < first) first = m.logTimeNs;
+    if (last === undefined || m.logTimeNs > last) last = m.logTimeNs;
+  }
+  return { ...base, messageCount: n, startingTimeNs: first ?? 0n, durationNs: first === undefined || last === undefined ? 0n : last - first, topics: [...counts.values()] };
+}
