@@ -8,7 +8,7 @@ import { nsToTime, wallNowNs } from "./wallClock";
 export class NodeClock implements Clock {
   #simTime = false;
   #simNowNs = 0n;
-  /** Called after the time moved (sim time) or the source changed, so timers can react. */
+  /** Called when the time source changes (wall <-> sim), so timers restart their period. */
   onChange: (() => void) | undefined;
 
   get isSimTime(): boolean {
@@ -24,7 +24,6 @@ export class NodeClock implements Clock {
   /** A /clock sample (rosgraph_msgs/msg/Clock.clock). */
   setSimNowNs(ns: bigint): void {
     this.#simNowNs = ns;
-    if (this.#simTime) this.onChange?.();
   }
 
   nowNs(): bigint {
