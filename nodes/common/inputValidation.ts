@@ -24,6 +24,7 @@ export type DropReason =
   | "out_of_order"
   | "future_stamp"
   | "bad_content"
+  | "unmatched"
   | "callback_error";
 
 export type InputCheck = { type: "ok" } | { type: "reject"; reason: DropReason; detail: string };

@@ -1,8 +1,9 @@
 /**
  * The safety watchdog's pure logic (issue 6 "safety", issue 8 "faults in flight").
  *
- * It tracks the node-clock receive time (sim time under use_sim_time) of the camera, IMU and GPS
- * and the harness's reported max|delta|. `evaluate(now)` returns "hover" with a reason when
+ * It tracks the node-clock receive time (sim time under use_sim_time) of the camera, IMU and GPS,
+ * of the upstream velocity command (the controller's output, so a dead controller also yields
+ * hover), and the harness's reported max|delta|. `evaluate(now)` returns "hover" with a reason when
  *   - an input has never arrived, or its last arrival is older than `staleTimeout_s`
  *     (strictly: now - last > timeout), or
  *   - max|delta| has been > `runawayDelta` for `runawayCount` consecutive harness updates
@@ -19,7 +20,7 @@
  * does on a time jump: inputs count as never received until they arrive again.
  */
 
-export const WATCHDOG_INPUTS = ["camera", "imu", "gps"] as const;
+export const WATCHDOG_INPUTS = ["camera", "imu", "gps", "command"] as const;
 export type WatchdogInput = (typeof WATCHDOG_INPUTS)[number];
 
 export type SafetyWatchdogOptions = {

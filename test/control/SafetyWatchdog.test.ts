@@ -16,7 +16,9 @@ describe("SafetyWatchdog", () => {
     w.noteReceived("imu", 0n);
     expect(w.evaluate(1n).type).toBe("hover");
     w.noteReceived("gps", 1n);
-    expect(w.evaluate(2n)).toEqual({ type: "ok" });
+    expect(w.evaluate(2n).type).toBe("hover");
+    w.noteReceived("command", 2n);
+    expect(w.evaluate(3n)).toEqual({ type: "ok" });
   });
 
   it("is stale strictly after stale_timeout_s and names the input", () => {
@@ -25,6 +27,7 @@ describe("SafetyWatchdog", () => {
     expect(w.evaluate(150n * MS).type).toBe("ok");
     w.noteReceived("imu", 151n * MS);
     w.noteReceived("gps", 151n * MS);
+    w.noteReceived("command", 151n * MS);
     const v = w.evaluate(151n * MS);
     expect(v.type).toBe("hover");
     if (v.type === "hover") {
@@ -42,10 +45,11 @@ describe("SafetyWatchdog", () => {
         const w = new SafetyWatchdog();
         const tLast = BigInt(framesBeforeStop) * 33n * MS;
         const end = tLast + 400n * MS;
-        const events: Array<[bigint, "camera" | "imu" | "gps" | "tick"]> = [];
+        const events: Array<[bigint, "camera" | "imu" | "gps" | "command" | "tick"]> = [];
         for (let t = 0n; t <= tLast; t += 33n * MS) events.push([t, "camera"]);
         for (let t = 0n; t <= end; t += 10n * MS) events.push([t, "imu"]);
         for (let t = 0n; t <= end; t += 100n * MS) events.push([t, "gps"]);
+        for (let t = 0n; t <= end; t += 50n * MS) events.push([t, "command"]);
         for (let t = BigInt(phaseNs); t <= end; t += 50n * MS) events.push([t, "tick"]);
         events.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
         let hoverAt: bigint | undefined;

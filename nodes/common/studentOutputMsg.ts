@@ -1,0 +1,97 @@
+/**
+ * drone_harness_msgs/msg/StudentOutput records (msgs/msg/StudentOutput.msg) and
+ * drone_harness_msgs/msg/HarnessCorrection records (msgs/msg/HarnessCorrection.msg), and the
+ * conversions between StudentOutput and the in-memory StudentOutputs view.
+ */
+import type { Header } from "../../src/control/visionTypes";
+import { ACTIONS, DETECTION_CLASSES } from "../../src/harness/actions";
+import type { StudentOutputs } from "./models";
+
+export const STUDENT_OUTPUT_TYPE = "drone_harness_msgs/msg/StudentOutput";
+export const HARNESS_CORRECTION_TYPE = "drone_harness_msgs/msg/HarnessCorrection";
+export const DETECTION_ARRAY_TYPE = "vision_msgs/msg/Detection2DArray";
+export const TWIST_STAMPED_TYPE = "geometry_msgs/msg/TwistStamped";
+export const IMAGE_TYPE = "sensor_msgs/msg/Image";
+export const IMU_TYPE = "sensor_msgs/msg/Imu";
+export const NAV_SAT_FIX_TYPE = "sensor_msgs/msg/NavSatFix";
+
+export type StudentOutputMsg = {
+  header: Header;
+  corrected: boolean;
+  action_names: string[];
+  action_logits: Float32Array | number[];
+  grid_rows: number;
+  grid_cols: number;
+  class_names: string[];
+  cell_probs: Float32Array | number[];
+  image_width: number;
+  image_height: number;
+};
+
+export type HarnessCorrectionMsg = {
+  header: Header;
+  risk: number;
+  lambda_gain: number;
+  delta_norm_detection: number;
+  delta_norm_action: number;
+  max_abs_delta: number;
+  correction_enabled: boolean;
+  top_features: string[];
+  top_sensitivities: Float32Array | number[];
+  action_names: string[];
+  action_delta: Float32Array | number[];
+  rollout_length: number;
+};
+
+const ACTION_NAMES: string[] = [...ACTIONS];
+const CLASS_NAMES: string[] = [...DETECTION_CLASSES];
+
+export function copyHeader(h: Header): Header {
+  return { stamp: { sec: h.stamp.sec, nanosec: h.stamp.nanosec }, frame_id: h.frame_id };
+}
+
+/**
+ * Builds the message; the arrays are copied (the model reuses its buffers, and a queued message
+ * must not change under a subscriber).
+ */
+export function toStudentOutputMsg(
+  header: Header,
+  out: { actionLogits: ArrayLike<number>; cellProbs: ArrayLike<number>; gridRows: number; gridCols: number },
+  image: { width: number; height: number },
+  corrected: boolean,
+): StudentOutputMsg {
+  return {
+    header: copyHeader(header),
+    corrected,
+    action_names: ACTION_NAMES,
+    action_logits: Float32Array.from(out.actionLogits),
+    grid_rows: out.gridRows,
+    grid_cols: out.gridCols,
+    class_names: CLASS_NAMES,
+    cell_probs: Float32Array.from(out.cellProbs),
+    image_width: image.width,
+    image_height: image.height,
+  };
+}
+
+/** Checks a received StudentOutput's shape; returns a problem description or undefined. */
+export function studentOutputProblem(msg: StudentOutputMsg): string | undefined {
+  if (msg.action_logits.length !== ACTIONS.length) return `action_logits.length=${msg.action_logits.length}, expected ${ACTIONS.length}`;
+  const k = msg.class_names.length;
+  if (k < 1 || msg.grid_rows < 1 || msg.grid_cols < 1) return `grid ${msg.grid_rows}x${msg.grid_cols}x${k}, expected nonzero`;
+  const n = msg.grid_rows * msg.grid_cols * k;
+  if (msg.cell_probs.length !== n) return `cell_probs.length=${msg.cell_probs.length}, expected grid_rows*grid_cols*classes=${n}`;
+  if (!(msg.image_width > 0 && msg.image_height > 0)) return `image size ${msg.image_width}x${msg.image_height}, expected nonzero`;
+  return undefined;
+}
+
+/** A zero-copy StudentOutputs view of a received message (call studentOutputProblem first). */
+export function studentOutputsView(msg: StudentOutputMsg): StudentOutputs {
+  return {
+    actionLogits: msg.action_logits instanceof Float32Array ? msg.action_logits : Float32Array.from(msg.action_logits),
+    cellProbs: msg.cell_probs instanceof Float32Array ? msg.cell_probs : Float32Array.from(msg.cell_probs),
+    gridRows: msg.grid_rows,
+    gridCols: msg.grid_cols,
+    numClasses: msg.class_names.length,
+  };
+}

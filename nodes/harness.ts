@@ -1,0 +1,345 @@
+/**
+ * harness: camera/image_raw + imu/data + gps/fix + gps/vel + harness/student_output ->
+ *   imagined rollout, S, r, delta (the Corrector: src/harness, src/vision) ->
+ *   harness/obstacles   (vision_msgs/Detection2DArray from the corrected cell probabilities),
+ *   harness/policy      (drone_harness_msgs/StudentOutput, corrected = true, for the controller),
+ *   harness/correction  (drone_harness_msgs/HarnessCorrection: r, lambda, delta norms, top features).
+ *
+ * Parameter `correction_enabled` (default true): when false the same pipeline runs (the
+ * correction is still computed and reported, with correction_enabled = false) but delta = 0 is
+ * applied, for A/B runs on the same seeds.
+ *
+ * The student output is matched to its camera image by header stamp (a short ring of recent
+ * images), so perception and harness work the same in one process or across processes.
+ * Lifecycle, QoS, relative names, header copies and bad-input handling as in perception.ts.
+ */
+import { performance } from "node:perf_hooks";
+
+import { CellsToDetections, type ScoreMode } from "../src/control/cellsToDetections";
+import type { Detection2DArray } from "../src/control/visionTypes";
+import { ACTIONS } from "../src/harness/actions";
+import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
+import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph, type Subscription } from "../src/ros/graph/types";
+import { CorrectionApplier } from "./common/applyCorrection";
+import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/declareParams";
+import { InputHealth } from "./common/InputHealth";
+import { checkImage, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
+import type { Corrector, HarnessState } from "./common/models";
+import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
+import { RateStats } from "./common/RateStats";
+import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
+import { StampGuard, stampToNs, type StampVerdict } from "./common/StampGuard";
+import {
+  DETECTION_ARRAY_TYPE,
+  HARNESS_CORRECTION_TYPE,
+  IMAGE_TYPE,
+  IMU_TYPE,
+  NAV_SAT_FIX_TYPE,
+  STUDENT_OUTPUT_TYPE,
+  TWIST_STAMPED_TYPE,
+  copyHeader,
+  studentOutputProblem,
+  studentOutputsView,
+  toStudentOutputMsg,
+  type HarnessCorrectionMsg,
+  type StudentOutputMsg,
+} from "./common/studentOutputMsg";
+
+export const HARNESS_TOPICS = {
+  image: "camera/image_raw",
+  imu: "imu/data",
+  fix: "gps/fix",
+  vel: "gps/vel",
+  studentOutput: "harness/student_output",
+  obstacles: "harness/obstacles",
+  policy: "harness/policy",
+  correction: "harness/correction",
+} as const;
+
+export type HarnessDeps = {
+  /** Creates the Harness at configure time (tests inject a deterministic fake). */
+  createCorrector: () => Corrector | Promise<Corrector>;
+};
+
+const ACTION_NAMES: string[] = [...ACTIONS];
+
+function l2(v: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += (v[i] as number) ** 2;
+  return Math.sqrt(s);
+}
+
+function maxAbs(v: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < v.length; i++) {
+    const a = Math.abs(v[i] as number);
+    if (!(a <= m)) m = a; // NaN propagates as NaN (reported, and trips the safety watchdog)
+  }
+  return m;
+}
+
+export function createHarnessNode(deps: HarnessDeps): NodeFactory {
+  return async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
+    const node = graph.createLifecycleNode(options.name, {
+      namespace: options.namespace,
+      parameterOverrides: options.parameterOverrides,
+      remappings: options.remappings,
+    });
+    const p = {
+      correctionEnabled: declareBool(node, "correction_enabled", true, "Apply delta (false: compute and report it, apply 0) for A/B runs"),
+      width: declareInt(node, "expected_width", 256, "Expected image width in px (0 = any)", { from: 0, to: 8192 }),
+      height: declareInt(node, "expected_height", 256, "Expected image height in px (0 = any)", { from: 0, to: 8192 }),
+      encodings: declareStringArray(node, "encodings", ["rgb8", "bgr8"], "Accepted image encodings"),
+      scoreThreshold: declareDouble(node, "score_threshold", 0.5, "Cell probability threshold for a detection", { from: 0, to: 1 }),
+      connectivity: declareInt(node, "connectivity", 8, "Cell connectivity of a detection (4 or 8)", { from: 4, to: 8, step: 4 }),
+      scoreMode: declareString<ScoreMode>(node, "score_mode", "max", "Detection score: max or mean cell probability", ["max", "mean"]),
+      imageBuffer: declareInt(node, "image_buffer", 8, "Recent images kept to match student outputs by stamp", { from: 1, to: 64 }),
+      homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
+      firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level"),
+    };
+    const logger = node.getLogger();
+    const clock = node.getClock();
+    const health = new InputHealth(logger);
+    const stats = new RateStats();
+    const guards = { image: new StampGuard(), imu: new StampGuard(), fix: new StampGuard(), vel: new StampGuard(), student: new StampGuard() };
+    const diagnostics = new NodeDiagnostics(node, { hardwareId: "harness" });
+    const applier = new CorrectionApplier();
+    const images: Array<Image | undefined> = new Array<Image | undefined>(p.imageBuffer).fill(undefined);
+    let imageNext = 0;
+    let lastFrameStampNs: bigint | undefined;
+    let homeAlt: number | undefined = p.firstFixHome ? undefined : p.homeAltitude;
+    const state: HarnessState = {
+      altitude_m: 0,
+      velocityEnu: { x: 0, y: 0, z: 0 },
+      angularVelocity: { x: 0, y: 0, z: 0 },
+      linearAcceleration: { x: 0, y: 0, z: 0 },
+      frameDt_s: 0,
+    };
+    let correctionEnabled = p.correctionEnabled;
+    let lastRisk = Number.NaN, lastMaxDelta = Number.NaN;
+    let active = false;
+    let corrector: Corrector | undefined;
+    let cells: CellsToDetections | undefined;
+    let cellsShape = "";
+    let pubObstacles: Publisher<Detection2DArray> | undefined;
+    let pubPolicy: Publisher<StudentOutputMsg> | undefined;
+    let pubCorrection: Publisher<HarnessCorrectionMsg> | undefined;
+    const subs: Subscription[] = [];
+
+    node.addOnSetParametersCallback((params) => {
+      for (const q of params) {
+        if (q.name === "correction_enabled") {
+          if (typeof q.value !== "boolean") return { successful: false, reason: `correction_enabled=${String(q.value)}, expected a bool` };
+          correctionEnabled = q.value;
+          logger.info(`correction_enabled set to ${q.value}`);
+        }
+      }
+      return { successful: true, reason: "" };
+    });
+
+    diagnostics.add("harness", () => {
+      const s = stats.summary(clock.nowNs());
+      return {
+        level: node.state === "active" && s.rate_hz > 0 ? DIAG_OK : DIAG_WARN,
+        message: `${node.state}, correction ${correctionEnabled ? "on" : "off"}, ${s.rate_hz.toFixed(1)} Hz`,
+        values: [
+          { key: "state", value: node.state },
+          { key: "correction_enabled", value: String(correctionEnabled) },
+          { key: "frames", value: String(s.count) },
+          { key: "rate_hz", value: s.rate_hz.toFixed(2) },
+          { key: "latency_p50_ms", value: s.latencyP50_ms.toFixed(2) },
+          { key: "latency_p99_ms", value: s.latencyP99_ms.toFixed(2) },
+          { key: "risk", value: lastRisk.toFixed(3) },
+          { key: "max_abs_delta", value: lastMaxDelta.toFixed(3) },
+          ...health.keyValues(),
+        ],
+      };
+    });
+
+    const clearHistories = (): void => {
+      images.fill(undefined);
+      lastFrameStampNs = undefined;
+      if (p.firstFixHome) homeAlt = undefined;
+      corrector?.reset();
+    };
+
+    /** Shared gate for every subscription: active, content check, stamp check. */
+    const admit = (topic: string, check: InputCheck, verdict: () => StampVerdict): boolean => {
+      if (check.type === "reject") {
+        health.drop(topic, check.reason, check.detail);
+        return false;
+      }
+      const v = verdict();
+      switch (v.type) {
+        case "drop":
+          health.drop(topic, v.reason, v.detail);
+          return false;
+        case "jump_back":
+          health.timeJump(topic, v.detail);
+          clearHistories();
+          return true;
+        case "ok":
+          return true;
+      }
+    };
+
+    const guarded = <T>(topic: string, fn: (msg: T) => void) => (msg: T): void => {
+      if (!active) return;
+      try {
+        fn(msg);
+      } catch (err) {
+        health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+      }
+    };
+
+    const onImage = (msg: Image): void => {
+      const expectation = { width: p.width, height: p.height, encodings: p.encodings };
+      if (!admit(HARNESS_TOPICS.image, checkImage(msg, expectation), () => guards.image.check(msg.header.stamp, clock.nowNs()))) return;
+      images[imageNext] = msg;
+      imageNext = (imageNext + 1) % images.length;
+    };
+
+    const onImu = (msg: Imu): void => {
+      if (!admit(HARNESS_TOPICS.imu, checkImu(msg), () => guards.imu.check(msg.header.stamp, clock.nowNs()))) return;
+      const w = msg.angular_velocity, a = msg.linear_acceleration;
+      state.angularVelocity.x = w.x; state.angularVelocity.y = w.y; state.angularVelocity.z = w.z;
+      state.linearAcceleration.x = a.x; state.linearAcceleration.y = a.y; state.linearAcceleration.z = a.z;
+    };
+
+    const onFix = (msg: NavSatFix): void => {
+      if (!admit(HARNESS_TOPICS.fix, checkNavSatFix(msg), () => guards.fix.check(msg.header.stamp, clock.nowNs()))) return;
+      homeAlt ??= msg.altitude;
+      state.altitude_m = msg.altitude - homeAlt;
+    };
+
+    const onVel = (msg: TwistStamped): void => {
+      if (!admit(HARNESS_TOPICS.vel, checkTwistStamped(msg), () => guards.vel.check(msg.header.stamp, clock.nowNs()))) return;
+      const v = msg.twist.linear;
+      state.velocityEnu.x = v.x; state.velocityEnu.y = v.y; state.velocityEnu.z = v.z;
+    };
+
+    const onStudent = (msg: StudentOutputMsg): void => {
+      if (corrector === undefined) return;
+      const topic = HARNESS_TOPICS.studentOutput;
+      const problem = studentOutputProblem(msg);
+      const check: InputCheck = problem === undefined ? { type: "ok" } : { type: "reject", reason: "bad_content", detail: problem };
+      const nowNs = clock.nowNs();
+      if (!admit(topic, check, () => guards.student.check(msg.header.stamp, nowNs))) return;
+      const stampNs = stampToNs(msg.header.stamp);
+      let image: Image | undefined;
+      for (const im of images) if (im !== undefined && stampToNs(im.header.stamp) === stampNs) image = im;
+      if (image === undefined) {
+        health.drop(topic, "unmatched", `no camera image with stamp ${msg.header.stamp.sec}.${msg.header.stamp.nanosec} in the last ${images.length}`);
+        return;
+      }
+      const t0 = performance.now();
+      state.frameDt_s = lastFrameStampNs === undefined ? 0 : Number(stampNs - lastFrameStampNs) / 1e9;
+      lastFrameStampNs = stampNs;
+      const student = studentOutputsView(msg);
+      const corr = corrector.correct(image, student, state);
+      const apply = correctionEnabled;
+      const logits = applier.actionLogits(student.actionLogits, apply ? corr.actionDelta : undefined);
+      const probs = applier.cellProbs(student.cellProbs, apply ? corr.cellDelta : undefined, student.numClasses);
+      const shape = `${student.gridRows}x${student.gridCols}x${student.numClasses}`;
+      if (cells === undefined || shape !== cellsShape) {
+        cells = new CellsToDetections({
+          rows: student.gridRows,
+          cols: student.gridCols,
+          numClasses: student.numClasses,
+          classNames: msg.class_names,
+          connectivity: p.connectivity === 4 ? 4 : 8,
+          scoreThreshold: p.scoreThreshold,
+          scoreMode: p.scoreMode,
+        });
+        cellsShape = shape;
+      }
+      const detections = cells.run(probs, msg.image_width, msg.image_height, msg.header, []);
+      pubObstacles?.publish({ header: copyHeader(msg.header), detections });
+      pubPolicy?.publish(
+        toStudentOutputMsg(msg.header, { actionLogits: logits, cellProbs: probs, gridRows: student.gridRows, gridCols: student.gridCols }, { width: msg.image_width, height: msg.image_height }, true),
+      );
+      const maxDelta = Math.max(maxAbs(corr.actionDelta), maxAbs(corr.cellDelta));
+      lastRisk = corr.risk;
+      lastMaxDelta = maxDelta;
+      pubCorrection?.publish({
+        header: copyHeader(msg.header),
+        risk: corr.risk,
+        lambda_gain: corr.lambda,
+        delta_norm_detection: l2(corr.cellDelta),
+        delta_norm_action: l2(corr.actionDelta),
+        max_abs_delta: maxDelta,
+        correction_enabled: apply,
+        top_features: corr.topFeatures,
+        top_sensitivities: Float32Array.from(corr.topSensitivities),
+        action_names: ACTION_NAMES,
+        action_delta: Float32Array.from(corr.actionDelta),
+        rollout_length: corr.rolloutLength,
+      });
+      stats.record(nowNs, performance.now() - t0);
+    };
+
+    const release = (): void => {
+      active = false;
+      for (const s of subs) node.destroySubscription(s);
+      subs.length = 0;
+      for (const pub of [pubObstacles, pubPolicy, pubCorrection]) if (pub !== undefined) node.destroyPublisher(pub);
+      pubObstacles = undefined;
+      pubPolicy = undefined;
+      pubCorrection = undefined;
+      diagnostics.stop();
+      corrector?.dispose?.();
+      corrector = undefined;
+    };
+
+    node.setLifecycleCallbacks({
+      onConfigure: async () => {
+        try {
+          corrector = await deps.createCorrector();
+          pubObstacles = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, HARNESS_TOPICS.obstacles, { qos: QOS_DEFAULT });
+          pubPolicy = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, HARNESS_TOPICS.policy, { qos: QOS_DEFAULT });
+          pubCorrection = node.createPublisher<HarnessCorrectionMsg>(HARNESS_CORRECTION_TYPE, HARNESS_TOPICS.correction, { qos: QOS_DEFAULT });
+          subs.push(
+            node.createSubscription<Image>(IMAGE_TYPE, HARNESS_TOPICS.image, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.image, onImage)),
+            node.createSubscription<Imu>(IMU_TYPE, HARNESS_TOPICS.imu, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.imu, onImu)),
+            node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, HARNESS_TOPICS.fix, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.fix, onFix)),
+            node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, HARNESS_TOPICS.vel, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.vel, onVel)),
+            node.createSubscription<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, HARNESS_TOPICS.studentOutput, { qos: QOS_DEFAULT }, guarded(HARNESS_TOPICS.studentOutput, onStudent)),
+          );
+          diagnostics.start();
+          return "success";
+        } catch (err) {
+          logger.error(`configure failed: ${err instanceof Error ? err.message : String(err)}`);
+          release();
+          return "failure";
+        }
+      },
+      onActivate: () => {
+        active = true;
+        return "success";
+      },
+      onDeactivate: () => {
+        active = false;
+        for (const g of Object.values(guards)) g.reset();
+        clearHistories();
+        return "success";
+      },
+      onCleanup: () => {
+        release();
+        for (const g of Object.values(guards)) g.reset();
+        return "success";
+      },
+      onShutdown: () => {
+        release();
+        return "success";
+      },
+    });
+
+    return {
+      node,
+      stop: async () => {
+        release();
+        node.destroy();
+      },
+    };
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * perception: camera/image_raw -> student (detector + policy head) ->
+ *   harness/student_output (drone_harness_msgs/StudentOutput, for the harness node) and
+ *   harness/obstacles_raw (vision_msgs/Detection2DArray: connected cells -> boxes).
+ *
+ * A lifecycle node (ros2/demos lifecycle_talker): parameters are declared at construction,
+ * the model, publishers and subscription are created in configure, messages flow only while
+ * active. Topic names are relative (remappable); QoS: sensor data for the camera, reliable for
+ * the outputs (SPEC topic contract). Output headers are copies of the image header.
+ * Bad images are dropped, counted in /diagnostics and logged once per burst (issue 8).
+ */
+import { performance } from "node:perf_hooks";
+
+import { CellsToDetections, type ScoreMode } from "../src/control/cellsToDetections";
+import type { Detection2DArray } from "../src/control/visionTypes";
+import { DETECTION_CLASSES } from "../src/harness/actions";
+import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
+import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph, type Subscription } from "../src/ros/graph/types";
+import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/declareParams";
+import { InputHealth } from "./common/InputHealth";
+import { checkImage, type ImageExpectation } from "./common/inputValidation";
+import type { Detector } from "./common/models";
+import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
+import { RateStats } from "./common/RateStats";
+import type { Image } from "./common/sensorTypes";
+import { StampGuard } from "./common/StampGuard";
+import { DETECTION_ARRAY_TYPE, IMAGE_TYPE, STUDENT_OUTPUT_TYPE, copyHeader, toStudentOutputMsg, type StudentOutputMsg } from "./common/studentOutputMsg";
+
+export const PERCEPTION_TOPICS = {
+  image: "camera/image_raw",
+  studentOutput: "harness/student_output",
+  obstaclesRaw: "harness/obstacles_raw",
+} as const;
+
+export type PerceptionDeps = {
+  /** Creates the student model at configure time (tests inject a deterministic fake). */
+  createDetector: (params: { width: number; height: number }) => Detector | Promise<Detector>;
+};
+
+export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
+  return async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
+    const node = graph.createLifecycleNode(options.name, {
+      namespace: options.namespace,
+      parameterOverrides: options.parameterOverrides,
+      remappings: options.remappings,
+    });
+    const p = {
+      width: declareInt(node, "expected_width", 256, "Expected image width in px (0 = any); other sizes are dropped (resize upstream)", { from: 0, to: 8192 }),
+      height: declareInt(node, "expected_height", 256, "Expected image height in px (0 = any)", { from: 0, to: 8192 }),
+      encodings: declareStringArray(node, "encodings", ["rgb8", "bgr8"], "Accepted image encodings"),
+      scoreThreshold: declareDouble(node, "score_threshold", 0.5, "Cell probability threshold for a detection", { from: 0, to: 1 }),
+      connectivity: declareInt(node, "connectivity", 8, "Cell connectivity of a detection (4 or 8)", { from: 4, to: 8, step: 4 }),
+      scoreMode: declareString<ScoreMode>(node, "score_mode", "max", "Detection score: max or mean cell probability", ["max", "mean"]),
+      minCells: declareInt(node, "min_cells", 1, "Smallest component reported, in cells", { from: 1, to: 1_000_000 }),
+      publishStudentOutput: declareBool(node, "publish_student_output", true, "Publish harness/student_output for the harness node"),
+    };
+    const logger = node.getLogger();
+    const clock = node.getClock();
+    const health = new InputHealth(logger);
+    const stats = new RateStats();
+    const guard = new StampGuard();
+    const diagnostics = new NodeDiagnostics(node, { hardwareId: "camera" });
+    const expectation: ImageExpectation = { width: p.width, height: p.height, encodings: p.encodings };
+    let active = false;
+    let detector: Detector | undefined;
+    let cells: CellsToDetections | undefined;
+    let pubOutput: Publisher<StudentOutputMsg> | undefined;
+    let pubRaw: Publisher<Detection2DArray> | undefined;
+    let sub: Subscription | undefined;
+
+    diagnostics.add("perception", () => {
+      const s = stats.summary(clock.nowNs());
+      return {
+        level: node.state === "active" && s.rate_hz > 0 ? DIAG_OK : DIAG_WARN,
+        message: `${node.state}, ${s.rate_hz.toFixed(1)} Hz`,
+        values: [
+          { key: "state", value: node.state },
+          { key: "frames", value: String(s.count) },
+          { key: "rate_hz", value: s.rate_hz.toFixed(2) },
+          { key: "latency_p50_ms", value: s.latencyP50_ms.toFixed(2) },
+          { key: "latency_p99_ms", value: s.latencyP99_ms.toFixed(2) },
+          ...health.keyValues(),
+        ],
+      };
+    });
+
+    const onImage = (msg: Image): void => {
+      if (!active || detector === undefined || cells === undefined) return;
+      const topic = PERCEPTION_TOPICS.image;
+      try {
+        const nowNs = clock.nowNs();
+        const check = checkImage(msg, expectation);
+        if (check.type === "reject") {
+          health.drop(topic, check.reason, check.detail);
+          return;
+        }
+        const stamp = guard.check(msg.header.stamp, nowNs);
+        switch (stamp.type) {
+          case "drop":
+            health.drop(topic, stamp.reason, stamp.detail);
+            return;
+          case "jump_back":
+            health.timeJump(topic, stamp.detail);
+            break;
+          case "ok":
+            break;
+        }
+        const t0 = performance.now();
+        const out = detector.infer(msg);
+        if (p.publishStudentOutput) pubOutput?.publish(toStudentOutputMsg(msg.header, out, msg, false));
+        const detections = cells.run(out.cellProbs, msg.width, msg.height, msg.header, []);
+        pubRaw?.publish({ header: copyHeader(msg.header), detections });
+        stats.record(nowNs, performance.now() - t0);
+      } catch (err) {
+        health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+      }
+    };
+
+    const release = (): void => {
+      active = false;
+      if (sub !== undefined) node.destroySubscription(sub);
+      if (pubOutput !== undefined) node.destroyPublisher(pubOutput);
+      if (pubRaw !== undefined) node.destroyPublisher(pubRaw);
+      sub = undefined;
+      pubOutput = undefined;
+      pubRaw = undefined;
+      diagnostics.stop();
+      detector?.dispose?.();
+      detector = undefined;
+      cells = undefined;
+    };
+
+    node.setLifecycleCallbacks({
+      onConfigure: async () => {
+        try {
+          detector = await deps.createDetector({ width: p.width, height: p.height });
+          cells = new CellsToDetections({
+            rows: detector.gridRows,
+            cols: detector.gridCols,
+            numClasses: detector.numClasses,
+            classNames: DETECTION_CLASSES.length === detector.numClasses ? DETECTION_CLASSES : Array.from({ length: detector.numClasses }, (_, i) => String(i)),
+            connectivity: p.connectivity === 4 ? 4 : 8,
+            scoreThreshold: p.scoreThreshold,
+            scoreMode: p.scoreMode,
+            minCells: p.minCells,
+          });
+          pubOutput = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, PERCEPTION_TOPICS.studentOutput, { qos: QOS_DEFAULT });
+          pubRaw = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, PERCEPTION_TOPICS.obstaclesRaw, { qos: QOS_DEFAULT });
+          sub = node.createSubscription<Image>(IMAGE_TYPE, PERCEPTION_TOPICS.image, { qos: QOS_SENSOR_DATA }, onImage);
+          diagnostics.start();
+          return "success";
+        } catch (err) {
+          logger.error(`configure failed: ${err instanceof Error ? err.message : String(err)}`);
+          release();
+          return "failure";
+        }
+      },
+      onActivate: () => {
+        active = true;
+        return "success";
+      },
+      onDeactivate: () => {
+        active = false;
+        guard.reset();
+        return "success";
+      },
+      onCleanup: () => {
+        release();
+        guard.reset();
+        return "success";
+      },
+      onShutdown: () => {
+        release();
+        return "success";
+      },
+    });
+
+    return {
+      node,
+      stop: async () => {
+        release();
+        node.destroy();
+      },
+    };
+  };
+}

@@ -1,0 +1,285 @@
+/**
+ * safety: the watchdog and the last stage before the vehicle.
+ *   in:  camera/image_raw, imu/data, gps/fix (sensor data QoS; liveness of VALID messages),
+ *        cmd_vel_raw (the controller's command), harness/correction (max|delta|)
+ *   out: cmd_vel (geometry_msgs/TwistStamped, body FLU): the controller's command while every
+ *        input is fresh, hover (zero velocity) otherwise; with output:=px4 also
+ *        fmu/in/trajectory_setpoint + fmu/in/offboard_control_mode (px4_msgs, NED) at the
+ *        timer rate (>= 10 Hz; PX4 leaves offboard below 2 Hz), and the override reason on
+ *        /diagnostics (published immediately on every change, and at 1 Hz).
+ *
+ * Design: controller -> cmd_vel_raw -> safety -> cmd_vel (the twist_mux pattern: one publisher
+ * per command topic, the gate last). The safety node keeps holding hover when the controller or
+ * the harness crash or are respawned. Timing: the check runs every check_period_s (<= 50 ms) on
+ * the node clock (sim time under use_sim_time); with stale_timeout_s = 0.15 hover is commanded
+ * within 200 ms of the last message of a stopped input (bound proved in
+ * test/control/SafetyWatchdog.test.ts, and flown in test/nodes/safety.test.ts).
+ */
+import { type SafetyWatchdog as SafetyWatchdogType, SafetyWatchdog, type WatchdogInput, type WatchdogVerdict } from "../src/control/SafetyWatchdog";
+import { trajectorySetpointFromBody, velocityOffboardControlMode, yawFromQuaternion, type OffboardControlMode, type TrajectorySetpoint } from "../src/control/px4";
+import type { BodyVelocityCommand } from "../src/harness/actions";
+import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
+import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph, type Subscription, type Timer } from "../src/ros/graph/types";
+import { declareBool, declareDouble, declareInt, declareString } from "./common/declareParams";
+import { InputHealth } from "./common/InputHealth";
+import { IMAGE_ENCODINGS, checkImage, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
+import { DIAG_ERROR, DIAG_OK, NodeDiagnostics } from "./common/NodeDiagnostics";
+import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
+import { StampGuard, type StampVerdict } from "./common/StampGuard";
+import { HARNESS_CORRECTION_TYPE, IMAGE_TYPE, IMU_TYPE, NAV_SAT_FIX_TYPE, TWIST_STAMPED_TYPE, type HarnessCorrectionMsg } from "./common/studentOutputMsg";
+
+export const SAFETY_TOPICS = {
+  image: "camera/image_raw",
+  imu: "imu/data",
+  fix: "gps/fix",
+  cmdVelRaw: "cmd_vel_raw",
+  correction: "harness/correction",
+  cmdVel: "cmd_vel",
+  trajectorySetpoint: "fmu/in/trajectory_setpoint",
+  offboardControlMode: "fmu/in/offboard_control_mode",
+} as const;
+
+export type SafetyOutput = "cmd_vel" | "px4" | "mavros" | "ardupilot";
+const TRAJECTORY_SETPOINT_TYPE = "px4_msgs/msg/TrajectorySetpoint";
+const OFFBOARD_CONTROL_MODE_TYPE = "px4_msgs/msg/OffboardControlMode";
+const ALL_ENCODINGS = Object.keys(IMAGE_ENCODINGS);
+
+export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
+  const node = graph.createLifecycleNode(options.name, {
+    namespace: options.namespace,
+    parameterOverrides: options.parameterOverrides,
+    remappings: options.remappings,
+  });
+  const p = {
+    staleTimeout: declareDouble(node, "stale_timeout_s", 0.15, "An input older than this (node clock) -> hover", { from: 0.01, to: 10 }),
+    period: declareDouble(node, "check_period_s", 0.05, "Watchdog timer period; hover within stale_timeout_s + check_period_s", { from: 0.001, to: 0.1 }),
+    runawayDelta: declareDouble(node, "runaway_delta", 0.6, "max|delta| above this, sustained, -> hover (SPEC: > 0.6 = out of control)", { from: 0.01, to: 100 }),
+    runawayCount: declareInt(node, "runaway_count", 5, "Consecutive harness updates above runaway_delta that trip the watchdog", { from: 1, to: 1000 }),
+    watchCommand: declareBool(node, "watch_command", true, "Also require a fresh cmd_vel_raw (a dead controller -> hover)"),
+    watchGps: declareBool(node, "watch_gps", true, "Require a fresh gps/fix"),
+    output: declareString<SafetyOutput>(node, "output", "cmd_vel", "px4: also PX4 TrajectorySetpoint + OffboardControlMode on fmu/in/*; cmd_vel, mavros, ardupilot: cmd_vel only (remap it for MAVROS / ArduPilot)", ["cmd_vel", "px4", "mavros", "ardupilot"]),
+    frameId: declareString(node, "frame_id", "base_link", "frame_id of cmd_vel (body FLU)"),
+  };
+  const inputs: WatchdogInput[] = ["camera", "imu"];
+  if (p.watchGps) inputs.push("gps");
+  if (p.watchCommand) inputs.push("command");
+  const logger = node.getLogger();
+  const clock = node.getClock();
+  const health = new InputHealth(logger);
+  const guards = { camera: new StampGuard(), imu: new StampGuard(), gps: new StampGuard(), command: new StampGuard(), correction: new StampGuard() };
+  const diagnostics = new NodeDiagnostics(node, { hardwareId: "safety" });
+  const periodNs = BigInt(Math.round(p.period * 1e9));
+  let watchdog: SafetyWatchdogType | undefined;
+  let verdict: WatchdogVerdict = { type: "hover", cause: "never_received", reason: "not active" };
+  let overrides = 0;
+  let yawEnu: number | undefined;
+  const lastCmd: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
+  let lastOutputNs: bigint | undefined;
+  let active = false;
+  let pubCmd: Publisher<TwistStamped> | undefined;
+  let pubSetpoint: Publisher<TrajectorySetpoint> | undefined;
+  let pubMode: Publisher<OffboardControlMode> | undefined;
+  let timer: Timer | undefined;
+  const subs: Subscription[] = [];
+
+  diagnostics.add("watchdog", () => ({
+    level: verdict.type === "ok" ? DIAG_OK : DIAG_ERROR,
+    message: verdict.type === "ok" ? `${node.state}: passing commands` : `${node.state}: HOVER: ${verdict.reason}`,
+    values: [
+      { key: "state", value: node.state },
+      { key: "override", value: String(verdict.type !== "ok") },
+      { key: "reason", value: verdict.type === "ok" ? "" : verdict.reason },
+      { key: "overrides", value: String(overrides) },
+      ...inputs.map((i) => ({ key: `age_s/${i}`, value: watchdog?.ageSeconds(i, clock.nowNs())?.toFixed(3) ?? "never" })),
+      ...health.keyValues(),
+    ],
+  }));
+
+  const emit = (cmd: BodyVelocityCommand, stamp: { sec: number; nanosec: number }, nowNs: bigint): void => {
+    pubCmd?.publish({
+      header: { stamp: { sec: stamp.sec, nanosec: stamp.nanosec }, frame_id: p.frameId },
+      twist: { linear: { x: cmd.vx_m_s, y: cmd.vy_m_s, z: cmd.vz_m_s }, angular: { x: 0, y: 0, z: cmd.yawRate_rad_s } },
+    });
+    if (p.output === "px4" && pubSetpoint !== undefined && pubMode !== undefined) {
+      if (yawEnu === undefined) {
+        health.drop(SAFETY_TOPICS.trajectorySetpoint, "bad_content", "no IMU orientation yet: cannot rotate the body command to NED");
+      } else {
+        pubMode.publish(velocityOffboardControlMode(nowNs));
+        pubSetpoint.publish(trajectorySetpointFromBody(cmd, yawEnu, nowNs));
+      }
+    }
+    lastOutputNs = nowNs;
+  };
+
+  const HOVER: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
+
+  const setVerdict = (v: WatchdogVerdict): void => {
+    const changed = v.type !== verdict.type || (v.type === "hover" && verdict.type === "hover" && v.cause !== verdict.cause);
+    verdict = v;
+    if (!changed) return;
+    if (v.type === "hover") {
+      overrides++;
+      logger.warn(`override: hover (${v.reason})`);
+    } else {
+      logger.info("inputs fresh again: passing commands");
+    }
+    diagnostics.publishNow();
+  };
+
+  const admit = (topic: string, check: InputCheck, stamp: () => StampVerdict): boolean => {
+    if (check.type === "reject") {
+      health.drop(topic, check.reason, check.detail);
+      return false;
+    }
+    const v = stamp();
+    switch (v.type) {
+      case "drop":
+        health.drop(topic, v.reason, v.detail);
+        return false;
+      case "jump_back":
+        health.timeJump(topic, v.detail);
+        return true;
+      case "ok":
+        return true;
+    }
+  };
+
+  const liveness = <T extends { header: { stamp: { sec: number; nanosec: number } } }>(
+    input: WatchdogInput,
+    topic: string,
+    guard: StampGuard,
+    check: (m: T) => InputCheck,
+    also?: (m: T) => void,
+  ) => (msg: T): void => {
+    if (!active || watchdog === undefined) return;
+    try {
+      const nowNs = clock.nowNs();
+      if (!admit(topic, check(msg), () => guard.check(msg.header.stamp, nowNs))) return;
+      watchdog.noteReceived(input, nowNs);
+      also?.(msg);
+    } catch (err) {
+      health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const onCommand = (msg: TwistStamped): void => {
+    if (!active || watchdog === undefined) return;
+    try {
+      const nowNs = clock.nowNs();
+      if (!admit(SAFETY_TOPICS.cmdVelRaw, checkTwistStamped(msg), () => guards.command.check(msg.header.stamp, nowNs))) return;
+      watchdog.noteReceived("command", nowNs);
+      lastCmd.vx_m_s = msg.twist.linear.x;
+      lastCmd.vy_m_s = msg.twist.linear.y;
+      lastCmd.vz_m_s = msg.twist.linear.z;
+      lastCmd.yawRate_rad_s = msg.twist.angular.z;
+      const v = watchdog.evaluate(nowNs);
+      setVerdict(v);
+      // Pass the command through at once (latency); hover is the timer's job while tripped.
+      if (v.type === "ok") emit(lastCmd, msg.header.stamp, nowNs);
+    } catch (err) {
+      health.drop(SAFETY_TOPICS.cmdVelRaw, "callback_error", err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const onCorrection = (msg: HarnessCorrectionMsg): void => {
+    if (!active || watchdog === undefined) return;
+    const nowNs = clock.nowNs();
+    const v = guards.correction.check(msg.header.stamp, nowNs);
+    if (v.type === "drop") {
+      health.drop(SAFETY_TOPICS.correction, v.reason, v.detail);
+      return;
+    }
+    // The watchdog judges what is applied: a correction computed with correction_enabled=false
+    // does not move the aircraft.
+    watchdog.noteDelta(msg.correction_enabled ? msg.max_abs_delta : 0, nowNs);
+  };
+
+  const onTimer = (): void => {
+    if (!active || watchdog === undefined) return;
+    const nowNs = clock.nowNs();
+    const v = watchdog.evaluate(nowNs);
+    setVerdict(v);
+    if (v.type === "hover") {
+      emit(HOVER, clock.now(), nowNs);
+    } else if (p.output === "px4" && (lastOutputNs === undefined || nowNs - lastOutputNs >= periodNs)) {
+      // Keep PX4's offboard stream alive at the timer rate between controller commands.
+      emit(lastCmd, clock.now(), nowNs);
+    }
+  };
+
+  const release = (): void => {
+    active = false;
+    timer?.cancel();
+    timer = undefined;
+    for (const s of subs) node.destroySubscription(s);
+    subs.length = 0;
+    for (const pub of [pubCmd, pubSetpoint, pubMode]) if (pub !== undefined) node.destroyPublisher(pub);
+    pubCmd = undefined;
+    pubSetpoint = undefined;
+    pubMode = undefined;
+    diagnostics.stop();
+    watchdog = undefined;
+  };
+
+  node.setLifecycleCallbacks({
+    onConfigure: () => {
+      try {
+        watchdog = new SafetyWatchdog({ staleTimeout_s: p.staleTimeout, runawayDelta: p.runawayDelta, runawayCount: p.runawayCount, inputs });
+        pubCmd = node.createPublisher<TwistStamped>(TWIST_STAMPED_TYPE, SAFETY_TOPICS.cmdVel, { qos: QOS_DEFAULT });
+        if (p.output === "px4") {
+          pubSetpoint = node.createPublisher<TrajectorySetpoint>(TRAJECTORY_SETPOINT_TYPE, SAFETY_TOPICS.trajectorySetpoint, { qos: QOS_DEFAULT });
+          pubMode = node.createPublisher<OffboardControlMode>(OFFBOARD_CONTROL_MODE_TYPE, SAFETY_TOPICS.offboardControlMode, { qos: QOS_DEFAULT });
+        }
+        const imageCheck = (m: Image): InputCheck => checkImage(m, { width: 0, height: 0, encodings: ALL_ENCODINGS });
+        const onImuValid = (m: Imu): void => {
+          if (m.orientation_covariance[0] !== -1) yawEnu = yawFromQuaternion(m.orientation);
+        };
+        subs.push(
+          node.createSubscription<Image>(IMAGE_TYPE, SAFETY_TOPICS.image, { qos: QOS_SENSOR_DATA }, liveness("camera", SAFETY_TOPICS.image, guards.camera, imageCheck)),
+          node.createSubscription<Imu>(IMU_TYPE, SAFETY_TOPICS.imu, { qos: QOS_SENSOR_DATA }, liveness("imu", SAFETY_TOPICS.imu, guards.imu, (m: Imu) => checkImu(m), onImuValid)),
+          node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, SAFETY_TOPICS.cmdVelRaw, { qos: QOS_DEFAULT }, onCommand),
+          node.createSubscription<HarnessCorrectionMsg>(HARNESS_CORRECTION_TYPE, SAFETY_TOPICS.correction, { qos: QOS_DEFAULT }, onCorrection),
+        );
+        if (p.watchGps) {
+          subs.push(node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, SAFETY_TOPICS.fix, { qos: QOS_SENSOR_DATA }, liveness("gps", SAFETY_TOPICS.fix, guards.gps, checkNavSatFix)));
+        }
+        diagnostics.start();
+        return "success";
+      } catch (err) {
+        logger.error(`configure failed: ${err instanceof Error ? err.message : String(err)}`);
+        release();
+        return "failure";
+      }
+    },
+    onActivate: () => {
+      watchdog?.reset();
+      verdict = { type: "hover", cause: "never_received", reason: "just activated" };
+      active = true;
+      timer = node.createTimer(periodNs, onTimer);
+      return "success";
+    },
+    onDeactivate: () => {
+      active = false;
+      timer?.cancel();
+      timer = undefined;
+      for (const g of Object.values(guards)) g.reset();
+      return "success";
+    },
+    onCleanup: () => {
+      release();
+      return "success";
+    },
+    onShutdown: () => {
+      release();
+      return "success";
+    },
+  });
+
+  return {
+    node,
+    stop: async () => {
+      release();
+      node.destroy();
+    },
+  };
+};
