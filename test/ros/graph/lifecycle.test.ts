@@ -7,7 +7,7 @@ describe("lifecycle nodes", () => {
     const calls: string[] = [];
     n.setLifecycleCallbacks({
       onConfigure: () => (calls.push("configure"), "success"),
-      onActivate: async () => (calls.push("activate"), "success"),
+      onActivate: async (): Promise<"success"> => (calls.push("activate"), "success"),
       onDeactivate: () => (calls.push("deactivate"), "success"),
       onCleanup: () => (calls.push("cleanup"), "success"),
       onShutdown: () => (calls.push("shutdown"), "success"),
