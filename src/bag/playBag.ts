@@ -1,0 +1,75 @@
+/**
+ * `bag play` on a graph: the messages of a bag go out as raw CDR at their recorded pace
+ * (PlayScheduler), each topic with the QoS its recorder offered (rosbag2 Player uses the
+ * recorded offered_qos_profiles when they agree), and /clock as rosgraph_msgs/msg/Clock.
+ */
+import type { QoSProfile } from "../ros/graph/types";
+import type { Bag } from "./BagReader";
+import { parseOfferedQosProfiles } from "./offeredQosProfiles";
+import { playMessages, type PlayClock, type PlayOptions, type PlayResult } from "./PlayScheduler";
+import { BagError, type BagMessage, type BagReadOptions } from "./types";
+
+/** Where played messages go (RawTopicAccess of the embedded graph has this method). */
+export interface RawPublishTarget {
+  publishRaw(topic: string, typeName: string, bytes: Uint8Array, qos?: QoSProfile): void;
+}
+
+export type PlayBagOptions = Omit<PlayOptions, "bagStartNs"> & {
+  topics?: readonly string[];
+  /** Topic for the clock; default "/clock". */
+  clockTopic?: string;
+  /** Reports a bag problem (the playback stops after the good messages). */
+  onProblem?: (message: string) => void;
+};
+
+/**
+ * CDR of rosgraph_msgs/msg/Clock {builtin_interfaces/Time clock}: the 4-byte little-endian CDR
+ * encapsulation header (00 01 00 00), int32 sec, uint32 nanosec.
+ */
+export function encodeClock(bagTimeNs: bigint, out: Uint8Array = new Uint8Array(12)): Uint8Array {
+  const view = new DataView(out.buffer, out.byteOffset, 12);
+  view.setUint32(0, 0x00010000, false);
+  view.setInt32(4, Number(bagTimeNs / 1_000_000_000n), true);
+  view.setUint32(8, Number(bagTimeNs % 1_000_000_000n), true);
+  return out;
+}
+
+function qosOf(message: BagMessage, cache: Map<string, QoSProfile | undefined>): QoSProfile | undefined {
+  if (cache.has(message.topic)) return cache.get(message.topic);
+  let qos: QoSProfile | undefined;
+  try {
+    const profiles = parseOfferedQosProfiles(message.channel.offeredQosProfiles);
+    const first = profiles[0];
+    if (first !== undefined && profiles.every((p) => JSON.stringify(p) === JSON.stringify(first))) qos = first;
+  } catch {
+    qos = undefined;
+  }
+  cache.set(message.topic, qos);
+  return qos;
+}
+
+export async function playBag(bag: Bag, target: RawPublishTarget, clock: PlayClock, options: PlayBagOptions = {}): Promise<PlayResult> {
+  const read: BagReadOptions = options.topics === undefined ? {} : { topics: options.topics };
+  const qos = new Map<string, QoSProfile | undefined>();
+  const clockTopic = options.clockTopic ?? "/clock";
+  async function* source(): AsyncGenerator<BagMessage> {
+    for await (const item of bag.items(read)) {
+      if (item.type === "problem") {
+        const err = new BagError(item.file, item.message);
+        if (options.onProblem === undefined) throw err;
+        options.onProblem(err.message);
+        return;
+      }
+      yield item.message;
+    }
+  }
+  return await playMessages(
+    source,
+    clock,
+    {
+      publish: (m) => target.publishRaw(m.topic, m.channel.type, m.data, qosOf(m, qos)),
+      publishClock: (t) => target.publishRaw(clockTopic, "rosgraph_msgs/msg/Clock", encodeClock(t)),
+    },
+    { ...options, bagStartNs: bag.metadata?.startingTimeNs },
+  );
+}
