@@ -57,6 +57,29 @@ export class ParamStore {
     return v;
   }
 
+  /** The weight as a rank-4 tensor (conv kernel); throws naming it if its rank differs. */
+  w4(name: string): tf.Tensor4D {
+    return this.ranked(name, 4) as tf.Tensor4D;
+  }
+
+  /** The weight as a rank-2 tensor (dense kernel). */
+  w2(name: string): tf.Tensor2D {
+    return this.ranked(name, 2) as tf.Tensor2D;
+  }
+
+  /** The weight as a rank-1 tensor (bias). */
+  w1(name: string): tf.Tensor1D {
+    return this.ranked(name, 1) as tf.Tensor1D;
+  }
+
+  private ranked(name: string, rank: number): tf.Tensor {
+    const v = this.get(name);
+    if (v.rank !== rank) {
+      throw new RangeError(`weight "${name}" has rank ${v.rank}, expected ${rank}`);
+    }
+    return v;
+  }
+
   names(): string[] {
     return [...this.vars.keys()];
   }

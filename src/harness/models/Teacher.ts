@@ -1,0 +1,69 @@
+/**
+ * The teacher (issue 5 item 2): a larger fully convolutional detector trained on the simulator's
+ * privileged ground-truth masks, whose per-cell outputs the BC student imitates. Same input
+ * (RGB + Sobel, [-1,1]) and output grid (8x8 px cells, 4 classes) as the student; 5 convs
+ * [32, 64, 96, 128, 128] pooled after the first three, plus a second 1x1 layer. It runs offline
+ * (labelling, evaluation), so it may cost tens of ms per 256x256 frame; train it on crops.
+ */
+import * as tf from "@tensorflow/tfjs";
+import { NUM_DETECTION_CLASSES } from "../actions";
+import { ParamStore } from "../layers/ParamStore";
+import { conv2dSame } from "../layers/conv2dSame";
+import { addConvStack, runConvStack, type ConvStackSpec } from "./ConvStack";
+import { IMAGE_CHANNELS } from "./imageInput";
+
+export type TeacherConfig = {
+  /** Conv widths; pooled after the first three. Default [32, 64, 96, 128, 128]. */
+  channels: readonly number[];
+  /** Width of the 1x1 hidden layer before the class logits. Default 64. */
+  headHidden: number;
+  /** Weight-initialisation seed. Default 2. */
+  seed: number;
+};
+
+export const DEFAULT_TEACHER_CONFIG: TeacherConfig = { channels: [32, 64, 96, 128, 128], headHidden: 64, seed: 2 };
+
+export class Teacher {
+  readonly config: TeacherConfig;
+  readonly params: ParamStore;
+  private readonly backbone: ConvStackSpec;
+
+  constructor(config: Partial<TeacherConfig> = {}) {
+    this.config = { ...DEFAULT_TEACHER_CONFIG, ...config };
+    const ch = this.config.channels;
+    if (ch.length < 3) {
+      throw new RangeError(`teacher channels.length=${ch.length}, expected >= 3 (three pooled convs give 8 px cells)`);
+    }
+    this.params = new ParamStore("teacher", this.config.seed);
+    this.backbone = { name: "backbone", inChannels: IMAGE_CHANNELS, channels: ch, pool: ch.map((_, i) => i < 3) };
+    addConvStack(this.params, this.backbone);
+    const cf = ch[ch.length - 1] ?? 1;
+    this.params.add("head/hidden/w", [1, 1, cf, this.config.headHidden], "he");
+    this.params.add("head/hidden/b", [this.config.headHidden], "zeros");
+    this.params.add("head/out/w", [1, 1, this.config.headHidden, NUM_DETECTION_CLASSES], "glorot");
+    this.params.add("head/out/b", [NUM_DETECTION_CLASSES], "zeros");
+  }
+
+  /** [N,H,W,4] (H, W multiples of 8) -> [N,H/8,W/8,4] class logits; call inside tf.tidy. */
+  forward(image: tf.Tensor4D): tf.Tensor4D {
+    const [, h, w, c] = image.shape;
+    if (c !== IMAGE_CHANNELS || h % 8 !== 0 || w % 8 !== 0) {
+      throw new RangeError(`teacher image [${image.shape.join(",")}], expected [N,H,W,${IMAGE_CHANNELS}] with H, W multiples of 8`);
+    }
+    const f = runConvStack(this.params, this.backbone, image);
+    const hid = tf.relu(conv2dSame(f, this.params.w4("head/hidden/w"), this.params.w1("head/hidden/b")));
+    return conv2dSame(hid, this.params.w4("head/out/w"), this.params.w1("head/out/b"));
+  }
+
+  trainableVariables(): tf.Variable[] {
+    return this.params.trainableVariables();
+  }
+
+  parameterCount(): number {
+    return this.params.parameterCount();
+  }
+
+  dispose(): void {
+    this.params.dispose();
+  }
+}

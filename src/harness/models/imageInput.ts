@@ -1,0 +1,76 @@
+/**
+ * Builds the networks' image inputs from RGB frames (values in [0, 1]); call inside tf.tidy.
+ * Student/teacher input: RGB mapped to [-1, 1] plus a Sobel gradient-magnitude texture channel
+ * (SPEC: "RGB + Sobel texture"; all inputs in [-1, 1]). Harness image input: the same 4 channels
+ * average-pooled to HARNESS_IMAGE_SIZE plus the K imagined rollout frames (grey), zero-padded to K.
+ */
+import * as tf from "@tensorflow/tfjs";
+import { avgPoolToGrid } from "../layers/pooling";
+
+export const IMAGE_CHANNELS = 4;
+/** Side of the harness's downsampled image (256 / 4). */
+export const HARNESS_IMAGE_SIZE = 64;
+/** Rollout length (SPEC "Rollouts": 3 steps for robot control; fixed, zero-padded). */
+export const ROLLOUT_STEPS = 3;
+export const HARNESS_IMAGE_CHANNELS = IMAGE_CHANNELS + ROLLOUT_STEPS;
+
+/**
+ * Sobel magnitude of grey = (R+G+B)/3 in [0,1] is at most 4*sqrt(2); dividing by SOBEL_FULL_SCALE
+ * and clipping to 1 keeps edges of contrast >= 0.5 at full scale (a dark wire on sky is ~0.3-0.6).
+ */
+export const SOBEL_FULL_SCALE = 2;
+
+const SOBEL_X = [-1, 0, 1, -2, 0, 2, -1, 0, 1];
+const SOBEL_Y = [-1, -2, -1, 0, 0, 0, 1, 2, 1];
+
+function sobelKernel(): tf.Tensor4D {
+  // [3,3,1,2]: output channel 0 = d/dx, channel 1 = d/dy (OpenCV Sobel ksize 3 coefficients).
+  const v = new Float32Array(18);
+  for (let i = 0; i < 9; i++) {
+    v[2 * i] = SOBEL_X[i] ?? 0;
+    v[2 * i + 1] = SOBEL_Y[i] ?? 0;
+  }
+  return tf.tensor4d(v, [3, 3, 1, 2]);
+}
+
+/** Grey level (mean of R, G, B) of [N,H,W,3] in [0,1] -> [N,H,W,1]. */
+export function toGrey(rgb01: tf.Tensor4D): tf.Tensor4D {
+  return tf.mean<tf.Tensor4D>(rgb01, 3, true);
+}
+
+/** [N,H,W,3] RGB in [0,1] -> [N,H,W,4] = (RGB, Sobel magnitude) in [-1,1]. */
+export function buildImageInput(rgb01: tf.Tensor4D): tf.Tensor4D {
+  if (rgb01.shape[3] !== 3) {
+    throw new RangeError(`buildImageInput channels=${rgb01.shape[3]}, expected 3 (RGB in [0, 1])`);
+  }
+  const g = tf.conv2d(toGrey(rgb01), sobelKernel(), 1, "same");
+  const mag = tf.sqrt(tf.sum(tf.square(g), 3, true));
+  const tex = tf.sub<tf.Tensor4D>(tf.mul(tf.minimum(tf.div(mag, SOBEL_FULL_SCALE), 1), 2), 1);
+  return tf.concat<tf.Tensor4D>([tf.sub<tf.Tensor4D>(tf.mul(rgb01, 2), 1), tex], 3);
+}
+
+/**
+ * Harness image: the 4-channel image input pooled to 64x64, plus up to ROLLOUT_STEPS imagined
+ * frames ([N,H,W,3] RGB in [0,1], same H and W) as grey in [-1,1]; missing steps are zeros.
+ */
+export function buildHarnessImage(imageInput: tf.Tensor4D, rolloutRgb01: readonly tf.Tensor4D[]): tf.Tensor4D {
+  if (rolloutRgb01.length > ROLLOUT_STEPS) {
+    throw new RangeError(`rollout frames=${rolloutRgb01.length}, expected at most ${ROLLOUT_STEPS}`);
+  }
+  const [n, h, w] = imageInput.shape;
+  const gh = HARNESS_IMAGE_SIZE;
+  const small = avgPoolToGrid(imageInput, gh, gh);
+  const parts: tf.Tensor4D[] = [small];
+  for (let k = 0; k < ROLLOUT_STEPS; k++) {
+    const f = rolloutRgb01[k];
+    if (f === undefined) {
+      parts.push(tf.zeros<tf.Rank.R4>([n, gh, gh, 1]));
+    } else {
+      if (f.shape[1] !== h || f.shape[2] !== w) {
+        throw new RangeError(`rollout frame ${k} is ${f.shape[1]}x${f.shape[2]}, expected ${h}x${w}`);
+      }
+      parts.push(avgPoolToGrid(tf.sub(tf.mul(toGrey(f), 2), 1), gh, gh));
+    }
+  }
+  return tf.concat(parts, 3);
+}
