@@ -1,0 +1,252 @@
+/**
+ * Procedural aerial ground texture: a square tile of size^2 texels (RGB, 8 bit, values
+ * in the renderer's linear 0..1 scale times 255) with a full mip chain, repeated over the plane
+ * z = 0. Land is cut into rectangular parcels by a seeded k-d split; each parcel becomes a field
+ * (crop rows), foliage (tree canopy blobs), water or buildings (roofs with cast shadows), and some
+ * split lines become roads with dashed centre lines. Weights and brightness come from the scenario
+ * (domain randomisation: different palettes, orientations and brightness per seed).
+ */
+import type { Rng } from "./Rng";
+import { noiseLayer } from "./noise";
+
+export type GroundTexture = {
+  /** Metres per texel at level 0. */
+  texel_m: number;
+  /** Texels per side at level 0 (a power of two). */
+  size: number;
+  /** levels[k] is (size >> k)^2 texels, RGB interleaved. */
+  levels: Uint8Array[];
+};
+
+export type GroundOptions = {
+  texel_m: number;
+  size: number;
+  fields: number;
+  roads: number;
+  buildings: number;
+  foliage: number;
+  water: number;
+  brightness: number;
+};
+
+type Rect = { x: number; y: number; w: number; h: number };
+type Use = "field" | "foliage" | "water" | "buildings";
+
+export function buildGround(rng: Rng, o: GroundOptions): GroundTexture {
+  const N = o.size;
+  if (!Number.isInteger(N) || N < 64 || (N & (N - 1)) !== 0) throw new RangeError(`size=${N}, expected a power of two >= 64`);
+  const img = new Float32Array(N * N * 3);
+  const parcels: Rect[] = [];
+  const roads: Array<{ horizontal: boolean; at: number; from: number; to: number; width: number }> = [];
+  const roadProb = Math.min(0.9, o.roads * 0.35);
+  const split = (r: Rect, depth: number): void => {
+    const big = Math.max(r.w, r.h);
+    if (big < 60 || (depth > 2 && big < 260 && rng.chance(0.35)) || depth > 8) {
+      parcels.push(r);
+      return;
+    }
+    const horizontal = r.h > r.w;
+    const f = rng.uniform(0.3, 0.7);
+    if (horizontal) {
+      const cut = Math.round(r.h * f);
+      split({ x: r.x, y: r.y, w: r.w, h: cut }, depth + 1);
+      split({ x: r.x, y: r.y + cut, w: r.w, h: r.h - cut }, depth + 1);
+      if (rng.chance(roadProb)) roads.push({ horizontal: true, at: r.y + cut, from: r.x, to: r.x + r.w, width: rng.uniform(4, 9) / o.texel_m / 2.5 });
+    } else {
+      const cut = Math.round(r.w * f);
+      split({ x: r.x, y: r.y, w: cut, h: r.h }, depth + 1);
+      split({ x: r.x + cut, y: r.y, w: r.w - cut, h: r.h }, depth + 1);
+      if (rng.chance(roadProb)) roads.push({ horizontal: false, at: r.x + cut, from: r.y, to: r.y + r.h, width: rng.uniform(4, 9) / o.texel_m / 2.5 });
+    }
+  };
+  split({ x: 0, y: 0, w: N, h: N }, 0);
+
+  const uses: Array<[Use, number]> = [
+    ["field", o.fields],
+    ["foliage", o.foliage],
+    ["water", o.water],
+    ["buildings", o.buildings],
+  ];
+  const total = uses.reduce((s, u) => s + u[1], 0);
+  const pickUse = (): Use => {
+    if (total <= 0) return "field";
+    let x = rng.uniform(0, total);
+    for (const [u, w] of uses) {
+      if (x < w) return u;
+      x -= w;
+    }
+    return "field";
+  };
+  const palette: Array<[number, number, number]> = [
+    [0.22, 0.36, 0.12],
+    [0.35, 0.45, 0.18],
+    [0.58, 0.52, 0.28],
+    [0.46, 0.36, 0.24],
+    [0.3, 0.42, 0.2],
+    [0.62, 0.6, 0.4],
+  ];
+  const detailSeed = rng.nextU32();
+  // Shared noise layers (tileable), sampled with per-parcel offsets: coarse 128, medium 32,
+  // fine 8 and very fine 3 texels per lattice cell.
+  const coarse = noiseLayer(detailSeed, N, Math.min(128, N / 2));
+  const medium = noiseLayer(detailSeed + 1, N, 32);
+  const fine = noiseLayer(detailSeed + 2, N, 8);
+  const vfine = noiseLayer(detailSeed + 3, N, 4);
+  const canopy = noiseLayer(detailSeed + 4, N, Math.max(2, Math.round(3 / o.texel_m)));
+  const M = N - 1;
+  for (const p of parcels) {
+    const use = pickUse();
+    const ox = rng.int(0, M);
+    const oy = rng.int(0, M);
+    const jitter = rng.uniform(0.85, 1.15);
+    switch (use) {
+      case "field": {
+        const base = palette[rng.int(0, palette.length - 1)] ?? [0.3, 0.4, 0.2];
+        const angle = rng.uniform(0, Math.PI);
+        const ca = Math.cos(angle);
+        const sa = Math.sin(angle);
+        const period = rng.uniform(1.5, 4) / o.texel_m;
+        const stripe = rng.uniform(0.03, 0.12);
+        for (let y = p.y; y < p.y + p.h; y++) {
+          for (let x = p.x; x < p.x + p.w; x++) {
+            const q = (((y + oy) & M) * N + ((x + ox) & M));
+            const n = 0.65 * medium[q]! + 0.35 * fine[q]!;
+            const s = Math.sin(((x * ca + y * sa) / period) * 2 * Math.PI) * stripe;
+            const k = jitter * (0.8 + 0.4 * n) + s;
+            put(img, N, x, y, base[0] * k, base[1] * k, base[2] * k);
+          }
+        }
+        break;
+      }
+      case "foliage": {
+        const base: [number, number, number] = [rng.uniform(0.06, 0.14), rng.uniform(0.16, 0.26), rng.uniform(0.05, 0.1)];
+        for (let y = p.y; y < p.y + p.h; y++) {
+          for (let x = p.x; x < p.x + p.w; x++) {
+            const q = (((y + oy) & M) * N + ((x + ox) & M));
+            const n = canopy[q]!;
+            const n2 = vfine[q]!;
+            const k = jitter * (0.45 + 1.1 * n * n + 0.25 * n2);
+            put(img, N, x, y, base[0] * k, base[1] * k, base[2] * k);
+          }
+        }
+        break;
+      }
+      case "water": {
+        const base: [number, number, number] = [rng.uniform(0.05, 0.12), rng.uniform(0.1, 0.18), rng.uniform(0.14, 0.24)];
+        for (let y = p.y; y < p.y + p.h; y++) {
+          for (let x = p.x; x < p.x + p.w; x++) {
+            const k = jitter * (0.9 + 0.2 * medium[(((y + oy) & M) * N + ((x + ox) & M))]!);
+            put(img, N, x, y, base[0] * k, base[1] * k, base[2] * k);
+          }
+        }
+        break;
+      }
+      case "buildings": {
+        const yard: [number, number, number] = rng.chance(0.5) ? [0.42, 0.42, 0.4] : [0.3, 0.4, 0.22];
+        for (let y = p.y; y < p.y + p.h; y++) {
+          for (let x = p.x; x < p.x + p.w; x++) {
+            const k = 0.9 + 0.2 * fine[(((y + oy) & M) * N + ((x + ox) & M))]!;
+            put(img, N, x, y, yard[0] * k, yard[1] * k, yard[2] * k);
+          }
+        }
+        const count = Math.max(1, Math.round((p.w * p.h * o.texel_m * o.texel_m) / 600));
+        for (let i = 0; i < count; i++) {
+          const bw = Math.round(rng.uniform(8, 25) / o.texel_m);
+          const bh = Math.round(rng.uniform(8, 20) / o.texel_m);
+          const bx = p.x + rng.int(0, Math.max(0, p.w - bw - 1));
+          const by = p.y + rng.int(0, Math.max(0, p.h - bh - 1));
+          const roofs: Array<[number, number, number]> = [
+            [0.5, 0.22, 0.16],
+            [0.35, 0.35, 0.37],
+            [0.7, 0.7, 0.68],
+            [0.2, 0.2, 0.22],
+          ];
+          const roof = roofs[rng.int(0, roofs.length - 1)] ?? [0.4, 0.4, 0.4];
+          const shadow = Math.round(rng.uniform(2, 6) / o.texel_m);
+          fillRect(img, N, bx + shadow, by + shadow, bw, bh, (r, g, b) => [r * 0.45, g * 0.45, b * 0.5]);
+          const ridgeAlongX = bw > bh;
+          fillRect(img, N, bx, by, bw, bh, (_r, _g, _b, x, y) => {
+            const half = ridgeAlongX ? (y - by < bh / 2 ? 1.08 : 0.88) : x - bx < bw / 2 ? 1.08 : 0.88;
+            return [roof[0] * half, roof[1] * half, roof[2] * half];
+          });
+        }
+        break;
+      }
+    }
+  }
+  for (const road of roads) {
+    const half = Math.max(1, road.width);
+    const dash = 3 / o.texel_m;
+    for (let s = Math.floor(road.from); s < road.to; s++) {
+      for (let d = -Math.ceil(half); d <= Math.ceil(half); d++) {
+        const x = road.horizontal ? s : Math.floor(road.at + d);
+        const y = road.horizontal ? Math.floor(road.at + d) : s;
+        const centre = Math.abs(d) < 0.5 && Math.floor(s / dash) % 2 === 0;
+        const v = centre ? 0.75 : 0.3 + 0.04 * vfine[((y & M) * N + (x & M))]!;
+        put(img, N, x, y, v, v, v * 1.02);
+      }
+    }
+  }
+  // Low-frequency brightness variation over the whole tile, then quantise.
+  const level0 = new Uint8Array(N * N * 3);
+  for (let y = 0; y < N; y++) {
+    for (let x = 0; x < N; x++) {
+      const k = o.brightness * (0.85 + 0.3 * coarse[y * N + x]!);
+      const i = (y * N + x) * 3;
+      level0[i] = to8(img[i]! * k);
+      level0[i + 1] = to8(img[i + 1]! * k);
+      level0[i + 2] = to8(img[i + 2]! * k);
+    }
+  }
+  const levels = [level0];
+  for (let size = N >> 1; size >= 1; size >>= 1) {
+    const prev = levels[levels.length - 1]!;
+    const ps = size * 2;
+    const cur = new Uint8Array(size * size * 3);
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        for (let c = 0; c < 3; c++) {
+          const a = prev[((2 * y) * ps + 2 * x) * 3 + c]!;
+          const b = prev[((2 * y) * ps + 2 * x + 1) * 3 + c]!;
+          const d = prev[((2 * y + 1) * ps + 2 * x) * 3 + c]!;
+          const e = prev[((2 * y + 1) * ps + 2 * x + 1) * 3 + c]!;
+          cur[(y * size + x) * 3 + c] = (a + b + d + e + 2) >> 2;
+        }
+      }
+    }
+    levels.push(cur);
+  }
+  return { texel_m: o.texel_m, size: N, levels };
+}
+
+function to8(v: number): number {
+  const x = Math.round(v * 255);
+  return x < 0 ? 0 : x > 255 ? 255 : x;
+}
+
+function put(img: Float32Array, N: number, x: number, y: number, r: number, g: number, b: number): void {
+  const i = ((((y % N) + N) % N) * N + (((x % N) + N) % N)) * 3;
+  img[i] = r;
+  img[i + 1] = g;
+  img[i + 2] = b;
+}
+
+function fillRect(
+  img: Float32Array,
+  N: number,
+  x0: number,
+  y0: number,
+  w: number,
+  h: number,
+  f: (r: number, g: number, b: number, x: number, y: number) => [number, number, number],
+): void {
+  for (let y = y0; y < y0 + h; y++) {
+    for (let x = x0; x < x0 + w; x++) {
+      const i = ((((y % N) + N) % N) * N + (((x % N) + N) % N)) * 3;
+      const [r, g, b] = f(img[i]!, img[i + 1]!, img[i + 2]!, x, y);
+      img[i] = r;
+      img[i + 1] = g;
+      img[i + 2] = b;
+    }
+  }
+}

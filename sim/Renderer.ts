@@ -1,0 +1,462 @@
+/**
+ * The camera renderer. Per frame:
+ * 1. Background, per pixel: the view ray d(u, v) = c0 + u cu + v cv (linear in the pixel, no
+ *    per-pixel matrix product). Rays going down hit the ground plane z = 0 at t = -z_cam / d_z and
+ *    sample the ground texture's mip level chosen from the pixel footprint (bilinear), faded into
+ *    haze with distance; rays going up get the analytic sky (gradient, sun glow and disk, clouds
+ *    on a plane).
+ * 2. Thin structures: every cylinder segment is transformed to the optical frame, clipped at the
+ *    near plane, projected, sorted far to near (painter's algorithm: structures occlude each other
+ *    by segment mid-point depth, not per pixel) and rasterised as a line whose projected width is
+ *    w = 2 r f / z px, interpolated along the segment. Coverage-based anti-aliasing: along the
+ *    minor axis each pixel gets the exact overlap of the band [c - w/2, c + w/2] (scaled by
+ *    1/cos(angle)) with the pixel; when w < 1 px the band is 1 px wide and its intensity is scaled
+ *    by w, so a 10 mm wire at 20 m is a faint 1 px line. Nothing is ray-traced per pixel.
+ * 3. Ground truth in the same pass: a pixel is labelled with a structure's class where the
+ *    structure covers at least half of the pixel's area, and every pixel the structure's centre
+ *    line passes through is labelled whatever the width (so sub-pixel wires stay continuous in the
+ *    mask). Nearer structures overwrite farther ones. 2D boxes are the extents of each object's
+ *    labelled pixels.
+ * 4. Exposure, 8-bit quantisation and additive Gaussian noise (from a precomputed table).
+ * All buffers are allocated in the constructor; `render` allocates nothing.
+ */
+import type { CameraModel } from "./Camera";
+import { cameraRotation } from "./Camera";
+import { Rng } from "./Rng";
+import type { World } from "./World";
+
+/** Camera pose: optical centre (ENU, m) and body attitude (ZYX yaw, pitch, roll, rad, FLU). */
+export type CameraPose = { x: number; y: number; z: number; yaw: number; pitch: number; roll: number };
+
+/** Per-object 2D boxes of one frame (pixel indices, inclusive), preallocated per world. */
+export type BoxList = {
+  count: number;
+  objectId: Int32Array;
+  cls: Uint8Array;
+  x0: Int32Array;
+  y0: Int32Array;
+  x1: Int32Array;
+  y1: Int32Array;
+  /** Labelled pixels of the object in the mask. */
+  pixels: Int32Array;
+};
+
+export type RenderTarget = {
+  /** width * height * 3 bytes, rgb8 row-major. */
+  rgb: Uint8Array;
+  /** width * height class labels {0 background, 1 wire, 2 branch, 3 pole/trunk}, optional. */
+  mask?: Uint8Array;
+  /** Filled when given (and mask is given). */
+  boxes?: BoxList;
+};
+
+export type RendererOptions = {
+  /** Std of the additive pixel noise, 8-bit units. Default 0. */
+  noiseStd?: number;
+  /** Seed of the noise stream. Default 0. */
+  noiseSeed?: number;
+};
+
+export function makeBoxList(capacity: number): BoxList {
+  return {
+    count: 0,
+    objectId: new Int32Array(capacity),
+    cls: new Uint8Array(capacity),
+    x0: new Int32Array(capacity),
+    y0: new Int32Array(capacity),
+    x1: new Int32Array(capacity),
+    y1: new Int32Array(capacity),
+    pixels: new Int32Array(capacity),
+  };
+}
+
+const NEAR_M = 0.05;
+const NOISE_TABLE = 1 << 17;
+
+export class Renderer {
+  readonly camera: CameraModel;
+  private readonly world: World;
+  private readonly acc: Float32Array;
+  /** Scratch view for motion blur, allocated on first use. */
+  private viewBuffer: Float32Array | undefined;
+  private readonly rot = new Float64Array(9);
+  private readonly noise: Float32Array;
+  private readonly noiseRng: Rng;
+  private readonly noiseStd: number;
+  // Per-segment projection scratch.
+  private readonly sx0: Float64Array;
+  private readonly sy0: Float64Array;
+  private readonly sw0: Float64Array;
+  private readonly sx1: Float64Array;
+  private readonly sy1: Float64Array;
+  private readonly sw1: Float64Array;
+  private readonly scol: Float32Array;
+  private readonly keys: Float64Array;
+  // Per-object box scratch.
+  private readonly bx0: Int32Array;
+  private readonly by0: Int32Array;
+  private readonly bx1: Int32Array;
+  private readonly by1: Int32Array;
+  private readonly bpx: Int32Array;
+
+  constructor(world: World, camera: CameraModel, options: RendererOptions = {}) {
+    this.world = world;
+    this.camera = camera;
+    const n = camera.width * camera.height;
+    this.acc = new Float32Array(n * 3);
+    this.noiseStd = options.noiseStd ?? 0;
+    if (!(this.noiseStd >= 0)) throw new RangeError(`noiseStd=${this.noiseStd}, expected >= 0`);
+    this.noiseRng = Rng.derive(options.noiseSeed ?? 0, 77);
+    this.noise = new Float32Array(NOISE_TABLE);
+    for (let i = 0; i < NOISE_TABLE; i++) this.noise[i] = this.noiseRng.normal() * this.noiseStd;
+    const sc = world.segments.count;
+    this.sx0 = new Float64Array(sc);
+    this.sy0 = new Float64Array(sc);
+    this.sw0 = new Float64Array(sc);
+    this.sx1 = new Float64Array(sc);
+    this.sy1 = new Float64Array(sc);
+    this.sw1 = new Float64Array(sc);
+    this.scol = new Float32Array(sc * 3);
+    this.keys = new Float64Array(sc);
+    const oc = world.objects.length;
+    this.bx0 = new Int32Array(oc);
+    this.by0 = new Int32Array(oc);
+    this.bx1 = new Int32Array(oc);
+    this.by1 = new Int32Array(oc);
+    this.bpx = new Int32Array(oc);
+  }
+
+  /**
+   * Renders the view from `pose` into `target`. With `blurFrom`, averages `blurSamples` extra views
+   * interpolated from `blurFrom` to `pose` (motion blur over the exposure); labels and boxes are
+   * those of `pose`.
+   */
+  render(pose: CameraPose, target: RenderTarget, blurFrom?: CameraPose, blurSamples = 0): void {
+    const cam = this.camera;
+    const n = cam.width * cam.height;
+    if (target.rgb.length < n * 3) throw new RangeError(`rgb.length=${target.rgb.length}, expected >= ${n * 3} (${cam.width}x${cam.height}x3)`);
+    if (target.mask !== undefined && target.mask.length < n) throw new RangeError(`mask.length=${target.mask.length}, expected >= ${n}`);
+    const mask = target.mask;
+    if (mask !== undefined) mask.fill(0, 0, n);
+    this.bpx.fill(0);
+    const acc = this.acc;
+    if (blurFrom === undefined || blurSamples <= 0) {
+      this.renderView(pose, acc, mask);
+    } else {
+      acc.fill(0);
+      const view = this.view;
+      const w = 1 / (blurSamples + 1);
+      const total = blurSamples + 1;
+      const p: CameraPose = { ...pose };
+      for (let s = 0; s < total; s++) {
+        const t = s / blurSamples;
+        p.x = blurFrom.x + (pose.x - blurFrom.x) * t;
+        p.y = blurFrom.y + (pose.y - blurFrom.y) * t;
+        p.z = blurFrom.z + (pose.z - blurFrom.z) * t;
+        p.yaw = blurFrom.yaw + wrapPi(pose.yaw - blurFrom.yaw) * t;
+        p.pitch = blurFrom.pitch + (pose.pitch - blurFrom.pitch) * t;
+        p.roll = blurFrom.roll + (pose.roll - blurFrom.roll) * t;
+        this.renderView(p, view, s === blurSamples ? mask : undefined);
+        for (let i = 0; i < n * 3; i++) acc[i] = acc[i]! + view[i]! * w;
+      }
+    }
+    // Exposure, noise, quantisation.
+    const gain = 255 * this.world.exposure;
+    const rgb = target.rgb;
+    const noise = this.noise;
+    let k = this.noiseStd > 0 ? this.noiseRng.nextU32() & (NOISE_TABLE - 1) : 0;
+    const useNoise = this.noiseStd > 0;
+    for (let i = 0; i < n * 3; i++) {
+      let v = acc[i]! * gain;
+      if (useNoise) {
+        v += noise[k]!;
+        k = (k + 1) & (NOISE_TABLE - 1);
+      }
+      rgb[i] = v <= 0 ? 0 : v >= 255 ? 255 : (v + 0.5) | 0;
+    }
+    if (target.boxes !== undefined) {
+      const boxes = target.boxes;
+      let c = 0;
+      const objects = this.world.objects;
+      for (let o = 0; o < objects.length && c < boxes.objectId.length; o++) {
+        if (this.bpx[o]! === 0) continue;
+        boxes.objectId[c] = o;
+        boxes.cls[c] = objects[o]!.cls;
+        boxes.x0[c] = this.bx0[o]!;
+        boxes.y0[c] = this.by0[o]!;
+        boxes.x1[c] = this.bx1[o]!;
+        boxes.y1[c] = this.by1[o]!;
+        boxes.pixels[c] = this.bpx[o]!;
+        c++;
+      }
+      boxes.count = c;
+    }
+  }
+
+  /** Renders one view into `acc` (linear colour, 0..1 before exposure). */
+  private get view(): Float32Array {
+    if (this.viewBuffer === undefined) this.viewBuffer = new Float32Array(this.acc.length);
+    return this.viewBuffer;
+  }
+
+  private renderView(pose: CameraPose, acc: Float32Array, mask: Uint8Array | undefined): void {
+    const cam = this.camera;
+    const W = cam.width;
+    const H = cam.height;
+    const R = cameraRotation(pose.yaw, pose.pitch, pose.roll, cam, this.rot);
+    const world = this.world;
+    const sky = world.sky;
+    const camX = pose.x;
+    const camY = pose.y;
+    const camZ = Math.max(pose.z, 0.01);
+    const cux = R[0]! / cam.fx, cuy = R[3]! / cam.fx, cuz = R[6]! / cam.fx;
+    const cvx = R[1]! / cam.fy, cvy = R[4]! / cam.fy, cvz = R[7]! / cam.fy;
+    const c0x = R[2]! - cam.cx * cux - cam.cy * cvx;
+    const c0y = R[5]! - cam.cx * cuy - cam.cy * cvy;
+    const c0z = R[8]! - cam.cx * cuz - cam.cy * cvz;
+
+    const sun = sky.sunDir;
+    const groundLight = (sky.ambient + Math.max(0, sun[2]) * sky.sunColor[1]) * 1.25 / 255;
+    const gR = groundLight * (sky.sunColor[0] / sky.sunColor[1] * 0.3 + 0.7);
+    const gG = groundLight;
+    const gB = groundLight * (sky.sunColor[2] / sky.sunColor[1] * 0.3 + 0.7);
+    const invVis = 1 / sky.visibility_m;
+    const levels = world.ground.levels;
+    const maxLevel = levels.length - 1;
+    const texSize = world.ground.size;
+    const invFx = 1 / cam.fx;
+    const texel = world.ground.texel_m;
+    const invTexel = 1 / texel;
+    const hazeR = sky.haze[0], hazeG = sky.haze[1], hazeB = sky.haze[2];
+    const zr = sky.zenith[0], zg = sky.zenith[1], zb = sky.zenith[2];
+    const hr = sky.horizon[0], hg = sky.horizon[1], hb = sky.horizon[2];
+    const sR = sky.sunColor[0], sG = sky.sunColor[1], sB = sky.sunColor[2];
+    const clouds = sky.clouds;
+    const cloudMask = sky.cloudSize - 1;
+    const invCloudTexel = 1 / sky.cloudTexel_m;
+    const cloudH = sky.cloudHeight_m - camZ;
+    const cloudShade = 0.8 + 0.25 * Math.max(0, sun[2]);
+
+    for (let v = 0; v < H; v++) {
+      const bx = c0x + v * cvx;
+      const by = c0y + v * cvy;
+      const bz = c0z + v * cvz;
+      let o = v * W * 3;
+      for (let u = 0; u < W; u++, o += 3) {
+        const dx = bx + u * cux;
+        const dy = by + u * cuy;
+        const dz = bz + u * cuz;
+        let r: number, g: number, b: number;
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (dz < 0) {
+          const t = -camZ / dz;
+          const gx = camX + t * dx;
+          const gy = camY + t * dy;
+          const dn = Math.sqrt(d2);
+          const dist = t * dn;
+          const sinG = -dz / dn;
+          const footprint = dist * invFx / Math.sqrt(sinG);
+          let lvl = footprint * invTexel;
+          let level = 0;
+          while (lvl > 1.5 && level < maxLevel) {
+            lvl *= 0.5;
+            level++;
+          }
+          const size = texSize >> level;
+          const m = size - 1;
+          const tex = levels[level]!;
+          const fu = gx * invTexel / (1 << level) - 0.5;
+          const fv = gy * invTexel / (1 << level) - 0.5;
+          const iu = Math.floor(fu);
+          const iv = Math.floor(fv);
+          const au = fu - iu;
+          const av = fv - iv;
+          const u0 = iu & m, u1 = (iu + 1) & m, v0 = (iv & m) * size, v1 = ((iv + 1) & m) * size;
+          const i00 = (v0 + u0) * 3, i01 = (v0 + u1) * 3, i10 = (v1 + u0) * 3, i11 = (v1 + u1) * 3;
+          const w00 = (1 - au) * (1 - av), w01 = au * (1 - av), w10 = (1 - au) * av, w11 = au * av;
+          const tr = tex[i00]! * w00 + tex[i01]! * w01 + tex[i10]! * w10 + tex[i11]! * w11;
+          const tg = tex[i00 + 1]! * w00 + tex[i01 + 1]! * w01 + tex[i10 + 1]! * w10 + tex[i11 + 1]! * w11;
+          const tb = tex[i00 + 2]! * w00 + tex[i01 + 2]! * w01 + tex[i10 + 2]! * w10 + tex[i11 + 2]! * w11;
+          const h = Math.exp(-dist * invVis);
+          r = tr * gR * h + hazeR * (1 - h);
+          g = tg * gG * h + hazeG * (1 - h);
+          b = tb * gB * h + hazeB * (1 - h);
+        } else {
+          const dn = Math.sqrt(d2);
+          const el = dz / dn;
+          const k = Math.sqrt(el);
+          r = hr + (zr - hr) * k;
+          g = hg + (zg - hg) * k;
+          b = hb + (zb - hb) * k;
+          const cs = (dx * sun[0] + dy * sun[1] + dz * sun[2]) / dn;
+          if (cs > 0) {
+            let s = cs * cs; // glow ~ cos^64 + cos^8
+            s *= s;
+            s *= s;
+            const s8 = s;
+            s *= s;
+            s *= s;
+            s *= s;
+            const glow = 0.25 * s8 + 0.6 * s + (cs > 0.99996 ? 3 : 0);
+            r += glow * sR;
+            g += glow * sG;
+            b += glow * sB;
+          }
+          if (dz > 1e-4) {
+            const t = cloudH / dz;
+            const cxw = (camX + t * dx) * invCloudTexel;
+            const cyw = (camY + t * dy) * invCloudTexel;
+            const dens = clouds[((cyw | 0) & cloudMask) * (cloudMask + 1) + ((cxw | 0) & cloudMask)]! * Math.min(1, el * 6);
+            if (dens > 0) {
+              r += (cloudShade * 0.95 - r) * dens;
+              g += (cloudShade * 0.95 - g) * dens;
+              b += (cloudShade - b) * dens;
+            }
+          }
+        }
+        acc[o] = r;
+        acc[o + 1] = g;
+        acc[o + 2] = b;
+      }
+    }
+    this.drawSegments(pose, R, acc, mask);
+  }
+
+  private drawSegments(pose: CameraPose, R: Float64Array, acc: Float32Array, mask: Uint8Array | undefined): void {
+    const cam = this.camera;
+    const W = cam.width;
+    const H = cam.height;
+    const seg = this.world.segments;
+    const objects = this.world.objects;
+    const sky = this.world.sky;
+    const sun = sky.sunDir;
+    const invVis = 1 / sky.visibility_m;
+    const fx = cam.fx, fy = cam.fy, ccx = cam.cx + 0.5, ccy = cam.cy + 0.5;
+    const r00 = R[0]!, r01 = R[1]!, r02 = R[2]!, r10 = R[3]!, r11 = R[4]!, r12 = R[5]!, r20 = R[6]!, r21 = R[7]!, r22 = R[8]!;
+    const { a, b, radius } = seg;
+    let visible = 0;
+    for (let i = 0; i < seg.count; i++) {
+      const ax = a[3 * i]! - pose.x, ay = a[3 * i + 1]! - pose.y, az = a[3 * i + 2]! - pose.z;
+      const bx = b[3 * i]! - pose.x, by = b[3 * i + 1]! - pose.y, bz = b[3 * i + 2]! - pose.z;
+      // Optical coordinates: R^T * p.
+      let X0 = r00 * ax + r10 * ay + r20 * az, Y0 = r01 * ax + r11 * ay + r21 * az, Z0 = r02 * ax + r12 * ay + r22 * az;
+      let X1 = r00 * bx + r10 * by + r20 * bz, Y1 = r01 * bx + r11 * by + r21 * bz, Z1 = r02 * bx + r12 * by + r22 * bz;
+      if (Z0 < NEAR_M && Z1 < NEAR_M) continue;
+      if (Z0 < NEAR_M) {
+        const t = (NEAR_M - Z0) / (Z1 - Z0);
+        X0 += (X1 - X0) * t; Y0 += (Y1 - Y0) * t; Z0 = NEAR_M;
+      } else if (Z1 < NEAR_M) {
+        const t = (NEAR_M - Z1) / (Z0 - Z1);
+        X1 += (X0 - X1) * t; Y1 += (Y0 - Y1) * t; Z1 = NEAR_M;
+      }
+      const x0 = fx * X0 / Z0 + ccx, y0 = fy * Y0 / Z0 + ccy;
+      const x1 = fx * X1 / Z1 + ccx, y1 = fy * Y1 / Z1 + ccy;
+      const rr = radius[i]!;
+      const w0 = 2 * rr * fx / Z0, w1 = 2 * rr * fx / Z1;
+      const m = 0.5 * Math.max(w0, w1, 1) + 1;
+      if (Math.max(x0, x1) < -m || Math.min(x0, x1) > W + m || Math.max(y0, y1) < -m || Math.min(y0, y1) > H + m) continue;
+      this.sx0[i] = x0; this.sy0[i] = y0; this.sw0[i] = w0;
+      this.sx1[i] = x1; this.sy1[i] = y1; this.sw1[i] = w1;
+      // Shading: Lambert averaged over a cylinder's lit side ~ sqrt(1 - (axis . sun)^2), plus a
+      // specular term for metallic conductors, faded into haze like the ground.
+      const ox = a[3 * i]! - b[3 * i]!, oy = a[3 * i + 1]! - b[3 * i + 1]!, oz = a[3 * i + 2]! - b[3 * i + 2]!;
+      const ol = Math.hypot(ox, oy, oz) || 1;
+      const cosA = (ox * sun[0] + oy * sun[1] + oz * sun[2]) / ol;
+      const diffuse = Math.sqrt(Math.max(0, 1 - cosA * cosA)) * 0.8 * Math.max(0.15, sun[2] + 0.3);
+      const obj = objects[seg.object[i]!]!;
+      const spec = obj.specular * 0.35 * diffuse;
+      const depth = 0.5 * (Z0 + Z1);
+      const h = Math.exp(-depth * invVis);
+      const lr = sky.ambient * 0.9 + diffuse * sky.sunColor[0], lg = sky.ambient * 0.9 + diffuse * sky.sunColor[1], lb = sky.ambient + diffuse * sky.sunColor[2];
+      this.scol[3 * i] = (obj.albedo[0] * lr + spec) * h + sky.haze[0] * (1 - h);
+      this.scol[3 * i + 1] = (obj.albedo[1] * lg + spec) * h + sky.haze[1] * (1 - h);
+      this.scol[3 * i + 2] = (obj.albedo[2] * lb + spec) * h + sky.haze[2] * (1 - h);
+      // Sort key: farther first; depth in mm in the high part, the index in the low 20 bits.
+      this.keys[visible++] = Math.max(0, 1e7 - Math.round(depth * 1000)) * 1048576 + i;
+    }
+    const keys = this.keys.subarray(0, visible);
+    keys.sort();
+    for (let q = 0; q < visible; q++) {
+      const i = keys[q]! % 1048576;
+      this.rasterise(i, W, H, acc, mask);
+    }
+  }
+
+  private rasterise(i: number, W: number, H: number, acc: Float32Array, mask: Uint8Array | undefined): void {
+    let x0 = this.sx0[i]!, w0 = this.sw0[i]!;
+    let x1 = this.sx1[i]!, w1 = this.sw1[i]!;
+    const y0 = this.sy0[i]!, y1 = this.sy1[i]!;
+    const cr = this.scol[3 * i]!, cg = this.scol[3 * i + 1]!, cb = this.scol[3 * i + 2]!;
+    const seg = this.world.segments;
+    const cls = seg.cls[i]!;
+    const obj = seg.object[i]!;
+    let dx = x1 - x0;
+    const dy = y1 - y0;
+    if (Math.abs(dx) < 1e-3 && Math.abs(dy) < 1e-3) {
+      // Seen end-on: a blob of the projected width.
+      const half = 0.5 * Math.max(w0, w1, 1);
+      x0 -= half; x1 += half; dx = x1 - x0;
+    }
+    const xMajor = Math.abs(dx) >= Math.abs(dy);
+    // Map to (major, minor) coordinates.
+    let m0 = xMajor ? x0 : y0, n0 = xMajor ? y0 : x0, m1 = xMajor ? x1 : y1, n1 = xMajor ? y1 : x1;
+    if (m1 < m0) {
+      let t = m0; m0 = m1; m1 = t;
+      t = n0; n0 = n1; n1 = t;
+      t = w0; w0 = w1; w1 = t;
+    }
+    const dm = m1 - m0;
+    const dn = n1 - n0;
+    const secInv = Math.sqrt(dm * dm + dn * dn) / dm;
+    const limM = xMajor ? W : H;
+    const limN = xMajor ? H : W;
+    const strideM = xMajor ? 1 : W;
+    const strideN = xMajor ? W : 1;
+    const i0 = Math.max(0, Math.floor(m0));
+    const i1 = Math.min(limM - 1, Math.floor(m1));
+    for (let im = i0; im <= i1; im++) {
+      const lo = m0 > im ? m0 : im;
+      const hi = m1 < im + 1 ? m1 : im + 1;
+      const frac = hi - lo;
+      if (frac <= 0) continue;
+      const t = (0.5 * (lo + hi) - m0) / dm;
+      const c = n0 + t * dn;
+      const w = w0 + t * (w1 - w0);
+      const alphaScale = (w < 1 ? w : 1) * frac;
+      const half = 0.5 * (w < 1 ? 1 : w) * secInv;
+      const lo2 = c - half;
+      const hi2 = c + half;
+      const k0 = Math.max(0, Math.floor(lo2));
+      const k1 = Math.min(limN - 1, Math.floor(hi2));
+      const kc = Math.floor(c);
+      for (let k = k0; k <= k1; k++) {
+        const cov = (hi2 < k + 1 ? hi2 : k + 1) - (lo2 > k ? lo2 : k);
+        if (cov <= 0) continue;
+        const alpha = cov * alphaScale;
+        const p = im * strideM + k * strideN;
+        const o = p * 3;
+        acc[o] = acc[o]! + (cr - acc[o]!) * alpha;
+        acc[o + 1] = acc[o + 1]! + (cg - acc[o + 1]!) * alpha;
+        acc[o + 2] = acc[o + 2]! + (cb - acc[o + 2]!) * alpha;
+        if (mask !== undefined && (k === kc || cov * frac >= 0.5)) {
+          mask[p] = cls;
+          const px = xMajor ? im : k;
+          const py = xMajor ? k : im;
+          if (this.bpx[obj] === 0) {
+            this.bx0[obj] = px; this.bx1[obj] = px; this.by0[obj] = py; this.by1[obj] = py;
+          } else {
+            if (px < this.bx0[obj]!) this.bx0[obj] = px;
+            if (px > this.bx1[obj]!) this.bx1[obj] = px;
+            if (py < this.by0[obj]!) this.by0[obj] = py;
+            if (py > this.by1[obj]!) this.by1[obj] = py;
+          }
+          this.bpx[obj] = this.bpx[obj]! + 1;
+        }
+      }
+    }
+  }
+}
+
+function wrapPi(a: number): number {
+  return a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
+}

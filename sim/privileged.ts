@@ -1,0 +1,142 @@
+/**
+ * Privileged state for the expert pilot and the evaluation (never an input of the student):
+ * the nearest structure in any direction, the first structure on the flight path, per-class
+ * nearest distances and the goal. The flight path is the straight line from the body centre
+ * along the velocity (or the heading when slower than 0.3 m/s) over `horizon_m`; a structure is
+ * on the path when the body sphere swept along it would touch it (segment-segment distance
+ * < body radius + structure radius + margin). Bearings are in the heading frame: azimuth
+ * positive to the left (counter-clockwise, REP-103), elevation positive up.
+ */
+import { segmentSegmentClosest, type SegmentPair } from "./geometry";
+import type { DroneState } from "./Drone";
+import { CLASS_BACKGROUND, type World } from "./World";
+
+export type PrivilegedState = {
+  /** Surface distance to the nearest structure (any direction), m; Infinity if none. */
+  nearestDistance_m: number;
+  nearestClass: number;
+  nearestObject: number;
+  nearestAzimuth_rad: number;
+  nearestElevation_rad: number;
+  /** Distance along the path to the first structure the body would hit, m; Infinity if none. */
+  pathDistance_m: number;
+  pathClass: number;
+  pathObject: number;
+  pathAzimuth_rad: number;
+  pathElevation_rad: number;
+  /** pathDistance / speed along the path, s; Infinity if nothing is on the path or hovering. */
+  timeToCollision_s: number;
+  /** Surface distance per class index (0 unused, 1 wire, 2 branch, 3 pole/trunk), m. */
+  classDistance_m: Float64Array;
+  /** Body centre height above the ground minus the body radius, m. */
+  groundClearance_m: number;
+  goalDistance_m: number;
+  goalAzimuth_rad: number;
+};
+
+export function makePrivilegedState(): PrivilegedState {
+  return {
+    nearestDistance_m: Infinity,
+    nearestClass: CLASS_BACKGROUND,
+    nearestObject: -1,
+    nearestAzimuth_rad: 0,
+    nearestElevation_rad: 0,
+    pathDistance_m: Infinity,
+    pathClass: CLASS_BACKGROUND,
+    pathObject: -1,
+    pathAzimuth_rad: 0,
+    pathElevation_rad: 0,
+    timeToCollision_s: Infinity,
+    classDistance_m: Float64Array.of(Infinity, Infinity, Infinity, Infinity),
+    groundClearance_m: 0,
+    goalDistance_m: 0,
+    goalAzimuth_rad: 0,
+  };
+}
+
+export type PrivilegedOptions = {
+  /** Length of the straight flight path checked, m. Default 30. */
+  horizon_m?: number;
+  /** Extra clearance around the body sphere counted as "on the path", m. Default 0.2. */
+  margin_m?: number;
+};
+
+const pair: SegmentPair = { s: 0, t: 0, distance: 0 };
+
+/** Fills `out` for the drone state `s` in `world` with body radius `bodyRadius_m`. */
+export function computePrivileged(
+  world: World,
+  s: DroneState,
+  bodyRadius_m: number,
+  out: PrivilegedState,
+  options: PrivilegedOptions = {},
+): PrivilegedState {
+  const horizon = options.horizon_m ?? 30;
+  const margin = options.margin_m ?? 0.2;
+  const cx = s.position[0]!, cy = s.position[1]!, cz = s.position[2]!;
+  const vx = s.velocity[0]!, vy = s.velocity[1]!, vz = s.velocity[2]!;
+  const speed = Math.hypot(vx, vy, vz);
+  let dx: number, dy: number, dz: number;
+  if (speed > 0.3) {
+    dx = vx / speed; dy = vy / speed; dz = vz / speed;
+  } else {
+    dx = Math.cos(s.yaw); dy = Math.sin(s.yaw); dz = 0;
+  }
+  const ex = cx + dx * horizon, ey = cy + dy * horizon, ez = cz + dz * horizon;
+  const cyaw = Math.cos(s.yaw), syaw = Math.sin(s.yaw);
+  const seg = world.segments;
+  out.nearestDistance_m = Infinity;
+  out.nearestClass = CLASS_BACKGROUND;
+  out.nearestObject = -1;
+  out.pathDistance_m = Infinity;
+  out.pathClass = CLASS_BACKGROUND;
+  out.pathObject = -1;
+  out.classDistance_m.fill(Infinity);
+  let nearestPx = 0, nearestPy = 0, nearestPz = 0, pathPx = 0, pathPy = 0, pathPz = 0;
+  for (let i = 0; i < seg.count; i++) {
+    const j = 3 * i;
+    const ax = seg.a[j]!, ay = seg.a[j + 1]!, az = seg.a[j + 2]!, bx = seg.b[j]!, by = seg.b[j + 1]!, bz = seg.b[j + 2]!;
+    const r = seg.radius[i]!;
+    // Nearest in any direction: the path segment with zero length is the point c.
+    segmentSegmentClosest(cx, cy, cz, cx, cy, cz, ax, ay, az, bx, by, bz, pair);
+    const surface = pair.distance - r - bodyRadius_m;
+    const cls = seg.cls[i]!;
+    if (surface < out.classDistance_m[cls]!) out.classDistance_m[cls] = surface;
+    if (surface < out.nearestDistance_m) {
+      out.nearestDistance_m = surface;
+      out.nearestClass = cls;
+      out.nearestObject = seg.object[i]!;
+      nearestPx = ax + (bx - ax) * pair.t; nearestPy = ay + (by - ay) * pair.t; nearestPz = az + (bz - az) * pair.t;
+    }
+    segmentSegmentClosest(cx, cy, cz, ex, ey, ez, ax, ay, az, bx, by, bz, pair);
+    if (pair.distance < r + bodyRadius_m + margin) {
+      const along = pair.s * horizon;
+      if (along < out.pathDistance_m) {
+        out.pathDistance_m = along;
+        out.pathClass = cls;
+        out.pathObject = seg.object[i]!;
+        pathPx = ax + (bx - ax) * pair.t; pathPy = ay + (by - ay) * pair.t; pathPz = az + (bz - az) * pair.t;
+      }
+    }
+  }
+  const bearing = (px: number, py: number, pz: number, set: (az: number, el: number) => void): void => {
+    const rx = px - cx, ry = py - cy, rz = pz - cz;
+    const fwd = cyaw * rx + syaw * ry;
+    const left = -syaw * rx + cyaw * ry;
+    set(Math.atan2(left, fwd), Math.atan2(rz, Math.hypot(fwd, left)));
+  };
+  if (out.nearestObject >= 0) bearing(nearestPx, nearestPy, nearestPz, (a, e) => { out.nearestAzimuth_rad = a; out.nearestElevation_rad = e; });
+  if (out.pathObject >= 0) {
+    bearing(pathPx, pathPy, pathPz, (a, e) => { out.pathAzimuth_rad = a; out.pathElevation_rad = e; });
+    out.timeToCollision_s = speed > 0.3 ? out.pathDistance_m / speed : Infinity;
+  } else {
+    out.pathAzimuth_rad = 0;
+    out.pathElevation_rad = 0;
+    out.timeToCollision_s = Infinity;
+  }
+  out.groundClearance_m = cz - bodyRadius_m;
+  const gx = world.goal.x - cx, gy = world.goal.y - cy, gz = world.goal.z - cz;
+  out.goalDistance_m = Math.hypot(gx, gy, gz);
+  out.goalAzimuth_rad = Math.atan2(-syaw * gx + cyaw * gy, cyaw * gx + syaw * gy);
+  return out;
+}
