@@ -24,9 +24,10 @@ import { CorrectionApplier } from "./common/applyCorrection";
 import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/declareParams";
 import { InputHealth } from "./common/InputHealth";
 import { checkImage, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
-import type { Corrector, HarnessState } from "./common/models";
+import type { Corrector } from "./common/models";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
+import { SensorState } from "./common/SensorState";
 import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
 import { StampGuard, stampToNs, type StampVerdict } from "./common/StampGuard";
 import {
@@ -106,15 +107,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     const applier = new CorrectionApplier();
     const images: Array<Image | undefined> = new Array<Image | undefined>(p.imageBuffer).fill(undefined);
     let imageNext = 0;
-    let lastFrameStampNs: bigint | undefined;
-    let homeAlt: number | undefined = p.firstFixHome ? undefined : p.homeAltitude;
-    const state: HarnessState = {
-      altitude_m: 0,
-      velocityEnu: { x: 0, y: 0, z: 0 },
-      angularVelocity: { x: 0, y: 0, z: 0 },
-      linearAcceleration: { x: 0, y: 0, z: 0 },
-      frameDt_s: 0,
-    };
+    const sensors = new SensorState(p.firstFixHome ? {} : { homeAltitude_m: p.homeAltitude });
     let correctionEnabled = p.correctionEnabled;
     let lastRisk = Number.NaN, lastMaxDelta = Number.NaN;
     let active = false;
@@ -158,8 +151,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
 
     const clearHistories = (): void => {
       images.fill(undefined);
-      lastFrameStampNs = undefined;
-      if (p.firstFixHome) homeAlt = undefined;
+      sensors.reset();
       corrector?.reset();
     };
 
@@ -201,21 +193,17 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
 
     const onImu = (msg: Imu): void => {
       if (!admit(HARNESS_TOPICS.imu, checkImu(msg), () => guards.imu.check(msg.header.stamp, clock.nowNs()))) return;
-      const w = msg.angular_velocity, a = msg.linear_acceleration;
-      state.angularVelocity.x = w.x; state.angularVelocity.y = w.y; state.angularVelocity.z = w.z;
-      state.linearAcceleration.x = a.x; state.linearAcceleration.y = a.y; state.linearAcceleration.z = a.z;
+      sensors.onImu(msg);
     };
 
     const onFix = (msg: NavSatFix): void => {
       if (!admit(HARNESS_TOPICS.fix, checkNavSatFix(msg), () => guards.fix.check(msg.header.stamp, clock.nowNs()))) return;
-      homeAlt ??= msg.altitude;
-      state.altitude_m = msg.altitude - homeAlt;
+      sensors.onFix(msg);
     };
 
     const onVel = (msg: TwistStamped): void => {
       if (!admit(HARNESS_TOPICS.vel, checkTwistStamped(msg), () => guards.vel.check(msg.header.stamp, clock.nowNs()))) return;
-      const v = msg.twist.linear;
-      state.velocityEnu.x = v.x; state.velocityEnu.y = v.y; state.velocityEnu.z = v.z;
+      sensors.onVel(msg);
     };
 
     const onStudent = (msg: StudentOutputMsg): void => {
@@ -233,10 +221,8 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
         return;
       }
       const t0 = performance.now();
-      state.frameDt_s = lastFrameStampNs === undefined ? 0 : Number(stampNs - lastFrameStampNs) / 1e9;
-      lastFrameStampNs = stampNs;
       const student = studentOutputsView(msg);
-      const corr = corrector.correct(image, student, state);
+      const corr = corrector.correct(image, student, sensors.onFrame(stampNs));
       const apply = correctionEnabled;
       const logits = applier.actionLogits(student.actionLogits, apply ? corr.actionDelta : undefined);
       const probs = applier.cellProbs(student.cellProbs, apply ? corr.cellDelta : undefined, student.numClasses);
@@ -256,7 +242,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       const detections = cells.run(probs, msg.image_width, msg.image_height, msg.header, []);
       pubObstacles?.publish({ header: copyHeader(msg.header), detections });
       pubPolicy?.publish(
-        toStudentOutputMsg(msg.header, { actionLogits: logits, cellProbs: probs, gridRows: student.gridRows, gridCols: student.gridCols }, { width: msg.image_width, height: msg.image_height }, true),
+        toStudentOutputMsg(msg.header, { actionLogits: logits, cellProbs: probs, gridRows: student.gridRows, gridCols: student.gridCols, state: student.state }, { width: msg.image_width, height: msg.image_height }, true),
       );
       const maxDelta = Math.max(maxAbs(corr.actionDelta), maxAbs(corr.cellDelta));
       lastRisk = corr.risk;

@@ -1,5 +1,6 @@
 /**
- * perception: camera/image_raw -> student (detector + policy head) ->
+ * perception: camera/image_raw (+ imu/data, gps/fix, gps/vel for the policy head's state) ->
+ *   student (detector + policy head) ->
  *   harness/student_output (drone_harness_msgs/StudentOutput, for the harness node) and
  *   harness/obstacles_raw (vision_msgs/Detection2DArray: connected cells -> boxes).
  *
@@ -18,16 +19,30 @@ import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/l
 import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph, type Subscription } from "../src/ros/graph/types";
 import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/declareParams";
 import { InputHealth } from "./common/InputHealth";
-import { checkImage, type ImageExpectation } from "./common/inputValidation";
+import { checkImage, checkImu, checkNavSatFix, checkTwistStamped, type ImageExpectation, type InputCheck } from "./common/inputValidation";
 import type { Detector } from "./common/models";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
-import type { Image } from "./common/sensorTypes";
-import { StampGuard } from "./common/StampGuard";
-import { DETECTION_ARRAY_TYPE, IMAGE_TYPE, STUDENT_OUTPUT_TYPE, copyHeader, toStudentOutputMsg, type StudentOutputMsg } from "./common/studentOutputMsg";
+import { SensorState } from "./common/SensorState";
+import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
+import { StampGuard, stampToNs } from "./common/StampGuard";
+import {
+  DETECTION_ARRAY_TYPE,
+  IMAGE_TYPE,
+  IMU_TYPE,
+  NAV_SAT_FIX_TYPE,
+  STUDENT_OUTPUT_TYPE,
+  TWIST_STAMPED_TYPE,
+  copyHeader,
+  toStudentOutputMsg,
+  type StudentOutputMsg,
+} from "./common/studentOutputMsg";
 
 export const PERCEPTION_TOPICS = {
   image: "camera/image_raw",
+  imu: "imu/data",
+  fix: "gps/fix",
+  vel: "gps/vel",
   studentOutput: "harness/student_output",
   obstaclesRaw: "harness/obstacles_raw",
 } as const;
@@ -53,12 +68,16 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       scoreMode: declareString<ScoreMode>(node, "score_mode", "max", "Detection score: max or mean cell probability", ["max", "mean"]),
       minCells: declareInt(node, "min_cells", 1, "Smallest component reported, in cells", { from: 1, to: 1_000_000 }),
       publishStudentOutput: declareBool(node, "publish_student_output", true, "Publish harness/student_output for the harness node"),
+      homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
+      firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level"),
     };
     const logger = node.getLogger();
     const clock = node.getClock();
     const health = new InputHealth(logger);
     const stats = new RateStats();
     const guard = new StampGuard();
+    const sensorGuards = { imu: new StampGuard(), fix: new StampGuard(), vel: new StampGuard() };
+    const sensors = new SensorState(p.firstFixHome ? {} : { homeAltitude_m: p.homeAltitude });
     const diagnostics = new NodeDiagnostics(node, { hardwareId: "camera" });
     const expectation: ImageExpectation = { width: p.width, height: p.height, encodings: p.encodings };
     let active = false;
@@ -66,7 +85,7 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
     let cells: CellsToDetections | undefined;
     let pubOutput: Publisher<StudentOutputMsg> | undefined;
     let pubRaw: Publisher<Detection2DArray> | undefined;
-    let sub: Subscription | undefined;
+    const subs: Subscription[] = [];
 
     diagnostics.add("perception", () => {
       const s = stats.summary(clock.nowNs());
@@ -101,12 +120,13 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
             return;
           case "jump_back":
             health.timeJump(topic, stamp.detail);
+            sensors.reset();
             break;
           case "ok":
             break;
         }
         const t0 = performance.now();
-        const out = detector.infer(msg);
+        const out = detector.infer(msg, sensors.onFrame(stampToNs(msg.header.stamp)));
         if (p.publishStudentOutput) pubOutput?.publish(toStudentOutputMsg(msg.header, out, msg, false));
         const detections = cells.run(out.cellProbs, msg.width, msg.height, msg.header, []);
         pubRaw?.publish({ header: copyHeader(msg.header), detections });
@@ -116,12 +136,41 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       }
     };
 
+    /** A state input: validated, stamp-checked, then folded into `sensors`. */
+    const stateInput = <T extends { header: { stamp: { sec: number; nanosec: number } } }>(
+      topic: string,
+      guardOf: StampGuard,
+      check: (m: T) => InputCheck,
+      apply: (m: T) => void,
+    ) => (msg: T): void => {
+      if (!active) return;
+      try {
+        const c = check(msg);
+        if (c.type === "reject") {
+          health.drop(topic, c.reason, c.detail);
+          return;
+        }
+        const v = guardOf.check(msg.header.stamp, clock.nowNs());
+        if (v.type === "drop") {
+          health.drop(topic, v.reason, v.detail);
+          return;
+        }
+        if (v.type === "jump_back") {
+          health.timeJump(topic, v.detail);
+          sensors.reset();
+        }
+        apply(msg);
+      } catch (err) {
+        health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+      }
+    };
+
     const release = (): void => {
       active = false;
-      if (sub !== undefined) node.destroySubscription(sub);
+      for (const s of subs) node.destroySubscription(s);
+      subs.length = 0;
       if (pubOutput !== undefined) node.destroyPublisher(pubOutput);
       if (pubRaw !== undefined) node.destroyPublisher(pubRaw);
-      sub = undefined;
       pubOutput = undefined;
       pubRaw = undefined;
       diagnostics.stop();
@@ -146,7 +195,13 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
           });
           pubOutput = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, PERCEPTION_TOPICS.studentOutput, { qos: QOS_DEFAULT });
           pubRaw = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, PERCEPTION_TOPICS.obstaclesRaw, { qos: QOS_DEFAULT });
-          sub = node.createSubscription<Image>(IMAGE_TYPE, PERCEPTION_TOPICS.image, { qos: QOS_SENSOR_DATA }, onImage);
+          const T = PERCEPTION_TOPICS;
+          subs.push(
+            node.createSubscription<Image>(IMAGE_TYPE, T.image, { qos: QOS_SENSOR_DATA }, onImage),
+            node.createSubscription<Imu>(IMU_TYPE, T.imu, { qos: QOS_SENSOR_DATA }, stateInput(T.imu, sensorGuards.imu, (m: Imu) => checkImu(m), (m) => sensors.onImu(m))),
+            node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, T.fix, { qos: QOS_SENSOR_DATA }, stateInput(T.fix, sensorGuards.fix, checkNavSatFix, (m) => sensors.onFix(m))),
+            node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, T.vel, { qos: QOS_SENSOR_DATA }, stateInput(T.vel, sensorGuards.vel, (m: TwistStamped) => checkTwistStamped(m), (m) => sensors.onVel(m))),
+          );
           diagnostics.start();
           return "success";
         } catch (err) {
@@ -162,11 +217,15 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       onDeactivate: () => {
         active = false;
         guard.reset();
+        for (const g of Object.values(sensorGuards)) g.reset();
+        sensors.reset();
         return "success";
       },
       onCleanup: () => {
         release();
         guard.reset();
+        for (const g of Object.values(sensorGuards)) g.reset();
+        sensors.reset();
         return "success";
       },
       onShutdown: () => {

@@ -2,6 +2,7 @@
  * The model interfaces the perception and harness nodes run, so tests can inject deterministic
  * fakes and the real networks (src/harness) plug in through one adapter each.
  */
+import type { FrameState } from "./SensorState";
 import type { Image } from "./sensorTypes";
 
 /** The student's outputs for one image (mirrors drone_harness_msgs/msg/StudentOutput). */
@@ -12,6 +13,8 @@ export type StudentOutputs = {
   numClasses: number;
   /** HWC: cellProbs[(row * gridCols + col) * numClasses + class]. */
   cellProbs: Float32Array;
+  /** The normalised state vector the policy head read (empty if the model reads none). */
+  state: Float32Array;
 };
 
 /** Runs the student on a validated image; implementations reuse their buffers between calls. */
@@ -19,21 +22,9 @@ export interface Detector {
   readonly gridRows: number;
   readonly gridCols: number;
   readonly numClasses: number;
-  infer(image: Image): StudentOutputs;
+  infer(image: Image, state: FrameState): StudentOutputs;
   dispose?(): void;
 }
-
-/** The state the harness sees besides the image (SPEC: altitude, GPS velocity, IMU). */
-export type HarnessState = {
-  altitude_m: number;
-  /** ENU velocity from gps/vel, m/s. */
-  velocityEnu: { x: number; y: number; z: number };
-  /** Latest IMU sample (body FLU). */
-  angularVelocity: { x: number; y: number; z: number };
-  linearAcceleration: { x: number; y: number; z: number };
-  /** Seconds since the previous camera frame (for the optical-flow scale). */
-  frameDt_s: number;
-};
 
 export type Correction = {
   /** delta added to the action logits (length = action count). */
@@ -49,7 +40,7 @@ export type Correction = {
 
 /** The Harness: imagined rollout -> S, r, delta (SPEC "The Harness method"). */
 export interface Corrector {
-  correct(image: Image, student: StudentOutputs, state: HarnessState): Correction;
+  correct(image: Image, student: StudentOutputs, state: FrameState): Correction;
   /** Called on a clock jump backward or deactivate: forget frame/IMU histories. */
   reset(): void;
   dispose?(): void;

@@ -24,6 +24,7 @@ export type StudentOutputMsg = {
   grid_cols: number;
   class_names: string[];
   cell_probs: Float32Array | number[];
+  state: Float32Array | number[];
   image_width: number;
   image_height: number;
 };
@@ -56,7 +57,7 @@ export function copyHeader(h: Header): Header {
  */
 export function toStudentOutputMsg(
   header: Header,
-  out: { actionLogits: ArrayLike<number>; cellProbs: ArrayLike<number>; gridRows: number; gridCols: number },
+  out: { actionLogits: ArrayLike<number>; cellProbs: ArrayLike<number>; gridRows: number; gridCols: number; state: ArrayLike<number> },
   image: { width: number; height: number },
   corrected: boolean,
 ): StudentOutputMsg {
@@ -69,6 +70,7 @@ export function toStudentOutputMsg(
     grid_cols: out.gridCols,
     class_names: CLASS_NAMES,
     cell_probs: Float32Array.from(out.cellProbs),
+    state: Float32Array.from(out.state),
     image_width: image.width,
     image_height: image.height,
   };
@@ -93,5 +95,6 @@ export function studentOutputsView(msg: StudentOutputMsg): StudentOutputs {
     gridRows: msg.grid_rows,
     gridCols: msg.grid_cols,
     numClasses: msg.class_names.length,
+    state: msg.state instanceof Float32Array ? msg.state : Float32Array.from(msg.state),
   };
 }

@@ -1,5 +1,6 @@
 /** Message builders and deterministic fake models for the node tests. */
-import type { Correction, Corrector, Detector, HarnessState, StudentOutputs } from "../../nodes/common/models";
+import type { Correction, Corrector, Detector, StudentOutputs } from "../../nodes/common/models";
+import type { FrameState } from "../../nodes/common/SensorState";
 import type { Image, Imu, NavSatFix, TwistStamped } from "../../nodes/common/sensorTypes";
 import { ACTIONS, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../src/harness/actions";
 import { nsToTime } from "../../src/ros/graph/wallClock";
@@ -64,7 +65,9 @@ export class FakeDetector implements Detector {
     gridCols: 32,
     numClasses: NUM_DETECTION_CLASSES,
     cellProbs: new Float32Array(32 * 32 * NUM_DETECTION_CLASSES),
+    state: new Float32Array(4),
   };
+  readonly states: FrameState[] = [];
 
   constructor() {
     const k = NUM_DETECTION_CLASSES;
@@ -78,8 +81,11 @@ export class FakeDetector implements Detector {
     this.out.actionLogits[ACTIONS.indexOf("climb")] = 1;
   }
 
-  infer(_image: Image): StudentOutputs {
+  infer(_image: Image, state: FrameState): StudentOutputs {
     this.calls++;
+    this.states.push(JSON.parse(JSON.stringify(state)) as FrameState);
+    this.out.state[0] = state.altitude_m;
+    this.out.state[1] = state.velocityEnu_m_s[0];
     return this.out;
   }
 }
@@ -89,12 +95,14 @@ export class FakeDetector implements Detector {
  * the cells; risk 0.8, lambda 0.3. Records the states it saw.
  */
 export class FakeCorrector implements Corrector {
-  readonly states: HarnessState[] = [];
+  readonly states: FrameState[] = [];
+  readonly studentStates: number[][] = [];
   resets = 0;
   maxDelta = 0.5;
 
-  correct(_image: Image, student: StudentOutputs, state: HarnessState): Correction {
-    this.states.push(JSON.parse(JSON.stringify(state)) as HarnessState);
+  correct(_image: Image, student: StudentOutputs, state: FrameState): Correction {
+    this.states.push(JSON.parse(JSON.stringify(state)) as FrameState);
+    this.studentStates.push(Array.from(student.state));
     const actionDelta = new Float32Array(NUM_ACTIONS);
     actionDelta[ACTIONS.indexOf("cruise")] = -this.maxDelta;
     actionDelta[ACTIONS.indexOf("climb")] = this.maxDelta;

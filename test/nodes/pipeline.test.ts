@@ -41,6 +41,19 @@ describe("closed pipeline on the embedded graph (lock-step sim time)", () => {
     }
   });
 
+  it("gives the harness the state vector the student read and the frame-time sensor state", async () => {
+    const { r, corrector } = await rig(true);
+    r.runTo(600n * MS);
+    // FakeDetector writes altitude (fix 500 m - first fix 500 m = 0) and GPS vx (3 m/s) into its state.
+    expect(corrector.studentStates.at(-1)).toEqual([0, 3, 0, 0]);
+    const st = corrector.states.at(-1)!;
+    expect(st.altitude_m).toBe(0);
+    expect(st.velocityEnu_m_s).toEqual([3, 0, 0]);
+    expect(st.imu).toHaveLength(3);
+    expect(st.frameDt_s).toBeCloseTo(0.03, 9);
+    await r.shutdown();
+  });
+
   it("copies the camera stamp into the command published for that frame", async () => {
     const { r, cmd } = await rig(true);
     r.runTo(600n * MS);
