@@ -1,0 +1,36 @@
+/**
+ * The narrow view of one simulated flight that data generation, co-evolution rollouts and the
+ * closed-loop evaluation need. The simulator adapter (simEnvironment.ts) implements it; tests use
+ * small fakes. One environment = one scenario seed, created through a SeedSource so its split is
+ * checked.
+ */
+import type { ExpertObservation } from "./ExpertPilot";
+
+export type FlightEvent =
+  | { type: "running" }
+  | { type: "goal" }
+  | { type: "timeout" }
+  | { type: "collision"; obstacle: "wire" | "branch" | "pole_trunk" | "ground" };
+
+export interface DroneEnvironment {
+  readonly seed: number;
+  /** Seconds of simulated time per control step (one action). */
+  readonly controlPeriod_s: number;
+  /** Camera size. */
+  readonly width: number;
+  readonly height: number;
+  /** Simulated time since the start, s. */
+  readonly time_s: number;
+  /** Renders the current camera frame (rgb8) and, when given, the ground-truth class mask. */
+  render(rgb: Uint8Array, mask?: Uint8Array): void;
+  /** Writes the normalised sensor state (STATE_DIM values in [-1, 1]) into `out`. */
+  sensorState(out: Float32Array): void;
+  /** Altitude above ground, m (the harness's texture rule uses it). */
+  altitude_m(): number;
+  /** Privileged state for the expert pilot. */
+  expertObservation(): ExpertObservation;
+  /** Applies one action for one control period. After a terminal event the flight is over. */
+  step(action: number): FlightEvent;
+}
+
+export type EnvironmentFactory = (seed: number, options: { perturbed: boolean }) => DroneEnvironment;

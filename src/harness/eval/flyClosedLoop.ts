@@ -1,0 +1,43 @@
+/**
+ * One closed-loop flight (SPEC "How results are measured": collision rate and success rate over
+ * closed-loop flights on a fixed set of scenario seeds). The pilot sees only what the drone would
+ * see (camera frame, normalised sensor state), except the privileged expert used as a reference.
+ * The per-decision latency of the pilot is recorded (wall clock, ms).
+ */
+import type { DroneEnvironment } from "../data/DroneEnvironment";
+import type { FlightOutcome } from "./FlightMetrics";
+
+export interface Pilot {
+  /** Called once before each flight (clears histories). */
+  reset(): void;
+  /** Chooses an action from the camera frame (rgb8) and the sensor state. */
+  act(rgb: Uint8Array, state: Float32Array, env: DroneEnvironment): number;
+}
+
+export type FlightResult = { outcome: FlightOutcome; decisionMs: number[] };
+
+export function flyClosedLoop(env: DroneEnvironment, pilot: Pilot, stateDim: number, maxSteps = 100000): FlightResult {
+  const rgb = new Uint8Array(env.width * env.height * 3);
+  const state = new Float32Array(stateDim);
+  const decisionMs: number[] = [];
+  pilot.reset();
+  for (let step = 0; step < maxSteps; step++) {
+    env.render(rgb);
+    env.sensorState(state);
+    const t0 = performance.now();
+    const action = pilot.act(rgb, state, env);
+    decisionMs.push(performance.now() - t0);
+    const ev = env.step(action);
+    switch (ev.type) {
+      case "running":
+        continue;
+      case "goal":
+        return { outcome: { type: "goal", seed: env.seed, time_s: env.time_s }, decisionMs };
+      case "timeout":
+        return { outcome: { type: "timeout", seed: env.seed, time_s: env.time_s }, decisionMs };
+      case "collision":
+        return { outcome: { type: "collision", seed: env.seed, time_s: env.time_s, obstacle: ev.obstacle }, decisionMs };
+    }
+  }
+  return { outcome: { type: "timeout", seed: env.seed, time_s: env.time_s }, decisionMs };
+}

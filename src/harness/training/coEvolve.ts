@@ -1,0 +1,337 @@
+/**
+ * Co-evolution training (SPEC "Co-evolution training"; seed sections 3.2, 3.3, 5.1, 5.2):
+ * on-policy rollouts of 3 steps in the simulator (argmax, then temperature 1.2, environment
+ * reward only), and two asynchronous phases:
+ *  - every 100 environment steps: PPO on the student with the harness frozen (actions sampled
+ *    from pi_theta, advantage under pi_corrected (advantage.ts), clip 0.2, entropy bonus
+ *    beta H(pi_corrected), beta 0.01);
+ *  - every 200 environment steps: the harness with the student frozen,
+ *    0.15 * [max(0, r_true - r_pred) + alpha ||S - S_gt||^2], alpha 0.05, S_gt computed by
+ *    finite differences once per sample when it enters the replay buffer;
+ *  - every 100 steps: max|delta| is logged; sustained > 0.6 warns and lowers lambda.
+ * Each phase's optimizer receives an explicit variable list, so a phase cannot move the other
+ * network (test/harness/training/coEvolve.test.ts checks it).
+ *
+ * What PPO updates: the student's policy head only (variables named "policy/..."). The conv
+ * backbone and the detection head keep their BC values. Reason: the environment reward says
+ * nothing about the cell labels, so PPO gradients through the shared backbone could only move the
+ * detector away from the teacher it was distilled from; and a backward pass through the convs
+ * for every PPO sample would multiply the cost on our 2 shared cores. `trainStudent: false` gives
+ * the "BC student + harness (student frozen)" configuration: only the harness phase runs.
+ */
+import * as tf from "@tensorflow/tfjs";
+import { NUM_ACTIONS } from "../actions";
+import { LambdaSchedule } from "../correction/LambdaSchedule";
+import { softmaxCorrected } from "../correction/correctionDelta";
+import { studentSgt } from "../diagnostics/finiteDifferenceSgt";
+import { HARNESS_LOSS_WEIGHT } from "../diagnostics/constants";
+import { harnessLoss } from "../diagnostics/harnessLoss";
+import type { DroneEnvironment, EnvironmentFactory } from "../data/DroneEnvironment";
+import type { SeedSource } from "../data/SeedSplit";
+import { SENSITIVITY_ROWS, type HarnessNet } from "../models/HarnessNet";
+import { buildHarnessImage, buildImageInput, ROLLOUT_STEPS } from "../models/imageInput";
+import { STATE_DIM } from "../models/stateVector";
+import type { Student } from "../models/Student";
+import { correctedAdvantages, PPO_CLIP } from "./advantage";
+import { CoEvolutionSchedule, DEFAULT_SCHEDULE, type ScheduleOptions } from "./CoEvolutionSchedule";
+import { environmentReward } from "./EnvironmentReward";
+import { decideFrame, newFrameDecision, rgbTensor, StateHistory, type FrameDecision } from "./HarnessedPolicy";
+import { ppoLoss, ENTROPY_BETA } from "./ppoLoss";
+import { ReplayBuffer } from "./ReplayBuffer";
+import { Rng } from "./Rng";
+import { collectRollout, createRollout, returnsToGo, ROLLOUT_LENGTH, type RolloutEnvironment } from "./Rollout";
+
+export type CoEvolutionOptions = {
+  student: Student;
+  harness: HarnessNet;
+  factory: EnvironmentFactory;
+  /** The train-split guard; every seed flown is checked against it. */
+  source: SeedSource;
+  seeds: readonly number[];
+  /** Environment steps to run. */
+  steps: number;
+  /** false: only the harness learns (the "BC student + harness" row). */
+  trainStudent: boolean;
+  rngSeed: number;
+  lambda: LambdaSchedule;
+  schedule?: ScheduleOptions;
+  ppo?: { epochs: number; minibatch: number; learningRate: number };
+  harnessTraining?: { iterations: number; minibatch: number; learningRate: number; riskLoss: "hinge" | "bce" };
+  replayCapacity?: number;
+  /** Progress and warnings (one line each). */
+  log?: (line: string) => void;
+  /** Called after each log window with the step (for checkpoints); return false to stop. */
+  onWindow?: (step: number) => boolean | void;
+};
+
+export type CoEvolutionStats = {
+  steps: number;
+  flights: number;
+  collisions: number;
+  goals: number;
+  studentUpdates: number;
+  harnessUpdates: number;
+  lastPpoLoss: number;
+  lastHarnessLoss: number;
+  maxAbsDeltaLog: number[];
+  warnings: number;
+  sGtEvaluations: number;
+};
+
+type Obs = { rgb: Uint8Array; state: Float32Array; rates: Float32Array; decision: FrameDecision };
+
+type ReplaySample = { rgb: Uint8Array; state: Float32Array; rates: Float32Array; rTrue: number };
+
+type PpoSample = { rgb: Uint8Array; state: Float32Array; action: number; oldLogProb: number; piTheta: number; piCorrected: number; actionDelta: Float32Array; ret: number };
+
+/** The student's policy-head variables (the only ones PPO moves). */
+export function policyVariables(student: Student): tf.Variable[] {
+  return student.params
+    .names()
+    .filter((n) => n.startsWith("policy/"))
+    .map((n) => student.params.get(n));
+}
+
+class FlightRollouts implements RolloutEnvironment<Obs> {
+  private cached: Obs | undefined;
+  private readonly history = new StateHistory();
+  event: ReturnType<DroneEnvironment["step"]> = { type: "running" };
+
+  constructor(
+    readonly env: DroneEnvironment,
+    private readonly cells: number,
+  ) {}
+
+  observe(): Obs {
+    if (this.cached !== undefined) return this.cached;
+    const rgb = new Uint8Array(this.env.width * this.env.height * 3);
+    this.env.render(rgb);
+    const state = new Float32Array(STATE_DIM);
+    this.env.sensorState(state);
+    this.history.push(state);
+    const rates = this.history.rates(this.env.controlPeriod_s, new Float32Array(STATE_DIM));
+    this.cached = { rgb, state, rates, decision: newFrameDecision(this.cells) };
+    return this.cached;
+  }
+
+  stateFeatures(obs: Obs, out: Float32Array): void {
+    out.set(obs.state);
+  }
+
+  step(action: number): { reward: number; done: boolean } {
+    this.cached = undefined;
+    this.event = this.env.step(action);
+    switch (this.event.type) {
+      case "running":
+        return environmentReward({ type: "running" });
+      case "goal":
+        return environmentReward({ type: "goal" });
+      case "timeout":
+        return environmentReward({ type: "timeout" });
+      case "collision":
+        return environmentReward({ type: "collision" });
+    }
+  }
+}
+
+function crossed(prev: number, now: number, every: number): boolean {
+  return Math.floor(prev / every) < Math.floor(now / every);
+}
+
+export function coEvolve(options: CoEvolutionOptions): CoEvolutionStats {
+  const { student, harness } = options;
+  const log = options.log ?? (() => undefined);
+  const schedule = new CoEvolutionSchedule(options.schedule ?? DEFAULT_SCHEDULE);
+  const so = schedule.options;
+  const ppoOpt = options.ppo ?? { epochs: 4, minibatch: 32, learningRate: 3e-4 };
+  const hOpt = options.harnessTraining ?? { iterations: 8, minibatch: 16, learningRate: 1e-3, riskLoss: "hinge" as const };
+  const rng = new Rng(options.rngSeed);
+  const studentOptimizer = tf.train.adam(ppoOpt.learningRate);
+  const harnessOptimizer = tf.train.adam(hOpt.learningRate);
+  const studentVars = policyVariables(student);
+  const harnessVars = harness.trainableVariables();
+  let width = 0;
+  let height = 0;
+  const replay = new ReplayBuffer<ReplaySample>(options.replayCapacity ?? 2000, (s) =>
+    tf.tidy(() => studentSgt(student, buildImageInput(rgbTensor(s.rgb, width, height)), s.state)),
+  );
+  const stats: CoEvolutionStats = {
+    steps: 0,
+    flights: 0,
+    collisions: 0,
+    goals: 0,
+    studentUpdates: 0,
+    harnessUpdates: 0,
+    lastPpoLoss: Number.NaN,
+    lastHarnessLoss: Number.NaN,
+    maxAbsDeltaLog: [],
+    warnings: 0,
+    sGtEvaluations: 0,
+  };
+  const ppoBuffer: PpoSample[] = [];
+  let windowMaxDelta = 0;
+  let seedIndex = 0;
+  let flight: FlightRollouts | undefined;
+  const rollout = createRollout<Obs>({ length: ROLLOUT_LENGTH, actions: NUM_ACTIONS, features: STATE_DIM });
+  const pc = new Float32Array(NUM_ACTIONS);
+  const retBuf = new Float32Array(ROLLOUT_LENGTH);
+
+  const policy = {
+    logits: (obs: Obs, out: Float32Array): void => {
+      decideFrame(student, harness, options.lambda.value, { rgb: obs.rgb, width, height, state: obs.state, rates: obs.rates }, obs.decision);
+      options.lambda.update(obs.decision.risk);
+      windowMaxDelta = Math.max(windowMaxDelta, obs.decision.maxAbsDelta);
+      out.set(obs.decision.actionLogits);
+    },
+  };
+
+  const runPpo = (): void => {
+    const n = ppoBuffer.length;
+    if (n === 0) return;
+    const adv = correctedAdvantages(
+      {
+        returns: ppoBuffer.map((s) => s.ret),
+        valid: ppoBuffer.map(() => 1),
+        piTheta: ppoBuffer.map((s) => s.piTheta),
+        piCorrected: ppoBuffer.map((s) => s.piCorrected),
+      },
+      new Float32Array(n),
+    );
+    // Perception of every sample once, without gradients (the backbone is not trained by PPO).
+    const pooled = tf.tidy(() => {
+      const parts: tf.Tensor2D[] = [];
+      for (const s of ppoBuffer) parts.push(student.perceive(buildImageInput(rgbTensor(s.rgb, width, height))).pooled);
+      return tf.concat(parts, 0);
+    });
+    const order = Array.from({ length: n }, (_, i) => i);
+    let last = Number.NaN;
+    for (let epoch = 0; epoch < ppoOpt.epochs; epoch++) {
+      rng.shuffle(order);
+      for (let start = 0; start < n; start += ppoOpt.minibatch) {
+        const idx = order.slice(start, start + ppoOpt.minibatch);
+        const b = idx.length;
+        const idxT = tf.tensor1d(idx, "int32");
+        const pMb = tf.gather(pooled, idxT);
+        const stateMb = tf.tensor2d(Float32Array.from(idx.flatMap((i) => Array.from(ppoBuffer[i]?.state ?? []))), [b, STATE_DIM]);
+        const deltaMb = tf.tensor2d(Float32Array.from(idx.flatMap((i) => Array.from(ppoBuffer[i]?.actionDelta ?? []))), [b, NUM_ACTIONS]);
+        const actions = tf.tensor1d(idx.map((i) => ppoBuffer[i]?.action ?? 0), "int32");
+        const oldLogProbs = tf.tensor1d(idx.map((i) => ppoBuffer[i]?.oldLogProb ?? 0));
+        const advantages = tf.tensor1d(idx.map((i) => adv[i] ?? 0));
+        const valid = tf.ones<tf.Rank.R1>([b]);
+        const detBase = tf.zeros<tf.Rank.R4>([b, 1, 1, 4]);
+        const loss = studentOptimizer.minimize(
+          () => {
+            const logits = student.heads({ detBase, pooled: pMb }, stateMb).actionLogits;
+            return ppoLoss({ logits, delta: deltaMb, actions, oldLogProbs, advantages, valid }, PPO_CLIP, ENTROPY_BETA).loss;
+          },
+          true,
+          studentVars,
+        );
+        last = loss === null ? Number.NaN : (loss.dataSync()[0] as number);
+        tf.dispose([loss ?? [], idxT, pMb, stateMb, deltaMb, actions, oldLogProbs, advantages, valid, detBase]);
+      }
+    }
+    pooled.dispose();
+    ppoBuffer.length = 0;
+    stats.studentUpdates++;
+    stats.lastPpoLoss = last;
+  };
+
+  const runHarness = (): void => {
+    if (replay.size === 0) return;
+    let last = Number.NaN;
+    for (let it = 0; it < hOpt.iterations; it++) {
+      const batch = replay.sample(hOpt.minibatch, rng);
+      const b = batch.length;
+      const images = tf.tidy(() => {
+        const imgs = batch.map((e) => buildHarnessImage(buildImageInput(rgbTensor(e.sample.rgb, width, height)), []));
+        return tf.concat(imgs, 0);
+      });
+      const state = tf.tensor2d(Float32Array.from(batch.flatMap((e) => Array.from(e.sample.state))), [b, STATE_DIM]);
+      const rates = tf.tensor2d(Float32Array.from(batch.flatMap((e) => Array.from(e.sample.rates))), [b, STATE_DIM]);
+      const rTrue = tf.tensor1d(batch.map((e) => e.sample.rTrue));
+      const sGt = tf.tensor3d(Float32Array.from(batch.flatMap((e) => Array.from(e.sGt))), [b, SENSITIVITY_ROWS, STATE_DIM]);
+      const rewards = tf.zeros<tf.Rank.R2>([b, ROLLOUT_STEPS]);
+      const loss = harnessOptimizer.minimize(
+        () => {
+          const out = harness.forward({ image: images, state, rolloutRewards: rewards, stateRates: rates });
+          return tf.mul<tf.Scalar>(harnessLoss(out.risk, rTrue, out.sensitivity, sGt, { riskLoss: hOpt.riskLoss }).total, HARNESS_LOSS_WEIGHT);
+        },
+        true,
+        harnessVars,
+      );
+      last = loss === null ? Number.NaN : (loss.dataSync()[0] as number);
+      tf.dispose([loss ?? [], images, state, rates, rTrue, sGt, rewards]);
+    }
+    stats.harnessUpdates++;
+    stats.lastHarnessLoss = last;
+  };
+
+  try {
+    while (stats.steps < options.steps) {
+      if (flight === undefined) {
+        const seeds = options.seeds;
+        if (seeds.length === 0) throw new RangeError("co-evolution needs at least one training seed, got 0");
+        const seed = options.source.require(seeds[seedIndex % seeds.length] as number);
+        seedIndex++;
+        const env = options.factory(seed, { perturbed: false });
+        width = env.width;
+        height = env.height;
+        flight = new FlightRollouts(env, (width / 8) * (height / 8));
+      }
+      collectRollout(flight, policy, rollout, { rng });
+      returnsToGo(rollout, retBuf);
+      for (let t = 0; t < rollout.steps; t++) {
+        const obs = rollout.observations[t];
+        if (obs === undefined) continue;
+        const a = rollout.actions[t] as number;
+        softmaxCorrected(obs.decision.actionLogits, obs.decision.actionDelta, pc);
+        const oldLogProb = rollout.logProbs[t] as number;
+        if (options.trainStudent) {
+          ppoBuffer.push({
+            rgb: obs.rgb,
+            state: obs.state,
+            action: a,
+            oldLogProb,
+            piTheta: Math.exp(oldLogProb),
+            piCorrected: pc[a] as number,
+            actionDelta: obs.decision.actionDelta.slice(),
+            ret: retBuf[t] as number,
+          });
+        }
+      }
+      const first = rollout.observations[0];
+      if (first !== undefined) replay.insert({ rgb: first.rgb, state: first.state, rates: first.rates, rTrue: rollout.negativeWithinRollout });
+      const prev = stats.steps;
+      stats.steps += rollout.steps;
+      if (rollout.terminated === 1) {
+        stats.flights++;
+        if (flight.event.type === "collision") stats.collisions++;
+        if (flight.event.type === "goal") stats.goals++;
+        flight = undefined;
+      }
+      if (options.trainStudent && crossed(prev, stats.steps, so.studentEvery)) runPpo();
+      if (crossed(prev, stats.steps, so.harnessEvery)) runHarness();
+      if (crossed(prev, stats.steps, so.logEvery)) {
+        stats.maxAbsDeltaLog.push(windowMaxDelta);
+        const alarm = schedule.observeMaxDelta(windowMaxDelta);
+        if (alarm.warn) {
+          stats.warnings++;
+          const lowered = options.lambda.reduceForRunaway();
+          log(`WARNING: max|delta| stayed above ${so.deltaAlarm} for ${so.sustainedLogs} logs: harness out of control, lambda lowered to ${lowered.toFixed(3)}`);
+        }
+        log(
+          `co-evolution step ${stats.steps}/${options.steps} max|delta| ${windowMaxDelta.toFixed(3)} lambda ${options.lambda.value.toFixed(3)} ` +
+            `ppo ${stats.lastPpoLoss.toFixed(4)} harness ${stats.lastHarnessLoss.toFixed(4)} flights ${stats.flights} collisions ${stats.collisions} goals ${stats.goals}`,
+        );
+        windowMaxDelta = 0;
+        if (options.onWindow?.(stats.steps) === false) break;
+      }
+    }
+  } finally {
+    studentOptimizer.dispose();
+    harnessOptimizer.dispose();
+  }
+  stats.sGtEvaluations = replay.sGtEvaluations;
+  return stats;
+}
