@@ -126,6 +126,7 @@ export interface drone_harness_msgs__msg__StudentOutput {
   grid_cols: number;
   class_names: string[];
   cell_probs: Float32Array | number[];
+  state: Float32Array | number[];
   image_width: number;
   image_height: number;
 }
