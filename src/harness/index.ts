@@ -55,3 +55,5 @@ export { finiteDifferenceSensitivity, studentSensitivityPolicy, studentSgt } fro
 export type { BatchedPolicy } from "./diagnostics/finiteDifferenceSgt";
 export { harnessLoss, harnessLossValue } from "./diagnostics/harnessLoss";
 export type { HarnessLossOptions, HarnessLossTerms } from "./diagnostics/harnessLoss";
+export { correctionDeltaInt8, quantizeSymmetricInt8, newInt8DeltaWorkspace } from "./correction/int8Delta";
+export type { Int8DeltaWorkspace } from "./correction/int8Delta";
