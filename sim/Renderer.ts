@@ -438,7 +438,7 @@ export class Renderer {
         acc[o] = acc[o]! + (cr - acc[o]!) * alpha;
         acc[o + 1] = acc[o + 1]! + (cg - acc[o + 1]!) * alpha;
         acc[o + 2] = acc[o + 2]! + (cb - acc[o + 2]!) * alpha;
-        if (mask !== undefined && (k === kc || cov * frac >= 0.5)) {
+        if (mask !== undefined && (k === kc || alpha >= 0.5)) {
           mask[p] = cls;
           const px = xMajor ? im : k;
           const py = xMajor ? k : im;
