@@ -184,7 +184,8 @@ describe("GPS", () => {
     for (let a = 0; a < 3; a++) expect(Math.abs(std[a]! / [g.horizontalStd_m, g.horizontalStd_m, g.verticalStd_m][a]! - 1)).toBeLessThan(0.05);
     expect(last.status.status).toBe(STATUS_FIX);
     expect(last.position_covariance_type).toBe(COVARIANCE_TYPE_DIAGONAL_KNOWN);
-    expect(last.position_covariance).toEqual([0.64, 0, 0, 0, 0.64, 0, 0, 0, 2.25].map((v, i) => (i % 4 === 0 ? expect.closeTo(v, 9) : 0)));
+    const expectedCov = [0.64, 0, 0, 0, 0.64, 0, 0, 0, 2.25]; // 0.8^2 and 1.5^2 from default.yaml
+    last.position_covariance.forEach((v, i) => expect(v).toBeCloseTo(expectedCov[i]!, 9));
     sim.gpsFixLost = true;
     const lost = sim.readGpsFix();
     expect(lost.status.status).toBe(STATUS_NO_FIX);
