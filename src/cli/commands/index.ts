@@ -5,4 +5,8 @@
 import type { CliCommand } from "../CliCommand";
 
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
+  // require (not import()): under module Node16 a CommonJS file's import() stays a real ESM
+  // import, which needs a ".js" path and fails in jest without --experimental-vm-modules.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  bag: { summary: "rosbag2 bags: info, recover, record, play", load: async () => (require("./bag") as typeof import("./bag")).command },
 };
