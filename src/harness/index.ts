@@ -57,3 +57,4 @@ export { harnessLoss, harnessLossValue } from "./diagnostics/harnessLoss";
 export type { HarnessLossOptions, HarnessLossTerms } from "./diagnostics/harnessLoss";
 export { correctionDeltaInt8, quantizeSymmetricInt8, newInt8DeltaWorkspace } from "./correction/int8Delta";
 export type { Int8DeltaWorkspace } from "./correction/int8Delta";
+export * from "./modelfile";

@@ -1,0 +1,93 @@
+/**
+ * The file-system adapter for model files: `<dir>/<kind>.model.json` + `<dir>/<kind>.weights.bin`
+ * (student, teacher, harness). Sizes are checked with stat before a file is read, so an
+ * oversized or truncated file is rejected before allocation. Writes go to a temporary name and
+ * are renamed into place (a crash never leaves a half-written model).
+ */
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { HarnessNet } from "../models/HarnessNet";
+import { Student } from "../models/Student";
+import { Teacher } from "../models/Teacher";
+import { ModelFileError } from "./ModelFileError";
+import { MODEL_FORMAT_VERSION, inputSpecs, normalisationInfo, type ModelKind, type ModelManifest, type TrainingInfo } from "./ModelManifest";
+import { DEFAULT_MAX_JSON_BYTES, checkModelJson, decodeModel, encodeModel, modelFileName, weightsFileName, type DecodeLimits } from "./modelFileCodec";
+import { configOf, modelFromDecoded, modelKindOf, type AnyModel } from "./modelFromDecoded";
+
+export type ModelPaths = { modelJson: string; weightsBin: string };
+
+export function modelPaths(dir: string, kind: ModelKind): ModelPaths {
+  return { modelJson: path.join(dir, modelFileName(kind)), weightsBin: path.join(dir, weightsFileName(kind)) };
+}
+
+async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}`;
+  await fs.writeFile(tmp, data);
+  await fs.rename(tmp, file);
+}
+
+/** Writes `model` to `dir` (created if missing) and returns the paths and its manifest. */
+export async function saveModel(dir: string, model: AnyModel, training: TrainingInfo): Promise<ModelPaths & { manifest: ModelManifest }> {
+  const kind = modelKindOf(model);
+  const enc = encodeModel(model.params.snapshot(), {
+    formatVersion: MODEL_FORMAT_VERSION,
+    kind,
+    config: configOf(model),
+    inputs: inputSpecs(kind),
+    normalisation: normalisationInfo(),
+    training,
+  });
+  await fs.mkdir(dir, { recursive: true });
+  const p = modelPaths(dir, kind);
+  await writeAtomic(p.weightsBin, enc.weightsBin);
+  await writeAtomic(p.modelJson, enc.modelJson);
+  const manifest = checkModelJson(p.modelJson, enc.modelJson).manifest;
+  return { ...p, manifest };
+}
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    const st = await fs.stat(file);
+    if (!st.isFile()) throw new ModelFileError(file, "is not a regular file");
+    return st.size;
+  } catch (err) {
+    if (err instanceof ModelFileError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ModelFileError(file, code === "ENOENT" ? "file is missing" : `cannot be read (${code ?? String(err)})`);
+  }
+}
+
+/** Reads and validates the `kind` model in `dir` and builds it with its weights. */
+export async function loadModel(dir: string, kind: ModelKind, limits: DecodeLimits = {}): Promise<{ model: AnyModel; manifest: ModelManifest }> {
+  const p = modelPaths(dir, kind);
+  const jsonSize = await sizeOf(p.modelJson);
+  const maxJson = limits.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES;
+  if (jsonSize > maxJson) throw new ModelFileError(p.modelJson, `is ${jsonSize} bytes, over the ${maxJson}-byte limit`);
+  const json = await fs.readFile(p.modelJson, "utf8");
+  const { weightBytes } = checkModelJson(p.modelJson, json, limits, kind);
+  const binSize = await sizeOf(p.weightsBin);
+  if (binSize !== weightBytes) {
+    throw new ModelFileError(p.weightsBin, `is ${binSize} bytes, expected ${weightBytes} (${weightBytes / 4} float32 weights)${binSize < weightBytes ? ": truncated" : ""}`);
+  }
+  const bin = await fs.readFile(p.weightsBin);
+  const decoded = decodeModel({ jsonFile: p.modelJson, binFile: p.weightsBin }, json, new Uint8Array(bin.buffer, bin.byteOffset, bin.byteLength), { ...limits, expectedKind: kind });
+  return { model: modelFromDecoded(p.modelJson, decoded), manifest: decoded.manifest };
+}
+
+export async function loadStudent(dir: string, limits?: DecodeLimits): Promise<{ model: Student; manifest: ModelManifest }> {
+  const { model, manifest } = await loadModel(dir, "student", limits);
+  if (!(model instanceof Student)) throw new ModelFileError(modelPaths(dir, "student").modelJson, "is not a student model");
+  return { model, manifest };
+}
+
+export async function loadTeacher(dir: string, limits?: DecodeLimits): Promise<{ model: Teacher; manifest: ModelManifest }> {
+  const { model, manifest } = await loadModel(dir, "teacher", limits);
+  if (!(model instanceof Teacher)) throw new ModelFileError(modelPaths(dir, "teacher").modelJson, "is not a teacher model");
+  return { model, manifest };
+}
+
+export async function loadHarness(dir: string, limits?: DecodeLimits): Promise<{ model: HarnessNet; manifest: ModelManifest }> {
+  const { model, manifest } = await loadModel(dir, "harness", limits);
+  if (!(model instanceof HarnessNet)) throw new ModelFileError(modelPaths(dir, "harness").modelJson, "is not a harness model");
+  return { model, manifest };
+}

@@ -1,0 +1,74 @@
+/**
+ * Builds a model from a decoded file: validates the manifest's config (bounded integers, so a
+ * hostile file cannot make us allocate huge variables), constructs the model, then loads the
+ * weights by name with exact shape checks (ParamStore.load). Pure: no file access.
+ */
+import { HarnessNet } from "../models/HarnessNet";
+import { Student, type StudentConfig } from "../models/Student";
+import { Teacher, type TeacherConfig } from "../models/Teacher";
+import { ModelFileError } from "./ModelFileError";
+import type { ModelKind, ModelManifest } from "./ModelManifest";
+import type { DecodedModel } from "./modelFileCodec";
+
+const MAX_CHANNELS = 1024;
+const MAX_HIDDEN = 8192;
+
+export type AnyModel = Student | Teacher | HarnessNet;
+
+export function modelKindOf(model: AnyModel): ModelKind {
+  if (model instanceof Student) return "student";
+  if (model instanceof Teacher) return "teacher";
+  return "harness";
+}
+
+function intList(file: string, key: string, v: unknown, minLen: number, maxLen: number, max: number): number[] {
+  if (!Array.isArray(v) || v.length < minLen || v.length > maxLen || !v.every((x) => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= max)) {
+    throw new ModelFileError(file, `config.${key}=${JSON.stringify(v)}, expected ${minLen}-${maxLen} integers in [1, ${max}]`);
+  }
+  return v as number[];
+}
+
+function seedOf(file: string, v: unknown): number {
+  if (!Number.isInteger(v)) throw new ModelFileError(file, `config.seed=${JSON.stringify(v)}, expected an integer`);
+  return v as number;
+}
+
+function build(file: string, manifest: ModelManifest): AnyModel {
+  const c = manifest.config;
+  switch (manifest.kind) {
+    case "student": {
+      const ch = intList(file, "channels", c.channels, 4, 4, MAX_CHANNELS);
+      const config: StudentConfig = {
+        channels: [ch[0] ?? 1, ch[1] ?? 1, ch[2] ?? 1, ch[3] ?? 1],
+        policyHidden: intList(file, "policyHidden", c.policyHidden, 0, 4, MAX_HIDDEN),
+        seed: seedOf(file, c.seed),
+      };
+      return new Student(config);
+    }
+    case "teacher": {
+      const headHidden = intList(file, "headHidden", [c.headHidden], 1, 1, MAX_CHANNELS)[0] ?? 1;
+      const config: TeacherConfig = { channels: intList(file, "channels", c.channels, 3, 8, MAX_CHANNELS), headHidden, seed: seedOf(file, c.seed) };
+      return new Teacher(config);
+    }
+    case "harness":
+      return new HarnessNet({ seed: seedOf(file, c.seed) });
+  }
+  throw new ModelFileError(file, `unknown model kind ${String(manifest.kind)}`);
+}
+
+/** The model described by `decoded`, with its weights loaded. */
+export function modelFromDecoded(file: string, decoded: DecodedModel): AnyModel {
+  const model = build(file, decoded.manifest);
+  try {
+    model.params.load(decoded.weights);
+  } catch (err) {
+    model.dispose();
+    throw new ModelFileError(file, err instanceof Error ? err.message : String(err));
+  }
+  return model;
+}
+
+/** The config object stored in the manifest for `model`. */
+export function configOf(model: AnyModel): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(model.config)) as Record<string, unknown>;
+}
