@@ -2,4 +2,6 @@
 export type BenchSuite = { name: string; run: (print: (line: string) => void) => Promise<void> };
 
 export const SUITES: BenchSuite[] = [
+  { name: "graph", run: async (print) => (await import("./graph.bench.js")).run(print) },
+  { name: "harness", run: async (print) => (await import("./harness.bench.js")).run(print) },
 ];
