@@ -101,23 +101,23 @@ describe("IMU", () => {
 
   it("at rest reads +g on body z and zero rates (mean of 2000 samples)", () => {
     const sim = createSimulation(scenario, { seed: 1 });
-    const mean = [0, 0, 0, 0, 0, 0];
+    const mean = new Float64Array(6);
     const n = 2000;
     for (let k = 0; k < n; k++) {
       sim.step({ vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 }, 1 / 200);
       const m = sim.readImu();
-      mean[0] += m.linear_acceleration.x / n;
-      mean[1] += m.linear_acceleration.y / n;
-      mean[2] += m.linear_acceleration.z / n;
-      mean[3] += m.angular_velocity.x / n;
-      mean[4] += m.angular_velocity.y / n;
-      mean[5] += m.angular_velocity.z / n;
+      mean[0] = mean[0]! + m.linear_acceleration.x / n;
+      mean[1] = mean[1]! + m.linear_acceleration.y / n;
+      mean[2] = mean[2]! + m.linear_acceleration.z / n;
+      mean[3] = mean[3]! + m.angular_velocity.x / n;
+      mean[4] = mean[4]! + m.angular_velocity.y / n;
+      mean[5] = mean[5]! + m.angular_velocity.z / n;
     }
     // Noise std 0.05 m/s^2 -> std of the mean 0.0011; 0.01 is ~9 sigma.
     expect(mean[2]).toBeCloseTo(GRAVITY_M_S2, 2);
     expect(Math.abs(mean[0]!)).toBeLessThan(0.01);
     expect(Math.abs(mean[1]!)).toBeLessThan(0.01);
-    for (const g of mean.slice(3)) expect(Math.abs(g)).toBeLessThan(0.001);
+    for (const g of Array.from(mean.subarray(3))) expect(Math.abs(g)).toBeLessThan(0.001);
   });
 
   it("in a constant hovering turn reads the yaw rate on gyro z", () => {
@@ -163,8 +163,8 @@ describe("GPS", () => {
     const g = scenario.gps;
     const origin = { lat_deg: g.originLat_deg, lon_deg: g.originLon_deg, alt_m: g.originAlt_m };
     const n = 4000;
-    const sum = [0, 0, 0];
-    const sq = [0, 0, 0];
+    const sum = new Float64Array(3);
+    const sq = new Float64Array(3);
     const truth = Array.from(sim.drone.position);
     let last = sim.readGpsFix();
     for (let k = 0; k < n; k++) {
@@ -172,11 +172,11 @@ describe("GPS", () => {
       const enu = geodeticToEnu(origin, last);
       for (let a = 0; a < 3; a++) {
         const e = enu[a]! - truth[a]!;
-        sum[a] += e;
-        sq[a] += e * e;
+        sum[a] = sum[a]! + e;
+        sq[a] = sq[a]! + e * e;
       }
     }
-    const std = sq.map((s, a) => Math.sqrt(s / n - (sum[a]! / n) ** 2));
+    const std = Array.from(sq, (s, a) => Math.sqrt(s / n - (sum[a]! / n) ** 2));
     // Relative std error of a sample std with n = 4000 is 1/sqrt(2n) = 1.1 %; allow 5 %.
     expect(std[0]! / g.horizontalStd_m).toBeCloseTo(1, 1);
     expect(std[1]! / g.horizontalStd_m).toBeCloseTo(1, 1);
