@@ -1,0 +1,199 @@
+/**
+ * Harness benchmarks (issue 5): inference ms per 256x256 frame for the student alone and for
+ * student + harness (the ratio is the harness overhead), a training step (batch 16, on crops) for
+ * the student and for the harness, and the int8 vs float32 delta computation (time and error).
+ * Everything runs on the backend initBackend() picks (wasm here), single thread.
+ */
+import * as tf from "@tensorflow/tfjs";
+import {
+  HarnessNet,
+  NUM_ACTIONS,
+  NUM_DETECTION_CLASSES,
+  ROLLOUT_STEPS,
+  SENSITIVITY_ROWS,
+  STATE_DIM,
+  SeededRandom,
+  Student,
+  Teacher,
+  buildHarnessImage,
+  buildImageInput,
+  correctDetectionLogits,
+  correctionDelta,
+  correctionDeltaInt8,
+  formatParameterReport,
+  harnessLoss,
+  harnessParameterReport,
+  initBackend,
+  newCorrectionDelta,
+  newInt8DeltaWorkspace,
+  softmaxCorrected,
+} from "../src/harness";
+
+function msPer(iterations: number, f: () => void): number {
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < iterations; i++) f();
+  return Number(process.hrtime.bigint() - t0) / 1e6 / iterations;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+/** Median over `rounds` rounds of `iterations` calls each, after `warmup` calls. */
+function timeIt(f: () => void, opts: { warmup: number; rounds: number; iterations: number }): number {
+  for (let i = 0; i < opts.warmup; i++) f();
+  const r: number[] = [];
+  for (let k = 0; k < opts.rounds; k++) r.push(msPer(opts.iterations, f));
+  return median(r);
+}
+
+export async function run(print: (line: string) => void): Promise<void> {
+  const backend = await initBackend();
+  print(`backend: ${backend.name}${backend.simd ? " (SIMD)" : ""}, single thread`);
+  const student = new Student();
+  const harness = new HarnessNet();
+  print(formatParameterReport(harnessParameterReport(student, harness)));
+
+  // --- Inference, 256x256, batch 1 -----------------------------------------------------------
+  const rgb = tf.randomUniform<tf.Rank.R4>([1, 256, 256, 3], 0, 1, "float32", 1);
+  const rollout = [1, 2, 3].map((s) => tf.randomUniform<tf.Rank.R4>([1, 256, 256, 3], 0, 1, "float32", 10 + s));
+  const state = tf.zeros<tf.Rank.R2>([1, STATE_DIM]);
+  const rewards = tf.zeros<tf.Rank.R2>([1, ROLLOUT_STEPS]);
+  const ratesT = tf.fill<tf.Rank.R2>([1, STATE_DIM], 0.1);
+  const logitsBuf = new Float32Array(NUM_ACTIONS);
+  const piBuf = new Float32Array(NUM_ACTIONS);
+  const delta = newCorrectionDelta();
+  const ratesArr = new Float32Array(STATE_DIM).fill(0.1);
+
+  const studentOnly = (): void => {
+    const [det, act] = tf.tidy(() => {
+      const out = student.forward({ image: buildImageInput(rgb), state });
+      return [tf.softmax(out.detLogits), out.actionLogits];
+    });
+    det.dataSync();
+    act.dataSync();
+    tf.dispose([det, act]);
+  };
+  const withHarness = (): void => {
+    const [act, S, risk, detLogits] = tf.tidy(() => {
+      const image = buildImageInput(rgb);
+      const out = student.forward({ image, state });
+      const h = harness.forward({ image: buildHarnessImage(image, rollout), state, rolloutRewards: rewards, stateRates: ratesT });
+      return [out.actionLogits, h.sensitivity, h.risk, out.detLogits];
+    });
+    const r = risk.dataSync()[0] ?? 0;
+    correctionDelta(S.dataSync<"float32">(), ratesArr, r, 0.3, delta);
+    logitsBuf.set(act.dataSync());
+    softmaxCorrected(logitsBuf, delta.action, piBuf);
+    const det = tf.tidy(() => tf.softmax(correctDetectionLogits(detLogits, tf.tensor2d(delta.detection, [1, NUM_DETECTION_CLASSES]))));
+    det.dataSync();
+    tf.dispose([act, S, risk, detLogits, det]);
+  };
+  const opts = { warmup: 5, rounds: 5, iterations: 10 };
+  const tStudent = timeIt(studentOnly, opts);
+  const tBoth = timeIt(withHarness, opts);
+  print(`inference 256x256 (input prep + forward + readback), median of 5x10 frames:`);
+  print(`  student alone:      ${tStudent.toFixed(2)} ms/frame`);
+  print(`  student + harness:  ${tBoth.toFixed(2)} ms/frame   (ratio ${(tBoth / tStudent).toFixed(2)}x, overhead ${(tBoth - tStudent).toFixed(2)} ms)`);
+  const teacher = new Teacher();
+  const tTeacher = timeIt(() => {
+    const y = tf.tidy(() => teacher.forward(buildImageInput(rgb)));
+    y.dataSync();
+    y.dispose();
+  }, { warmup: 2, rounds: 3, iterations: 3 });
+  print(`  teacher (offline):  ${tTeacher.toFixed(2)} ms/frame`);
+  tf.dispose([rgb, ...rollout, state, rewards, ratesT]);
+  teacher.dispose();
+
+  // --- Training steps, batch 16 ----------------------------------------------------------------
+  const B = 16;
+  const crop = 96;
+  const img = tf.tidy(() => buildImageInput(tf.randomUniform<tf.Rank.R4>([B, crop, crop, 3], 0, 1, "float32", 2)));
+  const st = tf.randomUniform<tf.Rank.R2>([B, STATE_DIM], -1, 1, "float32", 3);
+  const detT = tf.oneHot(tf.randomUniform([B, crop / 8, crop / 8], 0, NUM_DETECTION_CLASSES, "int32", 4), NUM_DETECTION_CLASSES);
+  const actT = tf.oneHot(tf.randomUniform([B], 0, NUM_ACTIONS, "int32", 5), NUM_ACTIONS);
+  const optS = tf.train.adam(1e-3);
+  const studentStep = (): void => {
+    optS
+      .minimize(() => {
+        const out = student.forward({ image: img, state: st });
+        return tf.add<tf.Scalar>(tf.losses.softmaxCrossEntropy(detT, out.detLogits), tf.losses.softmaxCrossEntropy(actT, out.actionLogits));
+      }, true, student.trainableVariables())
+      ?.dispose();
+  };
+  const himg = tf.randomUniform<tf.Rank.R4>([B, 64, 64, 7], -1, 1, "float32", 6);
+  const rew = tf.randomUniform<tf.Rank.R2>([B, ROLLOUT_STEPS], -1, 1, "float32", 7);
+  const rates = tf.randomUniform<tf.Rank.R2>([B, STATE_DIM], 0, 1, "float32", 8);
+  const rTrue = tf.cast(tf.greater(tf.randomUniform([B], 0, 1, "float32", 9), 0.5), "float32") as tf.Tensor1D;
+  const sgt = tf.randomUniform<tf.Rank.R3>([B, SENSITIVITY_ROWS, STATE_DIM], 0, 1, "float32", 10);
+  const optH = tf.train.adam(1e-3);
+  const harnessStep = (): void => {
+    optH
+      .minimize(() => {
+        const h = harness.forward({ image: himg, state: st, rolloutRewards: rew, stateRates: rates });
+        return harnessLoss(h.risk, rTrue, h.sensitivity, sgt).total;
+      }, true, harness.trainableVariables())
+      ?.dispose();
+  };
+  const stepOpts = { warmup: 2, rounds: 3, iterations: 3 };
+  print(`training step, batch ${B}, Adam, median of 3x3 steps:`);
+  print(`  student (${crop}x${crop} crops, detection + action cross-entropy): ${timeIt(studentStep, stepOpts).toFixed(1)} ms/step`);
+  print(`  harness (64x64x7 inputs, hinge + alpha ||S - S_gt||^2):        ${timeIt(harnessStep, stepOpts).toFixed(1)} ms/step`);
+  tf.dispose([img, st, detT, actT, himg, rew, rates, rTrue, sgt]);
+  optS.dispose();
+  optH.dispose();
+
+  // --- int8 vs float32 delta -------------------------------------------------------------------
+  const rng = new SeededRandom(21);
+  const samples = 256;
+  const Ss = Array.from({ length: samples }, () => new Float32Array(SENSITIVITY_ROWS * STATE_DIM).map(() => rng.uniform() * 0.5));
+  const Rs = Array.from({ length: samples }, () => new Float32Array(STATE_DIM).map(() => rng.normal() * 0.3));
+  const risks = Array.from({ length: samples }, () => rng.uniform());
+  const f = newCorrectionDelta();
+  const q = newCorrectionDelta();
+  const ws = newInt8DeltaWorkspace();
+  let errMax = 0;
+  let errSq = 0;
+  let refSq = 0;
+  let argmaxFlips = 0;
+  const pf = new Float32Array(NUM_ACTIONS);
+  const pq = new Float32Array(NUM_ACTIONS);
+  const zeroLogits = new Float32Array(NUM_ACTIONS);
+  for (let k = 0; k < samples; k++) {
+    const S = Ss[k] ?? new Float32Array(0);
+    const R = Rs[k] ?? new Float32Array(0);
+    correctionDelta(S, R, risks[k] ?? 0, 0.3, f);
+    correctionDeltaInt8(S, R, risks[k] ?? 0, 0.3, q, ws);
+    for (let i = 0; i < NUM_ACTIONS; i++) {
+      const d = (f.action[i] ?? 0) - (q.action[i] ?? 0);
+      errMax = Math.max(errMax, Math.abs(d));
+      errSq += d * d;
+      refSq += (f.action[i] ?? 0) ** 2;
+    }
+    softmaxCorrected(zeroLogits, f.action, pf);
+    softmaxCorrected(zeroLogits, q.action, pq);
+    let af = 0;
+    let aq = 0;
+    for (let i = 1; i < NUM_ACTIONS; i++) {
+      if ((pf[i] ?? 0) > (pf[af] ?? 0)) af = i;
+      if ((pq[i] ?? 0) > (pq[aq] ?? 0)) aq = i;
+    }
+    if (af !== aq) argmaxFlips++;
+  }
+  let idx = 0;
+  const iters = 20000;
+  const tF = timeIt(() => {
+    idx = (idx + 1) % samples;
+    correctionDelta(Ss[idx] ?? new Float32Array(0), Rs[idx] ?? new Float32Array(0), risks[idx] ?? 0, 0.3, f);
+  }, { warmup: 2000, rounds: 5, iterations: iters });
+  const tQ = timeIt(() => {
+    idx = (idx + 1) % samples;
+    correctionDeltaInt8(Ss[idx] ?? new Float32Array(0), Rs[idx] ?? new Float32Array(0), risks[idx] ?? 0, 0.3, q, ws);
+  }, { warmup: 2000, rounds: 5, iterations: iters });
+  print(`delta computation (${SENSITIVITY_ROWS}x${STATE_DIM} S, per frame, JS typed arrays), ${samples} random samples:`);
+  print(`  float32: ${(tF * 1000).toFixed(2)} us/call   int8 (incl. quantisation): ${(tQ * 1000).toFixed(2)} us/call   speed-up ${(tF / tQ).toFixed(2)}x`);
+  print(`  int8 error vs float32: max |d delta| ${errMax.toExponential(2)}, relative L2 ${(Math.sqrt(errSq / refSq) * 100).toFixed(3)} %, argmax(pi_corrected) changed in ${argmaxFlips}/${samples}`);
+  student.dispose();
+  harness.dispose();
+}
