@@ -1,0 +1,135 @@
+/**
+ * Adapter: the trained Harness (src/harness/models/HarnessNet.ts) as the harness node's
+ * Corrector, with the same inputs as in training (src/harness/training/HarnessedPolicy.ts):
+ *   image: buildHarnessImage(image input, []) (imagined frames zero-padded, static shapes),
+ *   state: the vector the student read (from StudentOutput.state),
+ *   rollout rewards: zeros, state rates: backward |ds/dt| over the last ROLLOUT_STEPS frames;
+ *   delta = clip(-lambda r S |ds/dt|) (correctionDeltaTensor), lambda from LambdaSchedule
+ *   (0.3, decays while r < 0.2, grows while r > 0.7), halved after sustained runaway (> 0.6).
+ * The per-class detection delta reaches the cells through the student's uncertainty gate
+ * (detectionGate): cellDelta[cell, c] = gate(cell) * delta_detection[c], so
+ * softmax(log p + cellDelta) equals correctDetectionLogits on the cell logits.
+ */
+import * as tf from "@tensorflow/tfjs";
+
+import { ACTIONS, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../src/harness/actions";
+import { DELTA_RUNAWAY } from "../../src/harness/correction/constants";
+import { correctionDeltaTensor } from "../../src/harness/correction/correctionTensors";
+import { LambdaSchedule } from "../../src/harness/correction/LambdaSchedule";
+import type { HarnessNet } from "../../src/harness/models/HarnessNet";
+import { ROLLOUT_STEPS, buildHarnessImage, buildImageInput } from "../../src/harness/models/imageInput";
+import { STATE_DIM } from "../../src/harness/models/stateVector";
+import { StateHistory } from "../../src/harness/training/HarnessedPolicy";
+import type { Correction, Corrector, StudentOutputs } from "./models";
+import type { FrameState } from "./SensorState";
+import type { Image } from "./sensorTypes";
+import { Rgb8Converter } from "./toRgb8";
+
+/** Names of the state features s_j (src/harness/models/stateVector.ts layout). */
+export const STATE_FEATURE_NAMES: readonly string[] = [
+  "altitude",
+  "gps_vel_east",
+  "gps_vel_north",
+  "gps_vel_up",
+  ...[1, 0].flatMap((lag) => ["gyro_x", "gyro_y", "gyro_z", "accel_x", "accel_y", "accel_z"].map((n) => `d_${n}_t-${lag}`)),
+];
+
+export type HarnessCorrectorOptions = {
+  /** Number of top features reported. Default 3. */
+  topK?: number;
+  /** Consecutive frames above DELTA_RUNAWAY that halve lambda. Default 5. */
+  runawayFrames?: number;
+};
+
+export class HarnessCorrector implements Corrector {
+  private readonly rgb = new Rgb8Converter();
+  private readonly history = new StateHistory();
+  private readonly rates = new Float32Array(STATE_DIM);
+  private readonly lambda = new LambdaSchedule();
+  private readonly topK: number;
+  private readonly runawayFrames: number;
+  private runawayStreak = 0;
+  private readonly actionDelta = new Float32Array(NUM_ACTIONS);
+  private readonly classDelta = new Float32Array(NUM_DETECTION_CLASSES);
+  private cellDelta = new Float32Array(0);
+  private readonly sens = new Float64Array(STATE_DIM);
+  private readonly order = Array.from({ length: STATE_DIM }, (_, j) => j);
+
+  constructor(
+    private readonly harness: HarnessNet,
+    options: HarnessCorrectorOptions = {},
+  ) {
+    this.topK = options.topK ?? 3;
+    this.runawayFrames = options.runawayFrames ?? 5;
+  }
+
+  correct(image: Image, student: StudentOutputs, state: FrameState): Correction {
+    if (student.state.length !== STATE_DIM) {
+      throw new RangeError(`student state length=${student.state.length}, expected ${STATE_DIM} (a student that reads the sensor state)`);
+    }
+    this.history.push(student.state);
+    // The first frame has no rate (StateHistory returns zeros); use the nominal 30 Hz step then.
+    this.history.rates(state.frameDt_s > 0 ? state.frameDt_s : 1 / 30, this.rates);
+    const rgb = this.rgb.convert(image);
+    const lambda = this.lambda.value;
+    const { actionDelta, classDelta, sens, order } = this;
+    let risk = 0;
+    tf.tidy(() => {
+      const rgb01 = tf.div<tf.Tensor4D>(tf.tensor4d(rgb, [1, image.height, image.width, 3], "int32"), 255);
+      const rates = tf.tensor2d(this.rates, [1, STATE_DIM]);
+      const h = this.harness.forward({
+        image: buildHarnessImage(buildImageInput(rgb01), []),
+        state: tf.tensor2d(student.state, [1, STATE_DIM]),
+        rolloutRewards: tf.zeros([1, ROLLOUT_STEPS]),
+        stateRates: rates,
+      });
+      const delta = correctionDeltaTensor(h.sensitivity, rates, h.risk, lambda);
+      actionDelta.set(delta.action.dataSync());
+      classDelta.set(delta.detection.dataSync());
+      risk = h.risk.dataSync()[0] as number;
+      // Sensitivity of the policy to s_j: sum over the action rows of S[i, j].
+      const S = h.sensitivity.dataSync();
+      sens.fill(0);
+      for (let i = 0; i < ACTIONS.length; i++) for (let j = 0; j < STATE_DIM; j++) sens[j] = (sens[j] as number) + (S[i * STATE_DIM + j] as number);
+    });
+    // Per-cell gate from the student's own probabilities: g = (1 - max_c p_c) / (1 - 1/C).
+    const C = student.numClasses;
+    if (this.cellDelta.length !== student.cellProbs.length) this.cellDelta = new Float32Array(student.cellProbs.length);
+    const cellDelta = this.cellDelta;
+    for (let base = 0; base < cellDelta.length; base += C) {
+      let pmax = 0;
+      for (let c = 0; c < C; c++) pmax = Math.max(pmax, student.cellProbs[base + c] as number);
+      const g = (1 - pmax) / (1 - 1 / C);
+      for (let c = 0; c < C; c++) cellDelta[base + c] = g * (classDelta[c] as number);
+    }
+    let maxAbs = 0;
+    for (const v of actionDelta) maxAbs = Math.max(maxAbs, Math.abs(v));
+    for (const v of classDelta) maxAbs = Math.max(maxAbs, Math.abs(v));
+    this.runawayStreak = maxAbs > DELTA_RUNAWAY ? this.runawayStreak + 1 : 0;
+    if (this.runawayStreak >= this.runawayFrames) {
+      this.lambda.reduceForRunaway();
+      this.runawayStreak = 0;
+    }
+    if (risk >= 0 && risk <= 1) this.lambda.update(risk);
+    order.sort((a, b) => (sens[b] as number) - (sens[a] as number));
+    const top = order.slice(0, this.topK);
+    return {
+      actionDelta,
+      cellDelta,
+      risk,
+      lambda,
+      topFeatures: top.map((j) => STATE_FEATURE_NAMES[j] ?? `s${j}`),
+      topSensitivities: top.map((j) => sens[j] as number),
+      rolloutLength: ROLLOUT_STEPS,
+    };
+  }
+
+  reset(): void {
+    this.history.reset();
+    this.runawayStreak = 0;
+  }
+
+  dispose(): void {
+    this.harness.dispose();
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Adapter: the trained student network (src/harness/models/Student.ts) as the perception node's
+ * Detector. Per frame: rgb8 -> [1,H,W,3] in [0,1] -> buildImageInput (RGB + Sobel in [-1,1]) and
+ * the normalised sensor state (normaliseState of the frame-time SensorState) -> student.forward
+ * -> action logits, per-cell class probabilities (softmax of the cell logits) and the state
+ * vector, copied into buffers reused between frames. All tensors are released (tf.tidy), the
+ * same preprocessing as the training code (src/harness/training/HarnessedPolicy.ts decideFrame).
+ */
+import * as tf from "@tensorflow/tfjs";
+
+import { NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../src/harness/actions";
+import { buildImageInput } from "../../src/harness/models/imageInput";
+import { STATE_DIM, normaliseState } from "../../src/harness/models/stateVector";
+import { CELL_SIZE_PX, type Student } from "../../src/harness/models/Student";
+import type { Detector, StudentOutputs } from "./models";
+import type { FrameState } from "./SensorState";
+import type { Image } from "./sensorTypes";
+import { Rgb8Converter } from "./toRgb8";
+
+export class StudentDetector implements Detector {
+  readonly gridRows: number;
+  readonly gridCols: number;
+  readonly numClasses = NUM_DETECTION_CLASSES;
+  private readonly rgb = new Rgb8Converter();
+  private readonly out: StudentOutputs;
+
+  /** `width`/`height`: the image size the node accepts (multiples of 32, the student's pooling). */
+  constructor(
+    private readonly student: Student,
+    private readonly width: number,
+    private readonly height: number,
+  ) {
+    if (!(width > 0 && width % 32 === 0 && height > 0 && height % 32 === 0)) {
+      throw new RangeError(`image size ${width}x${height}, expected positive multiples of 32 (set expected_width/expected_height)`);
+    }
+    this.gridRows = height / CELL_SIZE_PX;
+    this.gridCols = width / CELL_SIZE_PX;
+    this.out = {
+      actionLogits: new Float32Array(NUM_ACTIONS),
+      gridRows: this.gridRows,
+      gridCols: this.gridCols,
+      numClasses: NUM_DETECTION_CLASSES,
+      cellProbs: new Float32Array(this.gridRows * this.gridCols * NUM_DETECTION_CLASSES),
+      state: new Float32Array(STATE_DIM),
+    };
+  }
+
+  infer(image: Image, state: FrameState): StudentOutputs {
+    if (image.width !== this.width || image.height !== this.height) {
+      throw new RangeError(`image ${image.width}x${image.height}, expected ${this.width}x${this.height}`);
+    }
+    const rgb = this.rgb.convert(image);
+    normaliseState(state, this.out.state);
+    tf.tidy(() => {
+      const rgb01 = tf.div<tf.Tensor4D>(tf.tensor4d(rgb, [1, this.height, this.width, 3], "int32"), 255);
+      const s = this.student.forward({ image: buildImageInput(rgb01), state: tf.tensor2d(this.out.state, [1, STATE_DIM]) });
+      this.out.actionLogits.set(s.actionLogits.dataSync());
+      this.out.cellProbs.set(tf.softmax(s.detLogits).dataSync());
+    });
+    return this.out;
+  }
+
+  dispose(): void {
+    this.student.dispose();
+  }
+}
