@@ -59,7 +59,7 @@ export const HARNESS_TOPICS = {
 
 export type HarnessDeps = {
   /** Creates the Harness at configure time (tests inject a deterministic fake). */
-  createCorrector: () => Corrector | Promise<Corrector>;
+  createCorrector: (params: { modelDir: string }) => Corrector | Promise<Corrector>;
 };
 
 const ACTION_NAMES: string[] = [...ACTIONS];
@@ -95,6 +95,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       connectivity: declareInt(node, "connectivity", 8, "Cell connectivity of a detection (4 or 8)", { from: 4, to: 8, step: 4 }),
       scoreMode: declareString<ScoreMode>(node, "score_mode", "max", "Detection score: max or mean cell probability", ["max", "mean"]),
       imageBuffer: declareInt(node, "image_buffer", 8, "Recent images kept to match student outputs by stamp", { from: 1, to: 64 }),
+      modelDir: declareString(node, "model_dir", "models", "Folder with harness.model.json + harness.weights.bin (relative to the working directory)"),
       homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
       firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level"),
     };
@@ -280,7 +281,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     node.setLifecycleCallbacks({
       onConfigure: async () => {
         try {
-          corrector = await deps.createCorrector();
+          corrector = await deps.createCorrector({ modelDir: p.modelDir });
           pubObstacles = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, HARNESS_TOPICS.obstacles, { qos: QOS_DEFAULT });
           pubPolicy = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, HARNESS_TOPICS.policy, { qos: QOS_DEFAULT });
           pubCorrection = node.createPublisher<HarnessCorrectionMsg>(HARNESS_CORRECTION_TYPE, HARNESS_TOPICS.correction, { qos: QOS_DEFAULT });

@@ -1,8 +1,27 @@
 /**
  * The node registry: executable name (as in `<node exec="...">` and lib/drone_harness/<exec>)
  * -> NodeFactory. Used by `drone-harness launch` and by scripts/ros2/runNode.ts.
- * Created empty by the launch work (engineer B); the nodes (issue 6) register themselves here.
+ * `NODE_REGISTRY` loads the networks from model files (parameter `model_dir`);
+ * `createNodeRegistry(models)` builds the same registry around other model sources (networks
+ * already in memory in the main job, fakes in tests). The simulator node ("sim", nodes/sim.ts)
+ * is added here when it lands.
  */
 import type { NodeRegistry } from "../src/ros/launch/NodeFactory";
+import { FILE_MODEL_PROVIDER, type ModelProvider } from "./common/ModelProvider";
+import { controllerNode } from "./controller";
+import { createHarnessNode } from "./harness";
+import { createPerceptionNode } from "./perception";
+import { safetyNode } from "./safety";
 
-export const NODE_REGISTRY: NodeRegistry = {};
+export type { ModelProvider } from "./common/ModelProvider";
+
+export function createNodeRegistry(models: ModelProvider): NodeRegistry {
+  return {
+    perception: createPerceptionNode({ createDetector: (p) => models.detector(p) }),
+    harness: createHarnessNode({ createCorrector: (p) => models.corrector(p) }),
+    controller: controllerNode,
+    safety: safetyNode,
+  };
+}
+
+export const NODE_REGISTRY: NodeRegistry = createNodeRegistry(FILE_MODEL_PROVIDER);

@@ -49,7 +49,7 @@ export const PERCEPTION_TOPICS = {
 
 export type PerceptionDeps = {
   /** Creates the student model at configure time (tests inject a deterministic fake). */
-  createDetector: (params: { width: number; height: number }) => Detector | Promise<Detector>;
+  createDetector: (params: { width: number; height: number; modelDir: string }) => Detector | Promise<Detector>;
 };
 
 export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
@@ -68,6 +68,7 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       scoreMode: declareString<ScoreMode>(node, "score_mode", "max", "Detection score: max or mean cell probability", ["max", "mean"]),
       minCells: declareInt(node, "min_cells", 1, "Smallest component reported, in cells", { from: 1, to: 1_000_000 }),
       publishStudentOutput: declareBool(node, "publish_student_output", true, "Publish harness/student_output for the harness node"),
+      modelDir: declareString(node, "model_dir", "models", "Folder with student.model.json + student.weights.bin (relative to the working directory)"),
       homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
       firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level"),
     };
@@ -182,7 +183,7 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
     node.setLifecycleCallbacks({
       onConfigure: async () => {
         try {
-          detector = await deps.createDetector({ width: p.width, height: p.height });
+          detector = await deps.createDetector({ width: p.width, height: p.height, modelDir: p.modelDir });
           cells = new CellsToDetections({
             rows: detector.gridRows,
             cols: detector.gridCols,
