@@ -9,4 +9,6 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
   // import, which needs a ".js" path and fails in jest without --experimental-vm-modules.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   bag: { summary: "rosbag2 bags: info, recover, record, play", load: async () => (require("./bag") as typeof import("./bag")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  harness: { summary: "harness model facts: parameter counts of student and harness and their ratio", load: async () => (require("./harness") as typeof import("./harness")).command },
 };
