@@ -118,26 +118,26 @@ describe("Launcher", () => {
     expect(l.runningNodes()).toEqual(["/flaky"]);
   });
 
-  it("stops and recreates a respawn node whose callback throws; a non-respawn failure is only logged", async () => {
+  it("stops and recreates a respawn node whose subscription callback throws; a non-respawn failure is only logged", async () => {
     let created = 0;
     const crashing: NodeFactory = async (g, o) => {
       created++;
       const node = g.createNode(o.name, { namespace: o.namespace });
       const generation = created;
-      const timer = node.createTimer(2_000_000n, () => {
+      node.createSubscription<StringMsg>("std_msgs/msg/String", "/chatter", {}, () => {
         if (generation === 1) throw new Error("boom");
       });
-      return { node, stop: async () => { timer.cancel(); node.destroy(); } };
+      return { node, stop: async () => node.destroy() };
     };
     const broken: NodeFactory = async () => {
       throw new Error("no model file");
     };
-    const l = make({ crashing, broken });
-    await l.start(plan([desc("crashing", "c", { respawn: true, respawnDelaySec: 0 }), desc("broken", "b")]));
+    const l = make({ crashing, broken, talker });
+    await l.start(plan([desc("crashing", "c", { respawn: true, respawnDelaySec: 0 }), desc("broken", "b"), desc("talker", "t")]));
     await waitForEvent(events, listeners, (es) => es.filter((e) => e.type === "started" && e.node === "/c").length >= 2);
     expect(events.filter((e) => e.node === "/c").map((e) => e.type)).toEqual(["started", "crashed", "stopped", "respawning", "started"]);
     expect(created).toBe(2);
     expect(events.filter((e) => e.node === "/b").map((e) => e.type)).toEqual(["failed"]);
-    expect(l.runningNodes()).toEqual(["/c"]);
-  });
+    expect(l.runningNodes()).toEqual(["/c", "/t"]);
+  }, 10000);
 });

@@ -1,0 +1,93 @@
+import { defaultRegistry } from "../../ros/msgs";
+import { absoluteName, connectOrReport, takeSocketOption, type IntrospectionContext } from "../../ros/ipc/cliSupport";
+import { HzStats } from "../../ros/ipc/HzStats";
+import { messageToYaml } from "../../ros/ipc/messageToYaml";
+import { untilSignal } from "../../ros/launch/standalone";
+import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
+
+const USAGE = "drone-harness topic list [-t] | echo <topic> [--once] [--truncate-length N] | hz <topic> [--window N]  [--socket PATH]";
+
+/** Waits for `until` or for the connection to close, whichever comes first. */
+function untilDone(ctx: IntrospectionContext, onClose: (l: () => void) => void): Promise<void> {
+  return Promise.race([(ctx.until ?? untilSignal)(), new Promise<void>((resolve) => onClose(resolve))]);
+}
+
+function intOption(name: string, value: string | undefined, min: number): number {
+  const n = Number(value);
+  if (value === undefined || !Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer >= ${min}, got "${value ?? ""}"`);
+  return n;
+}
+
+/** `drone-harness topic ...` against a running launch; output shaped like `ros2 topic`. */
+export async function runTopic(argv: string[], io: CliIO, ctx: IntrospectionContext = {}): Promise<number> {
+  const { rest, socketPath } = takeSocketOption(argv);
+  const [verb, ...args] = rest;
+  if (verb !== "list" && verb !== "echo" && verb !== "hz") throw new UsageError(verb === undefined ? "missing the verb (list, echo, hz)" : `unknown verb "${verb}"`);
+  let showTypes = false;
+  let once = false;
+  let truncate = 128;
+  let window = 10000;
+  let topic: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (verb === "list" && (a === "-t" || a === "--show-types")) showTypes = true;
+    else if (verb === "echo" && a === "--once") once = true;
+    else if (verb === "echo" && a === "--truncate-length") truncate = intOption(a, args[++i], 1);
+    else if (verb === "hz" && (a === "--window" || a === "-w")) window = intOption(a, args[++i], 2);
+    else if (a.startsWith("-")) throw new UsageError(`unknown option "${a}" for topic ${verb}`);
+    else if (verb !== "list" && topic === undefined) topic = absoluteName(a);
+    else throw new UsageError(`unexpected argument "${a}"`);
+  }
+  if (verb !== "list" && topic === undefined) throw new UsageError(`topic ${verb} needs a topic name`);
+  const client = await connectOrReport(ctx, socketPath, io.err);
+  if (client === undefined) return 1;
+  try {
+    if (verb === "list") {
+      const topics = (await client.listTopics()).sort((a, b) => a.name.localeCompare(b.name));
+      for (const t of topics) io.out(showTypes ? `${t.name} [${t.types.join(", ")}]\n` : `${t.name}\n`);
+      return 0;
+    }
+    if (verb === "echo") {
+      const registry = defaultRegistry();
+      let resolveOnce: () => void = () => undefined;
+      const gotOne = new Promise<void>((resolve) => (resolveOnce = resolve));
+      let printed = false;
+      const sub = await client.subscribeRaw(topic as string, (m) => {
+        if (once && printed) return;
+        printed = true;
+        if (m.typeName === undefined || !registry.has(m.typeName)) {
+          io.out(`<${m.bytes.byteLength} bytes of ${m.typeName ?? "unknown type"}: no definition available>\n---\n`);
+        } else {
+          try {
+            io.out(`${messageToYaml((t) => registry.definition(t), m.typeName, registry.deserialize(m.typeName, m.bytes), { truncateLength: truncate })}---\n`);
+          } catch (err) {
+            io.err(`cannot decode a ${m.typeName} message of ${m.bytes.byteLength} bytes: ${err instanceof Error ? err.message : String(err)}\n`);
+          }
+        }
+        if (once) resolveOnce();
+      });
+      await (once ? Promise.race([gotOne, untilDone(ctx, (l) => client.onClose(l))]) : untilDone(ctx, (l) => client.onClose(l)));
+      await sub.unsubscribe().catch(() => undefined);
+      return 0;
+    }
+    const stats = new HzStats(window);
+    const sub = await client.subscribeRaw(topic as string, (m) => stats.add(m.receiveTimeNs));
+    let lastCount = 0;
+    const timer = setInterval(() => {
+      const text = stats.count === lastCount ? undefined : stats.format();
+      lastCount = stats.count;
+      io.out(text === undefined ? "no new messages\n" : `${text}\n`);
+    }, ctx.hzPeriodMs ?? 1000);
+    try {
+      await untilDone(ctx, (l) => client.onClose(l));
+    } finally {
+      clearInterval(timer);
+    }
+    await sub.unsubscribe().catch(() => undefined);
+    return 0;
+  } finally {
+    client.close();
+  }
+}
+
+export const command: CliCommand = { usage: USAGE, run: (args, io) => runTopic(args, io) };

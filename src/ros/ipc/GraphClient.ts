@@ -1,0 +1,195 @@
+import { connect, type Socket } from "node:net";
+import type { Parameter, SetParametersResult } from "../graph/types";
+import { encodeJsonFrame, FrameDecoder } from "./frames";
+import type { LaunchInfo, Request, Response, ServerEvent, SubscribeResult, TopicEntry } from "./protocol";
+import { introspectionDir, listLaunchSockets } from "./socketDir";
+
+/** Raised when no launch is listening; the message names the directory that was searched. */
+export class NoLaunchFoundError extends Error {
+  override readonly name = "NoLaunchFoundError";
+  constructor(readonly dir: string) {
+    super(`no running drone-harness launch found (looked in ${dir})`);
+  }
+}
+
+/** A message delivered to a raw subscription: CDR bytes (with the 4-byte encapsulation header). */
+export type RawMessage = { bytes: Uint8Array; typeName: string | undefined; receiveTimeNs: bigint };
+
+/** A raw subscription held by a GraphClient. */
+export type ClientSubscription = {
+  readonly subscriptionId: number;
+  readonly topic: string;
+  /** Type once known (at subscribe time if the topic exists, else with the first message). */
+  readonly typeName: string | undefined;
+  unsubscribe(): Promise<void>;
+};
+
+export type ConnectOptions = {
+  /** A socket path (e.g. from `--socket`); default: the newest live launch in `dir`. */
+  socketPath?: string;
+  /** Directory to search; default introspectionDir(). */
+  dir?: string;
+};
+
+/** A request without its id (distributive, so each op keeps its own fields). */
+type RequestBody = Request extends infer R ? (R extends Request ? Omit<R, "id"> : never) : never;
+
+type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void };
+type SubState = { topic: string; typeName: string | undefined; callback: (m: RawMessage) => void };
+
+/**
+ * Client of a running launch's introspection socket (GraphServer): the channel `drone-harness
+ * topic|node|param` and `bag record` use from their own processes.
+ *
+ *   const client = await GraphClient.connect();
+ *   const topics = await client.listTopics();
+ *   const sub = await client.subscribeRaw("/camera/image_raw", (m) => writer.write(m.bytes));
+ *   await sub.unsubscribe(); client.close();
+ */
+export class GraphClient {
+  readonly #socket: Socket;
+  readonly #pending = new Map<number, Pending>();
+  readonly #subs = new Map<number, SubState>();
+  #nextId = 1;
+  #closed = false;
+  #closeError: Error | undefined;
+  readonly #closedListeners: Array<() => void> = [];
+  readonly socketPath: string;
+
+  private constructor(socket: Socket, socketPath: string) {
+    this.#socket = socket;
+    this.socketPath = socketPath;
+    const decoder = new FrameDecoder();
+    socket.on("data", (chunk: Buffer) => {
+      let frames;
+      try {
+        frames = decoder.push(chunk);
+      } catch (err) {
+        this.#fail(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      for (const f of frames) {
+        if (f.kind === "message") {
+          const s = this.#subs.get(f.subscriptionId);
+          s?.callback({ bytes: f.bytes, typeName: s.typeName, receiveTimeNs: f.receiveTimeNs });
+          continue;
+        }
+        const v = f.value as Response | ServerEvent;
+        if ("event" in v) {
+          if (v.event === "subscriptionType") {
+            const s = this.#subs.get(v.subscriptionId);
+            if (s !== undefined) s.typeName = v.typeName;
+          }
+          continue;
+        }
+        const p = this.#pending.get(v.id);
+        this.#pending.delete(v.id);
+        p?.resolve(v);
+      }
+    });
+    socket.on("error", (err) => this.#fail(err));
+    socket.on("close", () => this.#fail(new Error("the launch closed the introspection connection")));
+  }
+
+  /** Connects to `options.socketPath`, or to the newest launch that accepts a connection. */
+  static async connect(options: ConnectOptions = {}): Promise<GraphClient> {
+    if (options.socketPath !== undefined) return GraphClient.#open(options.socketPath);
+    const dir = options.dir ?? introspectionDir();
+    for (const candidate of listLaunchSockets(dir)) {
+      try {
+        return await GraphClient.#open(candidate.path);
+      } catch {
+        // A stale socket of a launch that died without cleaning up: try the next one.
+      }
+    }
+    throw new NoLaunchFoundError(dir);
+  }
+
+  static #open(path: string): Promise<GraphClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(path);
+      socket.once("error", reject);
+      socket.once("connect", () => {
+        socket.off("error", reject);
+        resolve(new GraphClient(socket, path));
+      });
+    });
+  }
+
+  /** Resolves when the connection ends (the launch stopped or close() was called). */
+  onClose(listener: () => void): void {
+    if (this.#closed) listener();
+    else this.#closedListeners.push(listener);
+  }
+
+  info(): Promise<LaunchInfo> {
+    return this.#call({ op: "info" }) as Promise<LaunchInfo>;
+  }
+
+  /** Fully qualified node names, sorted. */
+  listNodes(): Promise<string[]> {
+    return this.#call({ op: "listNodes" }) as Promise<string[]>;
+  }
+
+  listTopics(): Promise<TopicEntry[]> {
+    return this.#call({ op: "listTopics" }) as Promise<TopicEntry[]>;
+  }
+
+  listParams(node: string): Promise<string[]> {
+    return this.#call({ op: "listParams", node }) as Promise<string[]>;
+  }
+
+  getParam(node: string, name: string): Promise<Parameter> {
+    return this.#call({ op: "getParam", node, name }) as Promise<Parameter>;
+  }
+
+  /** `value` is typed as on a command line: "1" integer, "1.0" double, "true" bool, "[1, 2]" array. */
+  setParam(node: string, name: string, value: string): Promise<SetParametersResult> {
+    return this.#call({ op: "setParam", node, name, value }) as Promise<SetParametersResult>;
+  }
+
+  /** Every message on `topic` (absolute name) as CDR bytes; decode with the MessageRegistry. */
+  async subscribeRaw(topic: string, callback: (message: RawMessage) => void): Promise<ClientSubscription> {
+    const r = (await this.#call({ op: "subscribe", topic })) as SubscribeResult;
+    const state: SubState = { topic: r.topic, typeName: r.typeName, callback };
+    // Messages can arrive right after the response; register before yielding to the event loop.
+    this.#subs.set(r.subscriptionId, state);
+    return {
+      subscriptionId: r.subscriptionId,
+      topic: r.topic,
+      get typeName() {
+        return state.typeName;
+      },
+      unsubscribe: async () => {
+        this.#subs.delete(r.subscriptionId);
+        if (!this.#closed) await this.#call({ op: "unsubscribe", subscriptionId: r.subscriptionId });
+      },
+    };
+  }
+
+  close(): void {
+    this.#socket.end();
+    this.#fail(new Error("client closed"));
+  }
+
+  #call(req: RequestBody): Promise<unknown> {
+    if (this.#closed) return Promise.reject(this.#closeError ?? new Error("connection closed"));
+    const id = this.#nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      this.#pending.set(id, {
+        resolve: (r) => (r.ok ? resolve(r.result) : reject(new Error(r.error))),
+        reject,
+      });
+      this.#socket.write(encodeJsonFrame({ ...req, id }));
+    });
+  }
+
+  #fail(err: Error): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#closeError = err;
+    for (const p of this.#pending.values()) p.reject(err);
+    this.#pending.clear();
+    for (const l of this.#closedListeners.splice(0)) l();
+  }
+}

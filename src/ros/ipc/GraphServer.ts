@@ -1,0 +1,174 @@
+import { chmodSync, unlinkSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { dirname } from "node:path";
+import { encodeJsonFrame, encodeMessageHeader, FrameDecoder } from "./frames";
+import type { IntrospectionTarget, TargetSubscription } from "./IntrospectionTarget";
+import type { Request, Response, ResponseResult, ServerEvent } from "./protocol";
+import { ensurePrivateDir } from "./socketDir";
+
+export type GraphServerOptions = {
+  /** Bytes queued on one client socket beyond which messages to it are dropped (default 64 MiB). */
+  maxQueuedBytes?: number;
+  log?: (line: string) => void;
+};
+
+type ClientSubscription = { sub: TargetSubscription; typeName: string | undefined; dropped: number };
+
+/**
+ * Serves an IntrospectionTarget on a Unix domain socket in a private (0700) directory: JSON
+ * requests in, JSON responses and raw CDR MESSAGE frames out (frames.ts). No network listener.
+ */
+export class GraphServer {
+  readonly #target: IntrospectionTarget;
+  readonly #maxQueued: number;
+  readonly #log: (line: string) => void;
+  readonly #sockets = new Set<Socket>();
+  #server: Server | undefined;
+  #path: string | undefined;
+
+  constructor(target: IntrospectionTarget, options: GraphServerOptions = {}) {
+    this.#target = target;
+    this.#maxQueued = options.maxQueuedBytes ?? 64 * 1024 * 1024;
+    this.#log = options.log ?? (() => undefined);
+  }
+
+  get socketPath(): string | undefined {
+    return this.#path;
+  }
+
+  /** Listens on `socketPath` (its directory is created 0700 or checked); the socket file is 0600. */
+  async listen(socketPath: string): Promise<void> {
+    ensurePrivateDir(dirname(socketPath));
+    try {
+      unlinkSync(socketPath);
+    } catch {
+      // No stale socket file.
+    }
+    const server = createServer((socket) => this.#accept(socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(socketPath, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    chmodSync(socketPath, 0o600);
+    this.#server = server;
+    this.#path = socketPath;
+  }
+
+  /** Tells clients, closes every connection and removes the socket file. */
+  async close(): Promise<void> {
+    const server = this.#server;
+    if (server === undefined) return;
+    this.#server = undefined;
+    for (const socket of this.#sockets) {
+      const closing: ServerEvent = { event: "closing" };
+      socket.end(encodeJsonFrame(closing));
+    }
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (this.#path !== undefined) {
+      try {
+        unlinkSync(this.#path);
+      } catch {
+        // Already removed.
+      }
+    }
+  }
+
+  #accept(socket: Socket): void {
+    this.#sockets.add(socket);
+    const decoder = new FrameDecoder();
+    const subs = new Map<number, ClientSubscription>();
+    let nextSub = 1;
+    const send = (value: Response | ServerEvent): void => {
+      if (!socket.destroyed) socket.write(encodeJsonFrame(value));
+    };
+    const cleanup = (): void => {
+      for (const s of subs.values()) s.sub.destroy();
+      subs.clear();
+      this.#sockets.delete(socket);
+    };
+    socket.on("close", cleanup);
+    socket.on("error", () => socket.destroy());
+    socket.on("data", (chunk: Buffer) => {
+      let frames;
+      try {
+        frames = decoder.push(chunk);
+      } catch (err) {
+        this.#log(`introspection: dropping client: ${err instanceof Error ? err.message : String(err)}`);
+        socket.destroy();
+        return;
+      }
+      for (const frame of frames) {
+        if (frame.kind !== "json") {
+          socket.destroy();
+          return;
+        }
+        const req = frame.value as Request;
+        const id = typeof req.id === "number" ? req.id : -1;
+        try {
+          const result = this.#handle(req, subs, () => nextSub++, socket, send);
+          send({ id, ok: true, result });
+        } catch (err) {
+          send({ id, ok: false, error: err instanceof Error ? err.message : String(err) });
+        }
+      }
+    });
+  }
+
+  #handle(
+    req: Request,
+    subs: Map<number, ClientSubscription>,
+    newId: () => number,
+    socket: Socket,
+    send: (value: Response | ServerEvent) => void,
+  ): ResponseResult {
+    const t = this.#target;
+    switch (req.op) {
+      case "info":
+        return t.info();
+      case "listNodes":
+        return t.listNodes();
+      case "listTopics":
+        return t.listTopics();
+      case "listParams":
+        return t.listParams(req.node);
+      case "getParam":
+        return t.getParam(req.node, req.name);
+      case "setParam":
+        return t.setParam(req.node, req.name, req.value);
+      case "unsubscribe": {
+        subs.get(req.subscriptionId)?.sub.destroy();
+        subs.delete(req.subscriptionId);
+        return null;
+      }
+      case "subscribe": {
+        if (typeof req.topic !== "string" || !req.topic.startsWith("/")) throw new RangeError(`topic "${String(req.topic)}" must be an absolute name (start with "/")`);
+        const subscriptionId = newId();
+        const entry: ClientSubscription = { sub: { topic: req.topic, destroy: () => undefined }, typeName: t.topicType(req.topic), dropped: 0 };
+        entry.sub = t.subscribeRaw(req.topic, (bytes, typeName, receiveTimeNs) => {
+          if (socket.destroyed) return;
+          if (typeName !== entry.typeName) {
+            entry.typeName = typeName;
+            send({ event: "subscriptionType", subscriptionId, typeName });
+          }
+          if (socket.writableLength > this.#maxQueued) {
+            entry.dropped++;
+            return;
+          }
+          socket.cork();
+          socket.write(encodeMessageHeader(subscriptionId, receiveTimeNs, bytes.byteLength));
+          socket.write(bytes);
+          socket.uncork();
+        });
+        subs.set(subscriptionId, entry);
+        return { subscriptionId, topic: req.topic, typeName: entry.typeName };
+      }
+      default: {
+        const op: never = req;
+        throw new RangeError(`unknown request op ${JSON.stringify((op as { op?: unknown }).op)}`);
+      }
+    }
+  }
+}

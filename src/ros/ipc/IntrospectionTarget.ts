@@ -1,0 +1,24 @@
+import type { Parameter, SetParametersResult } from "../graph/types";
+import type { LaunchInfo, TopicEntry } from "./protocol";
+
+/** A live raw subscription held by the server for one client. */
+export type TargetSubscription = { readonly topic: string; destroy(): void };
+
+/**
+ * What the introspection server exposes (the ros2 daemon's role): implemented over a running
+ * launch (src/ros/launch/launchIntrospection.ts) and by in-memory fakes in tests.
+ */
+export interface IntrospectionTarget {
+  info(): LaunchInfo;
+  listNodes(): string[];
+  listTopics(): TopicEntry[];
+  /** Raw CDR bytes of every message on `topic` (absolute name), with its type and receive time. */
+  subscribeRaw(topic: string, callback: (bytes: Uint8Array, typeName: string, receiveTimeNs: bigint) => void): TargetSubscription;
+  /** Type of `topic` if known now. */
+  topicType(topic: string): string | undefined;
+  listParams(node: string): string[];
+  /** Throws an Error naming the node or parameter when it does not exist. */
+  getParam(node: string, name: string): Parameter;
+  /** `value` as typed on a command line (YAML rules, see parseParameterValue). */
+  setParam(node: string, name: string, value: string): SetParametersResult;
+}

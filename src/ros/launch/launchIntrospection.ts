@@ -1,0 +1,61 @@
+import type { RawTopicAccess } from "../graph/raw";
+import type { Parameter, RosGraph, RosNode, SetParametersResult } from "../graph/types";
+import type { IntrospectionTarget } from "../ipc/IntrospectionTarget";
+import type { LaunchInfo } from "../ipc/protocol";
+import { parseParameterValue } from "../params";
+
+/** A graph the introspection server can read: nodes, topics and raw bytes (EmbeddedGraph). */
+export type IntrospectableGraph = RosGraph & RawTopicAccess & { node?(fullyQualifiedName: string): RosNode | undefined };
+
+/** "harness" and "/harness" both name the root-namespace node, as in `ros2 param get`. */
+const absolute = (name: string): string => (name.startsWith("/") ? name : `/${name}`);
+
+/** Parameter names a node has declared (EmbeddedNode keeps them; other graphs may not expose them). */
+function parameterNames(node: RosNode): string[] {
+  const n = node as { listParameters?: () => unknown; parameterNames?: () => unknown };
+  const list = typeof n.listParameters === "function" ? n.listParameters() : typeof n.parameterNames === "function" ? n.parameterNames() : undefined;
+  if (Array.isArray(list)) return list.map((x) => (typeof x === "string" ? x : String((x as { name?: unknown }).name))).sort();
+  throw new Error(`node ${node.fullyQualifiedName} does not expose its parameter list on this graph`);
+}
+
+/**
+ * The IntrospectionTarget of a running launch: node and topic lists from the graph, raw CDR
+ * subscriptions, and parameters of the launched nodes (found by fully qualified name).
+ */
+export function launchIntrospection(graph: IntrospectableGraph, findNode: (fqn: string) => RosNode | undefined, info: LaunchInfo): IntrospectionTarget {
+  const nodeOrThrow = (name: string): RosNode => {
+    const fqn = absolute(name);
+    const node = findNode(fqn) ?? graph.node?.(fqn);
+    if (node === undefined) throw new Error(`node ${fqn} not found (running: ${graph.nodeNames().join(", ") || "none"})`);
+    return node;
+  };
+  return {
+    info: () => info,
+    listNodes: () => graph.nodeNames(),
+    listTopics: () => graph.topicNamesAndTypes(),
+    topicType: (topic) => graph.topicNamesAndTypes().find((t) => t.name === topic)?.types[0],
+    subscribeRaw: (topic, callback) => {
+      const sub = graph.subscribeRaw(topic, callback);
+      return { topic: sub.topic, destroy: () => sub.destroy() };
+    },
+    listParams: (name) => parameterNames(nodeOrThrow(name)),
+    getParam: (name, param): Parameter => {
+      const node = nodeOrThrow(name);
+      if (!node.hasParameter(param)) throw new Error(`Parameter not set: node ${node.fullyQualifiedName} has no parameter "${param}"`);
+      return node.getParameter(param);
+    },
+    setParam: (name, param, text): SetParametersResult => {
+      const node = nodeOrThrow(name);
+      let typed = parseParameterValue(param, text);
+      // "1" for a double parameter means 1.0 (ros2 param set would reject the integer type;
+      // accepting it is friendlier and loses nothing).
+      if (node.hasParameter(param)) {
+        const current = node.getParameter(param);
+        if (current.type === "double" && typed.type === "integer") typed = { type: "double", value: typed.value };
+        if (current.type === "double_array" && typed.type === "integer_array") typed = { type: "double_array", value: typed.value };
+      }
+      const [result] = node.setParameters([{ name: param, type: typed.type, value: typed.value }]);
+      return result ?? { successful: false, reason: "no result from setParameters" };
+    },
+  };
+}

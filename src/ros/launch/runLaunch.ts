@@ -1,0 +1,102 @@
+import { join } from "node:path";
+import { EmbeddedGraph } from "../graph";
+import { GraphServer } from "../ipc/GraphServer";
+import { introspectionDir, socketFileName } from "../ipc/socketDir";
+import { Launcher } from "./Launcher";
+import { launchIntrospection } from "./launchIntrospection";
+import { LaunchFileError } from "./LaunchFileError";
+import { loadLaunchFile, resolveLaunchPath } from "./loadLaunchFile";
+import type { NodeRegistry } from "./NodeFactory";
+import { findPackageRoot } from "./packageRoot";
+import { untilSignal } from "./standalone";
+import { UsageError, type CliIO } from "../../cli/CliCommand";
+
+export const LAUNCH_USAGE =
+  "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection]";
+
+export type LaunchContext = {
+  /** Resolves when the launch should shut down (default: SIGINT or SIGTERM). */
+  until?: () => Promise<void>;
+  /** exec name -> factory (the CLI passes nodes/index.ts's NODE_REGISTRY). */
+  registry: NodeRegistry;
+  /** Package share directory (default: found from this file). */
+  packageRoot?: string;
+  /** Introspection socket directory (default introspectionDir()). */
+  socketDir?: string;
+  /** Called once every node has started and the socket listens (tests). */
+  onReady?: (info: { socketPath: string | undefined; graph: EmbeddedGraph; launcher: Launcher }) => void;
+};
+
+/** `drone-harness launch`: evaluates the launch file and runs its drone_harness nodes in this process. */
+export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): Promise<number> {
+  let file: string | undefined;
+  const launchArgs: Record<string, string> = {};
+  let printPlan = false;
+  let allowAbsoluteIncludes = false;
+  let introspection = true;
+  for (const a of args) {
+    if (a === "--print-plan") printPlan = true;
+    else if (a === "--allow-absolute-includes") allowAbsoluteIncludes = true;
+    else if (a === "--no-introspection") introspection = false;
+    else if (a.startsWith("-")) throw new UsageError(`unknown option "${a}"`);
+    else if (a.includes(":=")) {
+      const i = a.indexOf(":=");
+      const name = a.slice(0, i);
+      if (name === "") throw new UsageError(`argument "${a}" has no name before ":="`);
+      launchArgs[name] = a.slice(i + 2);
+    } else if (file === undefined) file = a;
+    else throw new UsageError(`unexpected argument "${a}" (launch arguments are name:=value)`);
+  }
+  if (file === undefined) throw new UsageError("missing the launch file");
+  const packageRoot = ctx.packageRoot ?? findPackageRoot();
+  let plan;
+  try {
+    plan = loadLaunchFile(resolveLaunchPath(packageRoot, file), { packageRoot, arguments: launchArgs, allowAbsoluteIncludes });
+  } catch (err) {
+    if (err instanceof LaunchFileError) {
+      io.err(`drone-harness launch: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  if (printPlan) {
+    for (const s of plan.skipped) io.out(`# skipped ${s.what} (${s.file}:${s.line}): ${s.reason}\n`);
+    for (const n of plan.nodes) {
+      io.out(`${n.fullyQualifiedName}  ${n.package}/${n.executable}${n.respawn ? `  respawn(${n.respawnDelaySec}s)` : ""}\n`);
+      for (const [k, v] of Object.entries(n.parameters)) io.out(`  param ${k} = ${JSON.stringify(v.value)} (${v.type})\n`);
+      for (const r of n.remappings) io.out(`  remap ${r.from} -> ${r.to}\n`);
+    }
+    return 0;
+  }
+  const registry = ctx.registry;
+  const graph = new EmbeddedGraph({ writeLine: (line) => io.err(`${line}\n`) });
+  const launcher = new Launcher({ graph, registry, log: (line) => io.err(`${line}\n`) });
+  graph.spin();
+  let server: GraphServer | undefined;
+  try {
+    try {
+      await launcher.start(plan);
+    } catch (err) {
+      io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
+      return 1;
+    }
+    if (plan.nodes.length === 0) io.err("[launch] no drone_harness nodes to start in this launch file\n");
+    if (introspection) {
+      server = new GraphServer(
+        launchIntrospection(graph, (fqn) => launcher.node(fqn), { pid: process.pid, launchFile: file, startedAtMs: Date.now() }),
+        { log: (line) => io.err(`[launch] ${line}\n`) },
+      );
+      const socketPath = join(ctx.socketDir ?? introspectionDir(), socketFileName(process.pid));
+      await server.listen(socketPath);
+      io.err(`[launch] introspection socket: ${socketPath}\n`);
+    }
+    ctx.onReady?.({ socketPath: server?.socketPath, graph, launcher });
+    await (ctx.until ?? untilSignal)();
+    io.err("[launch] shutting down\n");
+    return 0;
+  } finally {
+    await launcher.stop();
+    await server?.close();
+    await graph.shutdown();
+  }
+}

@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EmbeddedGraph } from "../../../src/ros/graph";
+import { GraphClient, GraphServer, introspectionDir, type RawMessage } from "../../../src/ros/ipc";
+import { FrameDecoder, encodeJsonFrame, encodeMessageHeader } from "../../../src/ros/ipc/frames";
+import { Launcher } from "../../../src/ros/launch/Launcher";
+import { launchIntrospection } from "../../../src/ros/launch/launchIntrospection";
+import type { NodeLaunchDescription } from "../../../src/ros/launch/LaunchPlan";
+import { talker } from "../launch/testNodes";
+
+const talkerDesc: NodeLaunchDescription = {
+  package: "drone_harness",
+  executable: "talker",
+  name: "talker",
+  namespace: "/",
+  fullyQualifiedName: "/talker",
+  parameters: {},
+  remappings: [],
+  respawn: false,
+  respawnDelaySec: 0,
+  output: "screen",
+  args: [],
+  source: { file: "t.launch.xml", line: 1 },
+};
+
+describe("GraphServer + GraphClient over a Unix socket", () => {
+  let dir: string;
+  let graph: EmbeddedGraph;
+  let launcher: Launcher;
+  let server: GraphServer;
+  let client: GraphClient;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "dh-ipc-"));
+    graph = new EmbeddedGraph({ stderrLevel: "silent" });
+    graph.spin();
+    launcher = new Launcher({ graph, registry: { talker }, log: () => undefined });
+    await launcher.start({ nodes: [talkerDesc], skipped: [], arguments: [], warnings: [] });
+    server = new GraphServer(launchIntrospection(graph, (f) => launcher.node(f), { pid: process.pid, launchFile: "t.launch.xml", startedAtMs: 1 }));
+    await server.listen(join(dir, "sockets", "launch-1.sock"));
+    client = await GraphClient.connect({ dir: join(dir, "sockets") });
+  });
+  afterEach(async () => {
+    client.close();
+    await server.close();
+    await launcher.stop();
+    await graph.shutdown();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps the socket private: directory 0700, socket 0600", () => {
+    expect(statSync(join(dir, "sockets")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, "sockets", "launch-1.sock")).mode & 0o777).toBe(0o600);
+  });
+
+  it("lists nodes and topics and reports launch info", async () => {
+    expect(await client.listNodes()).toContain("/talker");
+    expect(await client.listTopics()).toContainEqual({ name: "/chatter", types: ["std_msgs/msg/String"] });
+    expect(await client.info()).toEqual({ pid: process.pid, launchFile: "t.launch.xml", startedAtMs: 1 });
+  });
+
+  it("delivers raw CDR bytes identical to the graph's serialization, with type and receive time", async () => {
+    const got: RawMessage[] = [];
+    let done: () => void = () => undefined;
+    const two = new Promise<void>((r) => (done = r));
+    const before = BigInt(Date.now()) * 1_000_000n;
+    const sub = await client.subscribeRaw("/chatter", (m) => {
+      got.push(m);
+      if (got.length === 2) done();
+    });
+    expect(sub.typeName).toBe("std_msgs/msg/String");
+    await two;
+    const first = got[0]!;
+    const text = graph.registry.deserialize<{ data: string }>("std_msgs/msg/String", first.bytes).data;
+    expect(text).toMatch(/^Hello, world! \d+$/);
+    expect(Buffer.from(first.bytes).equals(Buffer.from(graph.registry.serialize("std_msgs/msg/String", { data: text })))).toBe(true);
+    expect(first.typeName).toBe("std_msgs/msg/String");
+    expect(first.receiveTimeNs).toBeGreaterThanOrEqual(before - 1_000_000_000n);
+    await sub.unsubscribe();
+  });
+
+  it("carries a 256x256 rgb8 Image (196,608 data bytes) unchanged", async () => {
+    const data = new Uint8Array(256 * 256 * 3);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 31) & 0xff;
+    const image = { header: { stamp: { sec: 5, nanosec: 7 }, frame_id: "camera" }, height: 256, width: 256, encoding: "rgb8", is_bigendian: 0, step: 768, data };
+    const bytes = graph.registry.serialize("sensor_msgs/msg/Image", image);
+    let resolveMsg: (m: RawMessage) => void = () => undefined;
+    const got = new Promise<RawMessage>((r) => (resolveMsg = r));
+    await client.subscribeRaw("/camera/image_raw", resolveMsg);
+    graph.publishRaw("/camera/image_raw", "sensor_msgs/msg/Image", bytes);
+    const m = await got;
+    expect(m.typeName).toBe("sensor_msgs/msg/Image");
+    expect(Buffer.from(m.bytes).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it("gets and sets parameters with ROS 2 validation results", async () => {
+    expect(await client.getParam("/talker", "greeting")).toEqual({ name: "greeting", type: "string", value: "Hello, world!" });
+    expect(await client.getParam("talker", "period_ms")).toEqual({ name: "period_ms", type: "integer", value: 5 });
+    expect(await client.setParam("talker", "greeting", "Hi")).toEqual({ successful: true, reason: "" });
+    expect(await client.getParam("talker", "greeting")).toMatchObject({ value: "Hi" });
+    // "1" for a double parameter is accepted as 1.0.
+    expect((await client.setParam("talker", "gain", "1")).successful).toBe(true);
+    expect(await client.getParam("talker", "gain")).toEqual({ name: "gain", type: "double", value: 1 });
+    const rejected = await client.setParam("talker", "gain", "2.5");
+    expect(rejected.successful).toBe(false);
+    expect(rejected.reason).toMatch(/gain/);
+    expect(await client.listParams("talker")).toEqual(expect.arrayContaining(["gain", "greeting", "period_ms"]));
+    await expect(client.getParam("/nobody", "x")).rejects.toThrow("node /nobody not found (running: ");
+    await expect(client.getParam("/talker", "nope")).rejects.toThrow('node /talker has no parameter "nope"');
+  });
+
+  it("tells clients when the launch closes", async () => {
+    const closed = new Promise<void>((r) => client.onClose(r));
+    await server.close();
+    await closed;
+    await expect(client.listNodes()).rejects.toThrow();
+  });
+});
+
+describe("discovery", () => {
+  it("names the directory it searched when no launch is running", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dh-none-"));
+    try {
+      await expect(GraphClient.connect({ dir })).rejects.toThrow(`no running drone-harness launch found (looked in ${dir})`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("uses $XDG_RUNTIME_DIR/drone-harness, else <tmpdir>/drone-harness-<uid>", () => {
+    expect(introspectionDir({ XDG_RUNTIME_DIR: "/run/user/1000" })).toBe("/run/user/1000/drone-harness");
+    expect(introspectionDir({})).toBe(join(tmpdir(), `drone-harness-${process.getuid?.() ?? 0}`));
+  });
+});
+
+describe("FrameDecoder", () => {
+  it("reassembles JSON and MESSAGE frames split at every byte boundary", () => {
+    const payload = new Uint8Array([0, 1, 0, 0, 9, 8, 7]);
+    const wire = Buffer.concat([encodeJsonFrame({ id: 1, ok: true, result: ["a"] }), encodeMessageHeader(3, 123n, payload.length), Buffer.from(payload)]);
+    for (let cut = 0; cut <= wire.length; cut++) {
+      const d = new FrameDecoder();
+      const frames = [...d.push(wire.subarray(0, cut)), ...d.push(wire.subarray(cut))];
+      expect(frames).toEqual([
+        { kind: "json", value: { id: 1, ok: true, result: ["a"] } },
+        { kind: "message", subscriptionId: 3, receiveTimeNs: 123n, bytes: Buffer.from(payload) },
+      ]);
+    }
+  });
+
+  it("rejects oversized and unknown frames", () => {
+    const huge = Buffer.alloc(5);
+    huge.writeUInt32BE(0xffffffff, 0);
+    expect(() => new FrameDecoder().push(huge)).toThrow("introspection frame length 4294967295 is outside [1, 268435456]");
+    expect(() => new FrameDecoder().push(Buffer.from([0, 0, 0, 1, 9]))).toThrow("introspection frame kind 9 is not 1 (JSON) or 2 (MESSAGE)");
+  });
+});
