@@ -80,6 +80,21 @@ describe("conv2dSame (custom gradient)", () => {
     }
   });
 
+  it.each([1, 5])("matches the cpu reference for a k=%i kernel too", async (k) => {
+    const r = new SeededRandom(k);
+    const ws2: [number, number, number, number] = [k, k, 3, 4];
+    const wv2 = randomValues(k * k * 3 * 4, r);
+    const bv2 = randomValues(4, r);
+    const gv2 = randomValues(2 * 9 * 11 * 4, r);
+    await tf.setBackend("cpu");
+    const ref = gradsOf(reference, xv, xs, wv2, ws2, bv2, gv2);
+    await tf.setBackend("wasm");
+    const ours = gradsOf((x, w, b) => conv2dSame(x, w, b), xv, xs, wv2, ws2, bv2, gv2);
+    expect(relErr(ours.y, ref.y)).toBeLessThan(1e-4);
+    expect(relErr(ours.dx, ref.dx)).toBeLessThan(1e-4);
+    expect(relErr(ours.dw, ref.dw)).toBeLessThan(1e-4);
+  });
+
   it("returns a zero input gradient when skipInputGrad is set, with the same filter gradient", async () => {
     await tf.setBackend("wasm");
     const full = gradsOf((x, w, b) => conv2dSame(x, w, b), xv, xs, wv, ws, bv, gv);
