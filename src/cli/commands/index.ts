@@ -10,5 +10,9 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   bag: { summary: "rosbag2 bags: info, recover, record, play", load: async () => (require("./bag") as typeof import("./bag")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
+  sim: { summary: "embedded simulator: headless flight, PNG frames with the mask", load: async () => (require("./sim") as typeof import("./sim")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  gazebo: { summary: "export a scenario seed to a Gazebo SDF world + ros_gz_bridge config", load: async () => (require("./gazebo") as typeof import("./gazebo")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   harness: { summary: "harness model facts: parameter counts of student and harness and their ratio", load: async () => (require("./harness") as typeof import("./harness")).command },
 };
