@@ -100,6 +100,50 @@ export interface diagnostic_msgs__msg__KeyValue {
   value: string;
 }
 
+/** drone_harness_msgs/msg/GroundTruth */
+export interface drone_harness_msgs__msg__GroundTruth {
+  header: std_msgs__msg__Header;
+  scenario: string;
+  seed: number;
+  perturbed: boolean;
+  height: number;
+  width: number;
+  mask: Uint8Array | number[];
+  box_object_id: Uint32Array | number[];
+  box_class: Uint8Array | number[];
+  box_x_min: Int32Array | number[];
+  box_y_min: Int32Array | number[];
+  box_x_max: Int32Array | number[];
+  box_y_max: Int32Array | number[];
+  pose: geometry_msgs__msg__Pose;
+  velocity_enu: geometry_msgs__msg__Vector3;
+  angular_velocity_body: geometry_msgs__msg__Vector3;
+  nearest_distance: number;
+  nearest_class: number;
+  nearest_azimuth: number;
+  nearest_elevation: number;
+  path_distance: number;
+  path_class: number;
+  path_azimuth: number;
+  path_elevation: number;
+  time_to_collision: number;
+  class_distance: Float64Array | number[];
+  ground_clearance: number;
+  goal_distance: number;
+  goal_azimuth: number;
+  status: string;
+  collided: boolean;
+  collision_class: number;
+  collision_time: number;
+}
+/** Constants of drone_harness_msgs/msg/GroundTruth. */
+export const drone_harness_msgs__msg__GroundTruth__constants = {
+  CLASS_BACKGROUND: 0,
+  CLASS_WIRE: 1,
+  CLASS_BRANCH: 2,
+  CLASS_POLE_TRUNK: 3,
+} as const;
+
 /** drone_harness_msgs/msg/HarnessCorrection */
 export interface drone_harness_msgs__msg__HarnessCorrection {
   header: std_msgs__msg__Header;
@@ -1481,6 +1525,7 @@ export interface MessageTypeMap {
   "diagnostic_msgs/msg/DiagnosticArray": diagnostic_msgs__msg__DiagnosticArray;
   "diagnostic_msgs/msg/DiagnosticStatus": diagnostic_msgs__msg__DiagnosticStatus;
   "diagnostic_msgs/msg/KeyValue": diagnostic_msgs__msg__KeyValue;
+  "drone_harness_msgs/msg/GroundTruth": drone_harness_msgs__msg__GroundTruth;
   "drone_harness_msgs/msg/HarnessCorrection": drone_harness_msgs__msg__HarnessCorrection;
   "drone_harness_msgs/msg/StudentOutput": drone_harness_msgs__msg__StudentOutput;
   "geometry_msgs/msg/Accel": geometry_msgs__msg__Accel;
