@@ -39,6 +39,8 @@ export type HarnessCorrectorOptions = {
   topK?: number;
   /** Consecutive frames above DELTA_RUNAWAY that halve lambda. Default 5. */
   runawayFrames?: number;
+  /** Dispose the network with the corrector. Default true (false when it is shared). */
+  ownsModel?: boolean;
 };
 
 export class HarnessCorrector implements Corrector {
@@ -57,7 +59,7 @@ export class HarnessCorrector implements Corrector {
 
   constructor(
     private readonly harness: HarnessNet,
-    options: HarnessCorrectorOptions = {},
+    private readonly options: HarnessCorrectorOptions = {},
   ) {
     this.topK = options.topK ?? 3;
     this.runawayFrames = options.runawayFrames ?? 5;
@@ -130,6 +132,6 @@ export class HarnessCorrector implements Corrector {
   }
 
   dispose(): void {
-    this.harness.dispose();
+    if (this.options.ownsModel ?? true) this.harness.dispose();
   }
 }

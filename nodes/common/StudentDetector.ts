@@ -24,11 +24,16 @@ export class StudentDetector implements Detector {
   private readonly rgb = new Rgb8Converter();
   private readonly out: StudentOutputs;
 
-  /** `width`/`height`: the image size the node accepts (multiples of 32, the student's pooling). */
+  /**
+   * `width`/`height`: the image size the node accepts (multiples of 32, the student's pooling).
+   * `ownsModel` (default true): dispose the network with the detector (false when the caller
+   * shares one network between launches, e.g. the benchmark arms).
+   */
   constructor(
     private readonly student: Student,
     private readonly width: number,
     private readonly height: number,
+    private readonly options: { ownsModel?: boolean } = {},
   ) {
     if (!(width > 0 && width % 32 === 0 && height > 0 && height % 32 === 0)) {
       throw new RangeError(`image size ${width}x${height}, expected positive multiples of 32 (set expected_width/expected_height)`);
@@ -61,6 +66,6 @@ export class StudentDetector implements Detector {
   }
 
   dispose(): void {
-    this.student.dispose();
+    if (this.options.ownsModel ?? true) this.student.dispose();
   }
 }

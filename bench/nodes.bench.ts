@@ -1,0 +1,120 @@
+/**
+ * End-to-end node latency (issue 6, item 4): wall time from a camera Image being published to
+ * the /cmd_vel command for that frame (matched by header stamp) arriving at a subscriber, through
+ * perception -> [harness] -> controller -> safety on the embedded graph (lock-step, sim time,
+ * intra-process). Two arms in the same run, same frames:
+ *   student only:  perception -> controller (controller remapped to harness/student_output)
+ *   with harness:  perception -> harness -> controller
+ * with the full-size student and harness networks (src/harness defaults; weights untrained, the
+ * cost is the same) on the backend initBackend() picks. Reports p50/p99, the harness overhead
+ * ratio, and peak RSS of the process.
+ */
+import { HarnessNet, Student, initBackend } from "../src/harness";
+import { HarnessCorrector } from "../nodes/common/HarnessCorrector";
+import { StudentDetector } from "../nodes/common/StudentDetector";
+import type { TwistStamped } from "../nodes/common/sensorTypes";
+import { createNodeRegistry } from "../nodes";
+import { EmbeddedGraph } from "../src/ros/graph";
+import { nsToTime } from "../src/ros/graph/wallClock";
+import { activateIfLifecycle, type LaunchedNode } from "../src/ros/launch/NodeFactory";
+
+const FRAME_NS = 33_333_333n;
+const WARMUP = 10;
+const FRAMES = 60;
+
+function percentile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? Number.NaN;
+}
+
+/** A deterministic 256x256 rgb8 frame: sky gradient with a dark wire whose height moves. */
+function frame(k: number): Uint8Array {
+  const data = new Uint8Array(256 * 256 * 3);
+  for (let y = 0; y < 256; y++) {
+    for (let x = 0; x < 256; x++) {
+      const i = (y * 256 + x) * 3;
+      const wire = Math.abs(y - 100 - ((x + 3 * k) % 40) / 4) < 1.5;
+      data[i] = wire ? 30 : 110 + (y >> 2);
+      data[i + 1] = wire ? 30 : 140 + (y >> 2);
+      data[i + 2] = wire ? 35 : 210;
+    }
+  }
+  return data;
+}
+
+async function measure(withHarness: boolean, student: Student, harness: HarnessNet): Promise<number[]> {
+  const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+  const registry = createNodeRegistry({
+    detector: ({ width, height }) => new StudentDetector(student, width, height, { ownsModel: false }),
+    corrector: () => new HarnessCorrector(harness, { ownsModel: false }),
+  });
+  const launched: LaunchedNode[] = [];
+  const add = async (exec: string, remappings: Record<string, string> = {}): Promise<void> => {
+    const f = registry[exec];
+    if (f === undefined) throw new Error(`no node ${exec}`);
+    const l = await f(graph, { name: exec, namespace: "/", parameterOverrides: { use_sim_time: true, max_accel_m_s2: 0 }, remappings });
+    await activateIfLifecycle(l);
+    launched.push(l);
+  };
+  await add("perception");
+  if (withHarness) await add("harness");
+  await add("controller", withHarness ? {} : { "harness/policy": "harness/student_output", "harness/obstacles": "harness/obstacles_raw" });
+  await add("safety");
+
+  const sim = graph.createNode("bench_sim");
+  const clock = sim.createPublisher("rosgraph_msgs/msg/Clock", "/clock");
+  const cam = sim.createPublisher("sensor_msgs/msg/Image", "/camera/image_raw");
+  const imu = sim.createPublisher("sensor_msgs/msg/Imu", "/imu/data");
+  const fix = sim.createPublisher("sensor_msgs/msg/NavSatFix", "/gps/fix");
+  const vel = sim.createPublisher("geometry_msgs/msg/TwistStamped", "/gps/vel");
+  let pending: { stampNs: bigint; t0: bigint } | undefined;
+  const latencies: number[] = [];
+  graph.createNode("bench_sink").createSubscription<TwistStamped>("geometry_msgs/msg/TwistStamped", "/cmd_vel", {}, (m) => {
+    const s = BigInt(m.header.stamp.sec) * 1_000_000_000n + BigInt(m.header.stamp.nanosec);
+    if (pending !== undefined && s === pending.stampNs) {
+      latencies.push(Number(process.hrtime.bigint() - pending.t0) / 1e6);
+      pending = undefined;
+    }
+  });
+  const cov = new Float64Array(9);
+  for (let k = 1; k <= WARMUP + FRAMES; k++) {
+    const t = BigInt(k) * FRAME_NS;
+    const stamp = nsToTime(t);
+    clock.publish({ clock: stamp });
+    imu.publish({
+      header: { stamp, frame_id: "imu_link" }, orientation: { x: 0, y: 0, z: 0, w: 1 }, orientation_covariance: cov,
+      angular_velocity: { x: 0, y: 0, z: 0.01 * k }, angular_velocity_covariance: cov,
+      linear_acceleration: { x: 0.1, y: 0, z: 9.81 }, linear_acceleration_covariance: cov,
+    });
+    fix.publish({ header: { stamp, frame_id: "gps" }, status: { status: 0, service: 1 }, latitude: 47.4, longitude: 8.5, altitude: 500 + 0.05 * k, position_covariance: cov, position_covariance_type: 0 });
+    vel.publish({ header: { stamp, frame_id: "map" }, twist: { linear: { x: 3, y: 0.1, z: 0 }, angular: { x: 0, y: 0, z: 0 } } });
+    graph.spinUntilIdle();
+    const data = frame(k);
+    const t0 = process.hrtime.bigint();
+    pending = { stampNs: t, t0 };
+    cam.publish({ header: { stamp, frame_id: "camera_optical" }, height: 256, width: 256, encoding: "rgb8", is_bigendian: 0, step: 768, data });
+    graph.spinUntilIdle();
+    if (k <= WARMUP) latencies.length = 0;
+  }
+  for (const l of launched) await l.stop();
+  await graph.shutdown();
+  return latencies;
+}
+
+export async function run(print: (line: string) => void): Promise<void> {
+  const backend = await initBackend();
+  print(`nodes: camera Image published -> /cmd_vel received, 256x256 rgb8, embedded graph lock-step, backend ${backend.name}`);
+  const student = new Student();
+  const harness = new HarnessNet();
+  const arms: Array<[string, number[]]> = [
+    ["student only (perception -> controller -> safety)", await measure(false, student, harness)],
+    ["with harness (perception -> harness -> controller -> safety)", await measure(true, student, harness)],
+  ];
+  for (const [name, l] of arms) {
+    print(`  ${name}: frames ${l.length}, p50 ${percentile(l, 0.5).toFixed(2)} ms, p99 ${percentile(l, 0.99).toFixed(2)} ms`);
+  }
+  const base = arms[0]![1], withH = arms[1]![1];
+  if (base.length === 0 || withH.length === 0) throw new Error("no /cmd_vel matched a camera frame: the pipeline did not run");
+  print(`  harness overhead (p50 ratio with/without): ${(percentile(withH, 0.5) / percentile(base, 0.5)).toFixed(3)}`);
+  print(`  peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+}
