@@ -8,6 +8,8 @@ export type Middleware = "embedded" | "ros2";
 export type CreateGraphOptions = EmbeddedGraphOptions & {
   /** "embedded" (default): in-process graph. "ros2": real ROS 2 through rclnodejs (loaded lazily). */
   middleware?: Middleware;
+  /** ros2 only: command-line arguments for rcl (e.g. the --ros-args that ros2 launch passes). */
+  argv?: string[];
 };
 
 /**
@@ -20,7 +22,7 @@ export async function createGraph(options: CreateGraphOptions = {}): Promise<Ros
     case "embedded":
       return new EmbeddedGraph(options);
     case "ros2": {
-      return createRclnodejsGraph({ globalRemappings: options.globalRemappings });
+      return createRclnodejsGraph({ globalRemappings: options.globalRemappings, argv: options.argv });
     }
     default: {
       const never: never = middleware;

@@ -10,7 +10,9 @@ export function loadRclnodejs<T = unknown>(requireFn: (id: string) => unknown = 
   try {
     return requireFn("rclnodejs") as T;
   } catch (error) {
-    const cause = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    // Duck-typed: errors from another realm (e.g. jest's module registry) fail `instanceof Error`.
+    const message = (error as { message?: unknown } | null)?.message;
+    const cause = (typeof message === "string" ? message : String(error)).split("\n")[0];
     throw new Error(`${RCLNODEJS_UNAVAILABLE} (cause: ${cause ?? "unknown"})`, { cause: error });
   }
 }
