@@ -2,6 +2,7 @@
 export type BenchSuite = { name: string; run: (print: (line: string) => void) => Promise<void> };
 
 export const SUITES: BenchSuite[] = [
+  { name: "bag", run: async (print) => (await import("./bag.bench.js")).run(print) },
   { name: "graph", run: async (print) => (await import("./graph.bench.js")).run(print) },
   { name: "harness", run: async (print) => (await import("./harness.bench.js")).run(print) },
   { name: "nodes", run: async (print) => (await import("./nodes.bench.js")).run(print) },

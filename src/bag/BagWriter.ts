@@ -12,7 +12,7 @@
  */
 import type { BagFileSystem, WritableFile } from "./BagStorage";
 import { METADATA_VERSION, stringifyBagMetadata, type BagFileInfo, type BagMetadata } from "./BagMetadata";
-import { McapWriter } from "./mcap";
+import { Ros2McapWriter } from "./Ros2McapWriter";
 import { zstdChunkCompressor, type ChunkCompressor } from "./zstdChunkCompressor";
 import { BagError } from "./types";
 
@@ -24,6 +24,8 @@ export type BagWriterOptions = {
   compression?: "zstd" | "none";
   /** zstd level 1..19; default 1. */
   zstdLevel?: number;
+  /** Store each chunk's CRC-32; default false, as rosbag2's mcap plugin (noChunkCRC). */
+  chunkCrc?: boolean;
   /** Uncompressed chunk size before flushing; default 768 KiB (the MCAP C++ writer's default). */
   chunkSizeBytes?: number;
   /** Start a new file once the current one reaches this size; 0 (default) = never. */
@@ -55,7 +57,7 @@ type TopicState = BagTopic & { count: number; sequence: number };
 type OpenFile = {
   name: string;
   file: WritableFile;
-  writer: McapWriter;
+  writer: Ros2McapWriter;
   channelIds: Map<string, number>;
   schemaIds: Map<string, number>;
   count: number;
@@ -96,6 +98,7 @@ export class BagWriter {
         directory,
         compression,
         zstdLevel: options.zstdLevel ?? 1,
+        chunkCrc: options.chunkCrc ?? false,
         chunkSizeBytes: chunk,
         maxBagSizeBytes: maxSize,
         maxBagDurationNs: maxDur,
@@ -135,7 +138,7 @@ export class BagWriter {
     file ??= await this.#openFile(logTimeNs);
     const channelId = file.channelIds.get(topic);
     if (channelId === undefined) throw new Error(`channel of ${topic} missing in ${file.name}`);
-    await file.writer.addMessage({ channelId, sequence: t.sequence, logTime: logTimeNs, publishTime: logTimeNs, data });
+    await file.writer.addMessage(channelId, t.sequence, logTimeNs, logTimeNs, data);
     t.sequence = (t.sequence + 1) >>> 0;
     t.count++;
     file.count++;
@@ -201,19 +204,15 @@ export class BagWriter {
   async #openFile(startNs: bigint): Promise<OpenFile> {
     const name = `${this.baseName}_${this.#files.length}.mcap`;
     const file = await this.options.fs.openWrite(this.options.fs.join(this.options.directory, name));
-    const writer = new McapWriter({
+    const writer = new Ros2McapWriter({
       writable: file,
-      useStatistics: true,
-      useSummaryOffsets: true,
-      useChunks: true,
-      useChunkIndex: true,
-      useMessageIndex: true,
-      repeatSchemas: true,
-      repeatChannels: true,
-      chunkSize: this.options.chunkSizeBytes,
+      chunkSizeBytes: this.options.chunkSizeBytes,
       compressChunk: this.compressor,
+      chunkCrc: this.options.chunkCrc,
+      profile: "ros2",
+      library: this.options.library,
     });
-    await writer.start({ profile: "ros2", library: this.options.library });
+    await writer.start();
     const open: OpenFile = { name, file, writer, channelIds: new Map(), schemaIds: new Map(), count: 0, startNs, endNs: startNs };
     for (const t of this.#topics.values()) await this.#registerChannel(open, t);
     this.#current = open;

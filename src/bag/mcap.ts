@@ -17,6 +17,7 @@ export type McapIndexedReader = McapCoreModule.McapIndexedReader;
 export const McapStreamReader = core.McapStreamReader;
 export type McapStreamReader = McapCoreModule.McapStreamReader;
 export const McapWriter = core.McapWriter;
+export const McapRecordBuilder = core.McapRecordBuilder;
 export type McapWriter = McapCoreModule.McapWriter;
 export type IReadable = McapCoreModule.IReadable;
 export type IWritable = McapCoreModule.IWritable;

@@ -76,10 +76,15 @@ async function readAll(bag: Bag): Promise<BagMessage[]> {
   return out;
 }
 
-describe.each(["zstd", "none"] as const)("BagWriter (%s)", (compression) => {
+describe.each([
+  ["zstd", true],
+  ["zstd", false],
+  ["none", true],
+  ["none", false],
+] as const)("BagWriter (%s chunks, chunk CRC %s)", (compression, chunkCrc) => {
   it("is read back identically by our reader and by McapIndexedReader with CRC validation", async () => {
     const fs = new MemoryBagFileSystem();
-    const md = await writeBag(fs, "/bags/flight", { compression });
+    const md = await writeBag(fs, "/bags/flight", { compression, chunkCrc });
     expect(md.relativeFilePaths).toEqual(["flight_0.mcap"]);
     const expected = sample();
     const ours = await readAll(await Bag.open(fs, "/bags/flight"));
@@ -93,6 +98,7 @@ describe.each(["zstd", "none"] as const)("BagWriter (%s)", (compression) => {
     expect(reader.statistics?.messageCount).toBe(40n);
     expect(reader.chunkIndexes.length).toBeGreaterThan(1);
     for (const ci of reader.chunkIndexes) expect(ci.compression).toBe(compression === "zstd" ? "zstd" : "");
+    expect(reader.footer.summaryCrc).not.toBe(0);
     const theirs = [];
     for await (const m of reader.readMessages({ validateCrcs: true })) theirs.push(m);
     expect(theirs.map((m) => [m.logTime, Buffer.from(m.data).toString("hex")])).toEqual(

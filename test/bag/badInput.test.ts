@@ -20,7 +20,7 @@ function stringCdr(text: string): Uint8Array {
 }
 
 async function smallBag(fs: MemoryBagFileSystem, dir: string, schemaText = commonSchemaText("std_msgs/msg/String")): Promise<void> {
-  const w = await BagWriter.create({ fs, directory: dir, chunkSizeBytes: 200, compression: "none" });
+  const w = await BagWriter.create({ fs, directory: dir, chunkSizeBytes: 200, compression: "none", chunkCrc: true });
   await w.addTopic({ topic: "/s", type: "std_msgs/msg/String", schemaText, offeredQosProfiles: "" });
   for (let i = 0; i < 50; i++) await w.write("/s", T0 + BigInt(i), stringCdr(`message number ${i}`));
   await w.close();

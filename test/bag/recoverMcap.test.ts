@@ -9,9 +9,9 @@ const T0 = 1_700_000_000_000_000_000n;
 const N = 120;
 
 /** A bag of N messages of growing size on two topics, times T0 + i ms, small chunks. */
-async function recordedFile(compression: "zstd" | "none"): Promise<Uint8Array> {
+async function recordedFile(compression: "zstd" | "none", chunkCrc = false): Promise<Uint8Array> {
   const fs = new MemoryBagFileSystem();
-  const w = await BagWriter.create({ fs, directory: "/b/rec", compression, chunkSizeBytes: 600 });
+  const w = await BagWriter.create({ fs, directory: "/b/rec", compression, chunkSizeBytes: 600, chunkCrc });
   for (const topic of ["/a", "/b"]) {
     await w.addTopic({ topic, type: "std_msgs/msg/String", schemaText: commonSchemaText("std_msgs/msg/String"), offeredQosProfiles: "" });
   }
@@ -99,7 +99,7 @@ describe.each(["zstd", "none"] as const)("recoverMcap on a killed recording (%s 
 describe("recoverMcap on corrupt data", () => {
   it("stops at a chunk whose bytes were flipped and keeps the chunks before it", async () => {
     const handlers = await loadDecompressHandlers();
-    const full = await recordedFile("none");
+    const full = await recordedFile("none", true);
     const original = await McapIndexedReader.Initialize({ readable: bytesReadable(full), decompressHandlers: handlers });
     const third = original.chunkIndexes[2]!;
     const bad = full.slice();

@@ -18,7 +18,8 @@ class BufferedFileWritable implements WritableFile {
 
   async write(data: Uint8Array): Promise<void> {
     this.#pos += BigInt(data.byteLength);
-    if (data.byteLength >= this.#buf.length) {
+    // Large pieces (chunks) go straight to the file: no copy through the staging buffer.
+    if (data.byteLength >= 64 * 1024) {
       await this.#flush();
       await this.handle.write(data);
       return;

@@ -1,0 +1,181 @@
+/**
+ * Bag throughput: writing and reading rosbag2 MCAP bags of 256x256 rgb8 sensor_msgs/Image
+ * messages (CDR), uncompressed and zstd, against a plain fs.writeFileSync/readFileSync of the
+ * same bytes measured in the same run; and play throughput of a 60 s synthetic flight into the
+ * embedded graph (no nodes) in x real time. Targets (issue 7): write >= 200 MB/s uncompressed,
+ * read >= 300 MB/s.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { Bag } from "../src/bag/BagReader";
+import { BagWriter } from "../src/bag/BagWriter";
+import { NodeBagFileSystem } from "../src/bag/node/NodeBagFileSystem";
+import { offeredQosProfilesYaml } from "../src/bag/offeredQosProfiles";
+import type { PlayClock } from "../src/bag/PlayScheduler";
+import { playBag } from "../src/bag/playBag";
+import { EmbeddedGraph } from "../src/ros/graph";
+import { QOS_SENSOR_DATA } from "../src/ros/graph/types";
+import { defaultRegistry } from "../src/ros/msgs";
+
+const W = 256;
+const H = 256;
+const FRAMES = 200;
+const T0 = 1_700_000_000_000_000_000n;
+
+/** A synthetic camera frame: sky gradient, ground, a few dark wires, mild noise (compressible like real images). */
+function frame(i: number): Uint8Array {
+  const data = new Uint8Array(W * H * 3);
+  let seed = (i * 2654435761) >>> 0;
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      seed = (seed * 1664525 + 1013904223) >>> 0;
+      const noise = (seed >>> 28) - 8;
+      const o = (y * W + x) * 3;
+      const ground = y > H / 2 + 10 * Math.sin((x + i) / 40);
+      const wire = Math.abs(y - (60 + 0.2 * x + (i % 20))) < 1 || Math.abs(y - (90 + 0.1 * x)) < 1;
+      const v = wire ? 30 : ground ? 90 + (x % 16) : 160 + (y >> 2);
+      data[o] = Math.max(0, Math.min(255, v + noise));
+      data[o + 1] = Math.max(0, Math.min(255, v + 10 + noise));
+      data[o + 2] = Math.max(0, Math.min(255, (ground ? v - 20 : v + 40) + noise));
+    }
+  }
+  return data;
+}
+
+function images(): Uint8Array[] {
+  const reg = defaultRegistry();
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < FRAMES; i++) {
+    out.push(
+      reg.serialize("sensor_msgs/msg/Image", {
+        header: { stamp: { sec: 1_700_000_000 + Math.floor(i / 30), nanosec: (i % 30) * 33_333_333 }, frame_id: "camera" },
+        height: H,
+        width: W,
+        encoding: "rgb8",
+        is_bigendian: 0,
+        step: W * 3,
+        data: frame(i),
+      }),
+    );
+  }
+  return out;
+}
+
+const REPS = 3;
+const mbps = (bytes: number, ms: number): number => bytes / 1e6 / (ms / 1000);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+async function writeBag(dir: string, msgs: Uint8Array[], compression: "zstd" | "none"): Promise<number> {
+  const reg = defaultRegistry();
+  const t = performance.now();
+  const w = await BagWriter.create({ fs: new NodeBagFileSystem(), directory: dir, compression });
+  await w.addTopic({
+    topic: "/camera/image_raw",
+    type: "sensor_msgs/msg/Image",
+    schemaText: reg.ros2msgText("sensor_msgs/msg/Image"),
+    offeredQosProfiles: offeredQosProfilesYaml([QOS_SENSOR_DATA]),
+  });
+  for (let i = 0; i < msgs.length; i++) await w.write("/camera/image_raw", T0 + BigInt(i) * 33_333_333n, msgs[i]!);
+  await w.close();
+  return performance.now() - t;
+}
+
+async function readBag(dir: string): Promise<{ ms: number; bytes: number }> {
+  const t = performance.now();
+  let bytes = 0;
+  for await (const m of (await Bag.open(new NodeBagFileSystem(), dir)).messages()) bytes += m.data.byteLength;
+  return { ms: performance.now() - t, bytes };
+}
+
+class InstantClock implements PlayClock {
+  now = 0n;
+  nowNs(): bigint {
+    return this.now;
+  }
+  async sleepUntilNs(t: bigint): Promise<void> {
+    if (t > this.now) this.now = t;
+  }
+}
+
+export async function run(print: (line: string) => void): Promise<void> {
+  const msgs = images();
+  const total = msgs.reduce((n, m) => n + m.byteLength, 0);
+  const root = mkdtempSync(path.join(tmpdir(), "bag-bench-"));
+  try {
+    print(`${FRAMES} x sensor_msgs/Image 256x256 rgb8 (${(total / 1e6).toFixed(1)} MB of CDR)`);
+    // Reference: the same bytes through plain fs calls, in this run. Every figure is the median
+    // of REPS runs, alternating with the bag runs so machine load hits both alike.
+    const joined = Buffer.concat(msgs);
+    const refW: number[] = [];
+    const refR: number[] = [];
+    const bagW = { none: [] as number[], zstd: [] as number[] };
+    const bagR = { none: [] as number[], zstd: [] as number[] };
+    const sizes = { none: 0, zstd: 0 };
+    for (let rep = 0; rep < REPS; rep++) {
+      const refFile = path.join(root, `ref_${rep}.bin`);
+      let t = performance.now();
+      writeFileSync(refFile, joined);
+      refW.push(performance.now() - t);
+      t = performance.now();
+      const back = readFileSync(refFile);
+      refR.push(performance.now() - t);
+      if (back.byteLength !== joined.byteLength) throw new Error("reference read size mismatch");
+      rmSync(refFile);
+      for (const compression of ["none", "zstd"] as const) {
+        const name = `bag_${compression}_${rep}`;
+        const dir = path.join(root, name);
+        bagW[compression].push(await writeBag(dir, msgs, compression));
+        const r = await readBag(dir);
+        if (r.bytes !== total) throw new Error(`read ${r.bytes} bytes, wrote ${total}`);
+        bagR[compression].push(r.ms);
+        sizes[compression] = readFileSync(path.join(dir, `${name}_0.mcap`)).byteLength;
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    const fsW = mbps(total, median(refW));
+    const fsR = mbps(total, median(refR));
+    print(`reference fs.writeFileSync ${fsW.toFixed(0)} MB/s, fs.readFileSync ${fsR.toFixed(0)} MB/s (median of ${REPS})`);
+    for (const compression of ["none", "zstd"] as const) {
+      const w = mbps(total, median(bagW[compression]));
+      const rd = mbps(total, median(bagR[compression]));
+      print(
+        `${compression.padEnd(5)} write ${w.toFixed(0)} MB/s (${(w / fsW).toFixed(2)}x fs) | read ${rd.toFixed(0)} MB/s (${(rd / fsR).toFixed(2)}x fs) | file ${(sizes[compression] / 1e6).toFixed(1)} MB`,
+      );
+      if (compression === "none") {
+        print(`  target write >= 200 MB/s: ${w >= 200 ? "met" : "NOT met"}; target read >= 300 MB/s: ${rd >= 300 ? "met" : "NOT met"}`);
+      }
+    }
+    // Play: a 60 s flight (camera 30 Hz, IMU 200 Hz) into the embedded graph with a typed camera
+    // subscriber, as fast as possible (the schedule runs on an instant clock).
+    const flight = path.join(root, "flight");
+    const reg = defaultRegistry();
+    const w = await BagWriter.create({ fs: new NodeBagFileSystem(), directory: flight, compression: "none" });
+    await w.addTopic({ topic: "/camera/image_raw", type: "sensor_msgs/msg/Image", schemaText: reg.ros2msgText("sensor_msgs/msg/Image"), offeredQosProfiles: "" });
+    await w.addTopic({ topic: "/imu/data", type: "sensor_msgs/msg/Imu", schemaText: reg.ros2msgText("sensor_msgs/msg/Imu"), offeredQosProfiles: "" });
+    const imu = reg.serialize("sensor_msgs/msg/Imu", reg.defaultMessage("sensor_msgs/msg/Imu"));
+    const cam = msgs[0]!;
+    for (let ms = 0; ms < 60_000; ms += 5) {
+      const tns = T0 + BigInt(ms) * 1_000_000n;
+      await w.write("/imu/data", tns, imu);
+      if (ms % 35 === 0) await w.write("/camera/image_raw", tns, cam);
+    }
+    await w.close();
+    const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+    let frames = 0;
+    graph.createNode("sink").createSubscription("sensor_msgs/msg/Image", "/camera/image_raw", {}, () => frames++);
+    const target = {
+      publishRaw: (...a: Parameters<EmbeddedGraph["publishRaw"]>) => {
+        graph.publishRaw(...a);
+        graph.spinUntilIdle();
+      },
+    };
+    const t = performance.now();
+    const res = await playBag(await Bag.open(new NodeBagFileSystem(), flight), target, new InstantClock(), { rate: 1e6 });
+    const playMs = performance.now() - t;
+    await graph.shutdown();
+    print(`play 60 s flight (${res.published} messages, ${frames} decoded camera frames) into the embedded graph: ${(60_000 / playMs).toFixed(1)}x real time (bag + graph only, no nodes)`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
