@@ -178,6 +178,10 @@ describe("harness models", () => {
     expect(unchanged(encBefore, next.trainableVariables("encoder"))).toBe(true);
     expect(unchanged(tBefore, transferVars)).toBe(false);
 
+    const copied = transferHarness(harness, { adapter: "copy" });
+    expect(copied.params.get("adapter/fc0/w").dataSync()).toEqual(harness.params.get("adapter/fc0/w").dataSync());
+    expect(next.params.get("adapter/fc0/w").dataSync()).not.toEqual(harness.params.get("adapter/fc0/w").dataSync());
+    copied.dispose();
     optH.dispose();
     optS.dispose();
     optT.dispose();
