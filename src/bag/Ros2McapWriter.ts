@@ -26,7 +26,6 @@ export type Ros2McapWriterOptions = {
   library: string;
 };
 
-const MAGIC = new Uint8Array([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]);
 const OP_MESSAGE = 0x05;
 const OP_CHUNK = 0x06;
 const OP_MESSAGE_INDEX = 0x07;
