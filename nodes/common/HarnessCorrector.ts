@@ -72,12 +72,12 @@ export class HarnessCorrector implements Corrector {
     this.history.push(student.state);
     // The first frame has no rate (StateHistory returns zeros); use the nominal 30 Hz step then.
     this.history.rates(state.frameDt_s > 0 ? state.frameDt_s : 1 / 30, this.rates);
-    const rgb = this.rgb.convert(image);
+    const rgb01Data = this.rgb.convertFloat01(image);
     const lambda = this.lambda.value;
     const { actionDelta, classDelta, sens, order } = this;
     let risk = 0;
     tf.tidy(() => {
-      const rgb01 = tf.div<tf.Tensor4D>(tf.tensor4d(rgb, [1, image.height, image.width, 3], "int32"), 255);
+      const rgb01 = tf.tensor4d(rgb01Data, [1, image.height, image.width, 3]);
       const rates = tf.tensor2d(this.rates, [1, STATE_DIM]);
       const h = this.harness.forward({
         image: buildHarnessImage(buildImageInput(rgb01), []),

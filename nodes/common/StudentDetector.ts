@@ -54,10 +54,10 @@ export class StudentDetector implements Detector {
     if (image.width !== this.width || image.height !== this.height) {
       throw new RangeError(`image ${image.width}x${image.height}, expected ${this.width}x${this.height}`);
     }
-    const rgb = this.rgb.convert(image);
+    const rgb01Data = this.rgb.convertFloat01(image);
     normaliseState(state, this.out.state);
     tf.tidy(() => {
-      const rgb01 = tf.div<tf.Tensor4D>(tf.tensor4d(rgb, [1, this.height, this.width, 3], "int32"), 255);
+      const rgb01 = tf.tensor4d(rgb01Data, [1, this.height, this.width, 3]);
       const s = this.student.forward({ image: buildImageInput(rgb01), state: tf.tensor2d(this.out.state, [1, STATE_DIM]) });
       this.out.actionLogits.set(s.actionLogits.dataSync());
       this.out.cellProbs.set(tf.softmax(s.detLogits).dataSync());

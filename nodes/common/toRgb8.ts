@@ -7,6 +7,16 @@ import type { Image } from "./sensorTypes";
 
 export class Rgb8Converter {
   private buffer = new Uint8Array(0);
+  private floats = new Float32Array(0);
+
+  /** RGB in [0, 1] as float32 (the networks' input scale), width*height*3, reused. */
+  convertFloat01(image: Image): Float32Array {
+    const rgb = this.convert(image);
+    if (this.floats.length !== rgb.length) this.floats = new Float32Array(rgb.length);
+    const f = this.floats;
+    for (let i = 0; i < rgb.length; i++) f[i] = (rgb[i] as number) * (1 / 255);
+    return f;
+  }
 
   /** Returns a reused width*height*3 buffer; call checkImage first (encoding and step are trusted). */
   convert(image: Image): Uint8Array {
