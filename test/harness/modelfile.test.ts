@@ -63,6 +63,19 @@ describe("model files", () => {
     s.dispose();
   });
 
+  it("is a tfjs weights artifact: tf.io.decodeWeights reads the .bin with the manifest's specs", async () => {
+    const { d, json, bin } = await freshHarness("tfjs");
+    const specs = json.weightsManifest[0]?.weights.map((w) => ({ ...w, dtype: "float32" as const })) ?? [];
+    const ab = bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength);
+    const decoded = tf.io.decodeWeights(ab, specs);
+    const { model } = await loadHarness(d);
+    for (const name of model.params.names()) {
+      expect(decoded[name]?.dataSync()).toEqual(model.params.get(name).dataSync());
+    }
+    tf.dispose(Object.values(decoded));
+    model.dispose();
+  });
+
   it("rejects a bin whose hash does not match", async () => {
     const { d, bin } = await freshHarness("hash");
     bin[100] = (bin[100] ?? 0) ^ 1;
