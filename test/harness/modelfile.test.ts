@@ -66,7 +66,7 @@ describe("model files", () => {
   it("is a tfjs weights artifact: tf.io.decodeWeights reads the .bin with the manifest's specs", async () => {
     const { d, json, bin } = await freshHarness("tfjs");
     const specs = json.weightsManifest[0]?.weights.map((w) => ({ ...w, dtype: "float32" as const })) ?? [];
-    const ab = bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength);
+    const ab = new Uint8Array(bin).buffer;
     const decoded = tf.io.decodeWeights(ab, specs);
     const { model } = await loadHarness(d);
     for (const name of model.params.names()) {
