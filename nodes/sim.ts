@@ -1,0 +1,269 @@
+/**
+ * sim: the embedded simulator as a ROS 2 node (the role gz sim + ros_gz_bridge play with Gazebo).
+ * Publishes camera/image_raw, camera/camera_info, imu/data, gps/fix, gps/vel (sensor-data QoS),
+ * /clock and sim/ground_truth (reliable); subscribes cmd_vel (TwistStamped, body FLU, REP-103).
+ * Topic names are relative so they can be remapped, except /clock. Frame ids: base_link,
+ * camera_optical_frame, imu_link, gps_link.
+ *
+ * Time: the node is the clock source, so it always runs on its own time (use_sim_time is forced
+ * to false for this node, as for Gazebo) and publishes /clock every physics tick
+ * (1 / imu_rate_hz). Modes:
+ * - "realtime": a wall-clock timer ticks the simulation at its physics rate;
+ * - "lockstep": nothing runs by itself; a job or test calls `controller.tick()` /
+ *   `controller.advance(s)` and spins the graph, so runs are deterministic and as fast as the CPU
+ *   allows.
+ * A command older than cmd_timeout_s (sim time) is replaced by hover. Bad commands (non-finite
+ * values) are dropped, counted and logged once per burst; the node never throws in a callback.
+ */
+import type { BodyVelocityCommand } from "../src/harness/actions";
+import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
+import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph } from "../src/ros/graph/types";
+import type {
+  drone_harness_msgs__msg__GroundTruth as GroundTruthMsg,
+  geometry_msgs__msg__TwistStamped as TwistStampedMsg,
+  rosgraph_msgs__msg__Clock as ClockMsg,
+  sensor_msgs__msg__CameraInfo as CameraInfoMsg,
+  sensor_msgs__msg__Image as ImageMsg,
+  sensor_msgs__msg__Imu as ImuMsg,
+  sensor_msgs__msg__NavSatFix as NavSatFixMsg,
+} from "../src/ros/msgs/generated";
+import { eulerToQuaternion } from "../sim/sensors";
+import { loadScenarioFile } from "../sim/io/loadScenarioFile";
+import { makePrivilegedState } from "../sim/privileged";
+import type { Scenario } from "../sim/Scenario";
+import { createSimulation, type Simulation } from "../sim/Simulation";
+import { GROUND_TRUTH_TYPE, SIM_TOPICS } from "../sim/topics";
+import { declareBool, declareDouble, declareInt, declareString } from "./common/declareParams";
+
+export type SimMode = "realtime" | "lockstep";
+
+export type SimNodeController = {
+  readonly sim: Simulation;
+  readonly mode: SimMode;
+  /** Physics tick, s (1 / imu_rate_hz). */
+  readonly tick_s: number;
+  /** Advances one physics tick and publishes what is due at the new time. */
+  tick(): void;
+  /** Advances by `seconds` (rounded to whole ticks). */
+  advance(seconds: number): void;
+  /** Simulated time, ns. */
+  timeNs(): bigint;
+  /** Commands dropped because they were malformed. */
+  readonly droppedCommands: number;
+};
+
+export type SimLaunchedNode = LaunchedNode & { controller: SimNodeController };
+
+export type SimNodeDeps = {
+  /** Scenario loader (default: sim/scenarios/NAME.yaml or a path). */
+  loadScenario?: (nameOrPath: string) => Scenario;
+};
+
+const rel = (topic: string): string => (topic === "/clock" ? topic : topic.slice(1));
+const topicOf = (name: string): string => {
+  const t = SIM_TOPICS.find((x) => x.topic === name);
+  if (t === undefined) throw new Error(`topic ${name} is not in SIM_TOPICS`);
+  return t.topic;
+};
+
+export function createSimNode(deps: SimNodeDeps = {}): NodeFactory {
+  return async (graph: RosGraph, options: NodeFactoryOptions): Promise<SimLaunchedNode> => {
+    const node = graph.createNode(options.name, {
+      namespace: options.namespace,
+      // The simulator is the clock source: it never follows /clock itself.
+      parameterOverrides: { ...options.parameterOverrides, use_sim_time: false },
+      remappings: options.remappings,
+    });
+    const logger = node.getLogger();
+    if (options.parameterOverrides.use_sim_time === true) logger.info("use_sim_time ignored: the simulator publishes /clock itself");
+    const p = {
+      scenario: declareString(node, "scenario", "default", "Scenario name (sim/scenarios/NAME.yaml) or path to a scenario YAML"),
+      seed: declareInt(node, "seed", 1, "Scenario seed", { from: 0, to: 0xffffffff }),
+      perturbed: declareBool(node, "perturbed", false, "Apply the scenario's perturbation block"),
+      mode: declareString<SimMode>(node, "mode", "realtime", "realtime: wall-clock timer; lockstep: driven by explicit ticks", ["realtime", "lockstep"]),
+      width: declareInt(node, "image_width", 0, "Camera width in px (0 = the scenario's)", { from: 0, to: 4096 }),
+      height: declareInt(node, "image_height", 0, "Camera height in px (0 = the scenario's)", { from: 0, to: 4096 }),
+      cameraRate: declareDouble(node, "camera_rate_hz", 0, "Camera rate (0 = the scenario's)", { from: 0, to: 1000 }),
+      imuRate: declareDouble(node, "imu_rate_hz", 0, "IMU rate = physics tick rate (0 = the scenario's)", { from: 0, to: 2000 }),
+      gpsRate: declareDouble(node, "gps_rate_hz", 0, "GPS rate (0 = the scenario's)", { from: 0, to: 100 }),
+      groundTruth: declareBool(node, "publish_ground_truth", true, "Publish sim/ground_truth with every camera frame"),
+      cmdTimeout: declareDouble(node, "cmd_timeout_s", 0.5, "Hover when the last cmd_vel is older than this (sim time)", { from: 0.01, to: 60 }),
+      fixLost: declareBool(node, "gps_fix_lost", false, "Report STATUS_NO_FIX on gps/fix (settable at run time)"),
+    };
+    const scenario = (deps.loadScenario ?? loadScenarioFile)(p.scenario);
+    if (p.width > 0) scenario.camera.width = p.width;
+    if (p.height > 0) scenario.camera.height = p.height;
+    if (p.cameraRate > 0) scenario.camera.rate_hz = p.cameraRate;
+    if (p.imuRate > 0) scenario.imu.rate_hz = p.imuRate;
+    if (p.gpsRate > 0) scenario.gps.rate_hz = p.gpsRate;
+    const sim = createSimulation(scenario, { seed: p.seed, perturbed: p.perturbed });
+    sim.gpsFixLost = p.fixLost;
+    node.addOnSetParametersCallback((params) => {
+      for (const q of params) {
+        if (q.name === "gps_fix_lost") {
+          if (typeof q.value !== "boolean") return { successful: false, reason: `gps_fix_lost=${JSON.stringify(q.value)}, expected a bool` };
+          sim.gpsFixLost = q.value;
+        }
+      }
+      return { successful: true, reason: "" };
+    });
+
+    const pubImage = node.createPublisher<ImageMsg>("sensor_msgs/msg/Image", rel(topicOf("/camera/image_raw")), { qos: QOS_SENSOR_DATA });
+    const pubInfo = node.createPublisher<CameraInfoMsg>("sensor_msgs/msg/CameraInfo", rel(topicOf("/camera/camera_info")), { qos: QOS_SENSOR_DATA });
+    const pubImu = node.createPublisher<ImuMsg>("sensor_msgs/msg/Imu", rel(topicOf("/imu/data")), { qos: QOS_SENSOR_DATA });
+    const pubFix = node.createPublisher<NavSatFixMsg>("sensor_msgs/msg/NavSatFix", rel(topicOf("/gps/fix")), { qos: QOS_SENSOR_DATA });
+    const pubVel = node.createPublisher<TwistStampedMsg>("geometry_msgs/msg/TwistStamped", rel(topicOf("/gps/vel")), { qos: QOS_SENSOR_DATA });
+    const pubClock = node.createPublisher<ClockMsg>("rosgraph_msgs/msg/Clock", topicOf("/clock"), { qos: QOS_DEFAULT });
+    const pubTruth: Publisher<GroundTruthMsg> | undefined = p.groundTruth
+      ? node.createPublisher<GroundTruthMsg>(GROUND_TRUTH_TYPE, rel(topicOf("/sim/ground_truth")), { qos: QOS_DEFAULT })
+      : undefined;
+
+    const cmd: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
+    const hover: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
+    let lastCmdNs = -1n;
+    let dropped = 0;
+    node.createSubscription<TwistStampedMsg>("geometry_msgs/msg/TwistStamped", rel(topicOf("/cmd_vel")), { qos: QOS_DEFAULT }, (m) => {
+      const l = m.twist.linear;
+      const a = m.twist.angular;
+      if (![l.x, l.y, l.z, a.z].every(Number.isFinite)) {
+        dropped++;
+        logger.throttle("warn", "bad_cmd", 1_000_000_000n, `cmd_vel dropped: non-finite twist (${l.x}, ${l.y}, ${l.z}, ${a.z}); ${dropped} dropped so far`);
+        return;
+      }
+      cmd.vx_m_s = l.x;
+      cmd.vy_m_s = l.y;
+      cmd.vz_m_s = l.z;
+      cmd.yawRate_rad_s = a.z;
+      lastCmdNs = timeNs;
+    });
+
+    const tickNs = BigInt(Math.round(1e9 / scenario.imu.rate_hz));
+    const tick_s = Number(tickNs) / 1e9;
+    const cameraNs = BigInt(Math.round(1e9 / scenario.camera.rate_hz));
+    const gpsNs = BigInt(Math.round(1e9 / scenario.gps.rate_hz));
+    const timeoutNs = BigInt(Math.round(p.cmdTimeout * 1e9));
+    let timeNs = 0n;
+    let nextCameraNs = 0n;
+    let nextGpsNs = 0n;
+    const W = sim.camera.width;
+    const H = sim.camera.height;
+    const mask = new Uint8Array(W * H);
+    const boxes = sim.makeBoxList();
+    const priv = makePrivilegedState();
+    const info = sim.cameraInfo();
+    const imuStd = sim.imuNoise;
+    const diag = (v: number): number[] => [v, 0, 0, 0, v, 0, 0, 0, v];
+    const stamp = (): { sec: number; nanosec: number } => ({ sec: Number(timeNs / 1_000_000_000n), nanosec: Number(timeNs % 1_000_000_000n) });
+
+    const publishDue = (): void => {
+      const st = stamp();
+      pubClock.publish({ clock: st });
+      const imu = sim.readImu();
+      pubImu.publish({
+        header: { stamp: st, frame_id: "imu_link" },
+        orientation: imu.orientation,
+        orientation_covariance: diag(1e-6),
+        angular_velocity: imu.angular_velocity,
+        angular_velocity_covariance: diag(imuStd.gyroNoiseStd_rad_s ** 2),
+        linear_acceleration: imu.linear_acceleration,
+        linear_acceleration_covariance: diag(imuStd.accelNoiseStd_m_s2 ** 2),
+      });
+      if (timeNs >= nextGpsNs) {
+        nextGpsNs += gpsNs;
+        const fix = sim.readGpsFix();
+        pubFix.publish({ header: { stamp: st, frame_id: "gps_link" }, ...fix, position_covariance: [...fix.position_covariance] });
+        const v = sim.readGpsVelocity();
+        pubVel.publish({ header: { stamp: st, frame_id: "gps_link" }, twist: { linear: { ...v.linear }, angular: { ...v.angular } } });
+      }
+      if (timeNs >= nextCameraNs) {
+        nextCameraNs += cameraNs;
+        // A fresh buffer per published image: in-process subscribers may keep the message.
+        const rgb = new Uint8Array(W * H * 3);
+        sim.renderCamera({ rgb, mask, boxes });
+        const header = { stamp: st, frame_id: "camera_optical_frame" };
+        pubImage.publish({ header, height: H, width: W, encoding: "rgb8", is_bigendian: 0, step: W * 3, data: rgb });
+        pubInfo.publish({ header, ...info, d: [...info.d], k: [...info.k], r: [...info.r], p: [...info.p], roi: { ...info.roi } });
+        if (pubTruth !== undefined) pubTruth.publish(groundTruth(header));
+      }
+    };
+
+    const groundTruth = (header: { stamp: { sec: number; nanosec: number }; frame_id: string }): GroundTruthMsg => {
+      sim.privileged(priv);
+      const d = sim.drone;
+      const q = { x: 0, y: 0, z: 0, w: 1 };
+      eulerToQuaternion(d.yaw, d.pitch, d.roll, q);
+      const n = boxes.count;
+      return {
+        header,
+        scenario: scenario.name,
+        seed: p.seed,
+        perturbed: p.perturbed,
+        height: H,
+        width: W,
+        mask: mask.slice(),
+        box_object_id: Uint32Array.from(boxes.objectId.subarray(0, n)),
+        box_class: boxes.cls.slice(0, n),
+        box_x_min: boxes.x0.slice(0, n),
+        box_y_min: boxes.y0.slice(0, n),
+        box_x_max: boxes.x1.slice(0, n),
+        box_y_max: boxes.y1.slice(0, n),
+        pose: { position: { x: d.position[0]!, y: d.position[1]!, z: d.position[2]! }, orientation: q },
+        velocity_enu: { x: d.velocity[0]!, y: d.velocity[1]!, z: d.velocity[2]! },
+        angular_velocity_body: { x: d.angularVelocity[0]!, y: d.angularVelocity[1]!, z: d.angularVelocity[2]! },
+        nearest_distance: priv.nearestDistance_m,
+        nearest_class: priv.nearestClass,
+        nearest_azimuth: priv.nearestAzimuth_rad,
+        nearest_elevation: priv.nearestElevation_rad,
+        path_distance: priv.pathDistance_m,
+        path_class: priv.pathClass,
+        path_azimuth: priv.pathAzimuth_rad,
+        path_elevation: priv.pathElevation_rad,
+        time_to_collision: priv.timeToCollision_s,
+        class_distance: Float64Array.from(priv.classDistance_m),
+        ground_clearance: priv.groundClearance_m,
+        goal_distance: priv.goalDistance_m,
+        goal_azimuth: priv.goalAzimuth_rad,
+        status: sim.status,
+        collided: sim.collision !== undefined,
+        collision_class: sim.collision?.cls ?? 0,
+        collision_time: sim.collision?.time_s ?? 0,
+      };
+    };
+
+    const tick = (): void => {
+      const fresh = lastCmdNs >= 0n && timeNs - lastCmdNs <= timeoutNs;
+      sim.step(fresh ? cmd : hover, tick_s);
+      timeNs += tickNs;
+      publishDue();
+    };
+    // Publish the initial state at t = 0 so subscribers see the first frame before any command.
+    publishDue();
+
+    const timer = p.mode === "realtime" ? node.createTimer(tickNs, tick) : undefined;
+    logger.info(`sim: scenario ${scenario.name} seed ${p.seed}${p.perturbed ? " (perturbed)" : ""}, ${W}x${H} @ ${scenario.camera.rate_hz} Hz, tick ${tick_s * 1000} ms, ${p.mode}`);
+
+    const controller: SimNodeController = {
+      sim,
+      mode: p.mode,
+      tick_s,
+      tick,
+      advance: (seconds: number) => {
+        if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new RangeError(`seconds=${seconds}, expected a finite number >= 0`);
+        const n = Math.round(seconds / tick_s);
+        for (let i = 0; i < n; i++) tick();
+      },
+      timeNs: () => timeNs,
+      get droppedCommands() {
+        return dropped;
+      },
+    };
+    return {
+      node,
+      controller,
+      stop: async () => {
+        timer?.cancel();
+        node.destroy();
+      },
+    };
+  };
+}
