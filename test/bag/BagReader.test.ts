@@ -3,6 +3,7 @@ import { Bag } from "../../src/bag/BagReader";
 import { MessageDecoder } from "../../src/bag/MessageDecoder";
 import { NodeBagFileSystem } from "../../src/bag/node/NodeBagFileSystem";
 import type { BagMessage } from "../../src/bag/types";
+import { defaultRegistry } from "../../src/ros/msgs";
 import { TALKER_MCAP, TALKER_SQLITE3 } from "./fixtures";
 
 const fs = new NodeBagFileSystem();
@@ -64,5 +65,16 @@ describe("single bag files without metadata.yaml", () => {
     const b = await collect(await Bag.open(fs, path.join(TALKER_SQLITE3, "talker.db3")));
     expect(a.map((m) => [m.topic, m.logTimeNs])).toEqual(b.map((m) => [m.topic, m.logTimeNs]));
     expect(a.map((m) => Buffer.from(m.data).toString("hex"))).toEqual(b.map((m) => Buffer.from(m.data).toString("hex")));
+  });
+});
+
+describe("a .db3 bag decoded with the message registry's schemas", () => {
+  it("gives the same values as with the bundled definitions", async () => {
+    const reg = defaultRegistry();
+    const bag = await Bag.open(fs, TALKER_SQLITE3, { lookupSchema: (t) => reg.ros2msgText(t) });
+    const dec = new MessageDecoder();
+    const strings: string[] = [];
+    for await (const m of bag.messages({ topics: ["/topic"] })) strings.push(dec.decode<{ data: string }>(m.channel, m.data).data);
+    expect(strings).toEqual(Array.from({ length: 10 }, (_, i) => `Hello, world! ${i}`));
   });
 });

@@ -25,6 +25,15 @@ const USAGE = [
   "bag play <bag> [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>] [--socket <path>]",
 ].join("\n       ");
 
+/** Schema text from the message registry (ros2jazzy + msgs/), for .db3 bags that carry none. */
+function registryLookup(type: string): string | undefined {
+  try {
+    return defaultRegistry().ros2msgText(type);
+  } catch {
+    return undefined;
+  }
+}
+
 type Parsed = { positional: string[]; flags: Map<string, string[]> };
 
 /** Splits args into positionals and `--flag [values...]` groups (values run until the next flag). */
@@ -64,7 +73,7 @@ async function info(args: string[], io: CliIO): Promise<number> {
   const target = p.positional[0];
   if (target === undefined || p.positional.length > 1) throw new UsageError("bag info takes one bag (directory or file)");
   const fs = new NodeBagFileSystem();
-  const bag = await Bag.open(fs, target);
+  const bag = await Bag.open(fs, target, { lookupSchema: registryLookup });
   const md = await summarizeBag(fs, bag);
   io.out(formatBagInfo(md, { bagSizeBytes: await bagSizeBytes(fs, bag) }));
   return 0;
@@ -158,7 +167,7 @@ async function play(args: string[], io: CliIO): Promise<number> {
   numberFlag(p, "--start-offset", 0, 0);
   const hz = p.flags.get("--clock")?.[0];
   if (hz !== undefined && !(Number(hz) > 0)) throw new UsageError(`--clock ${hz}: expected a frequency in Hz > 0`);
-  const bag = await Bag.open(new NodeBagFileSystem(), target);
+  const bag = await Bag.open(new NodeBagFileSystem(), target, { lookupSchema: registryLookup });
   // The timing core (playBag/playMessages) is done and tested in-process; what is missing is a
   // way to publish into a launch running in another process.
   io.err(
