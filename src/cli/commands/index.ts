@@ -15,4 +15,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
   gazebo: { summary: "export a scenario seed to a Gazebo SDF world + ros_gz_bridge config", load: async () => (require("./gazebo") as typeof import("./gazebo")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   harness: { summary: "harness model facts: parameter counts of student and harness and their ratio", load: async () => (require("./harness") as typeof import("./harness")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  train: { summary: "train teacher, BC student, harness and co-evolved student on the simulator", load: async () => (require("./train") as typeof import("./train")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  eval: { summary: "compare teacher, BC, BC + harness, co-evolved + harness on test-split seeds", load: async () => (require("./eval") as typeof import("./eval")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  detect: { summary: "run the student on PNG/JPEG photographs: wire probability maps + detections JSON", load: async () => (require("./detect") as typeof import("./detect")).command },
 };

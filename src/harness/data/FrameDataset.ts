@@ -17,6 +17,8 @@ export type FrameSample = {
   state: Float32Array;
   /** Expert action index (src/harness/actions.ts). */
   expertAction: number;
+  /** Backward |ds/dt| over the last control steps of the flight (StateHistory), STATE_DIM values; zeros when absent. */
+  rates?: Float32Array;
 };
 
 export type FrameDataset = { grid: GridSpec; frames: FrameSample[] };

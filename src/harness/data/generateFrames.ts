@@ -8,6 +8,7 @@
  */
 import { NUM_ACTIONS } from "../actions";
 import { Rng } from "../training/Rng";
+import { StateHistory } from "../training/HarnessedPolicy";
 import { expertAction } from "./ExpertPilot";
 import type { EnvironmentFactory } from "./DroneEnvironment";
 import type { FrameDataset, FrameSample } from "./FrameDataset";
@@ -46,15 +47,18 @@ export function generateFrames(options: GenerateOptions): FrameDataset {
     width = env.width;
     height = env.height;
     let recorded = 0;
+    const history = new StateHistory();
     for (let step = 0; recorded < maxFrames; step++) {
       const action = expertAction(env.expertObservation());
+      const state = new Float32Array(options.stateDim);
+      env.sensorState(state);
+      history.push(state);
       if (step % every === 0) {
         const rgb = new Uint8Array(env.width * env.height * 3);
         const mask = new Uint8Array(env.width * env.height);
         env.render(rgb, mask);
-        const state = new Float32Array(options.stateDim);
-        env.sensorState(state);
-        frames.push({ seed, rgb, mask, state, expertAction: action });
+        const rates = history.rates(env.controlPeriod_s, new Float32Array(options.stateDim));
+        frames.push({ seed, rgb, mask, state, expertAction: action, rates });
         recorded++;
       }
       const executed = rng.next() < explore ? rng.int(NUM_ACTIONS) : action;

@@ -48,8 +48,10 @@ export type CoEvolutionOptions = {
   /** The train-split guard; every seed flown is checked against it. */
   source: SeedSource;
   seeds: readonly number[];
-  /** Environment steps to run. */
+  /** Environment steps to run in total. */
   steps: number;
+  /** Steps already done before this call (resume from a checkpoint; the replay buffer and the optimizer moments start empty). Default 0. */
+  startStep?: number;
   /** false: only the harness learns (the "BC student + harness" row). */
   trainStudent: boolean;
   rngSeed: number;
@@ -156,7 +158,7 @@ export function coEvolve(options: CoEvolutionOptions): CoEvolutionStats {
     tf.tidy(() => studentSgt(student, buildImageInput(rgbTensor(s.rgb, width, height)), s.state)),
   );
   const stats: CoEvolutionStats = {
-    steps: 0,
+    steps: options.startStep ?? 0,
     flights: 0,
     collisions: 0,
     goals: 0,

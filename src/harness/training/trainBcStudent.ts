@@ -22,6 +22,8 @@ export type BcOptions = {
   batch: number;
   learningRate: number;
   seed: number;
+  /** First step number (resume from a checkpoint). Default 1. */
+  startStep?: number;
   /** Weight of the action cross-entropy relative to the distillation loss. Default 1. */
   actionWeight?: number;
   onStep?: (step: number, loss: { total: number; distill: number; action: number }) => boolean | void;
@@ -64,7 +66,7 @@ export function trainBcStudent(
   const d = dataset.frames[0]?.state.length ?? 0;
   let finalLoss = Number.NaN;
   try {
-    for (let step = 1; step <= options.steps; step++) {
+    for (let step = options.startStep ?? 1; step <= options.steps; step++) {
       const idx: number[] = [];
       for (let b = 0; b < options.batch; b++) idx.push(rng.int(n));
       const batch = frameBatch(dataset, idx);
@@ -97,4 +99,19 @@ export function trainBcStudent(
     optimizer.dispose();
   }
   return { finalLoss };
+}
+
+/** The teacher's cell logits for every frame (the BC student's soft targets), in small batches. */
+export function teacherCellLogits(teacher: { forward(image: tf.Tensor4D): tf.Tensor4D }, dataset: FrameDataset, batch = 4): Float32Array[] {
+  const { width: W, height: H } = dataset.grid;
+  const out: Float32Array[] = [];
+  for (let start = 0; start < dataset.frames.length; start += batch) {
+    const idx: number[] = [];
+    for (let i = start; i < Math.min(dataset.frames.length, start + batch); i++) idx.push(i);
+    const { rgb } = frameBatch(dataset, idx);
+    const logits = tf.tidy(() => teacher.forward(buildImageInput(tf.tensor4d(rgb, [idx.length, H, W, 3]))).dataSync<"float32">());
+    const per = logits.length / idx.length;
+    for (let b = 0; b < idx.length; b++) out.push(logits.slice(b * per, (b + 1) * per));
+  }
+  return out;
 }

@@ -23,6 +23,8 @@ export type SupervisedOptions = {
   crop: number;
   learningRate: number;
   seed: number;
+  /** First step number (resume from a checkpoint: the steps before it are skipped). Default 1. */
+  startStep?: number;
   /** Called after every step with the loss; return false to stop early. */
   onStep?: (step: number, loss: number) => boolean | void;
 };
@@ -39,7 +41,7 @@ export function trainTeacher(teacher: TrainableDetector, dataset: FrameDataset, 
   const optimizer = tf.train.adam(options.learningRate);
   let finalLoss = Number.NaN;
   try {
-    for (let step = 1; step <= options.steps; step++) {
+    for (let step = options.startStep ?? 1; step <= options.steps; step++) {
       for (let b = 0; b < options.batch; b++) {
         const crop = randomCrop(dataset, rng.int(dataset.frames.length), S, rng);
         cropRgb01(dataset, crop, rgbBuf, b * S * S * 3);

@@ -1,0 +1,108 @@
+/**
+ * Adapter from the embedded simulator (sim/) to DroneEnvironment: one Simulation per seed, one
+ * action per control period, the normalised sensor state of src/harness/models/stateVector.ts
+ * (altitude above the ground plane z = 0, GPS velocity ENU, IMU differences between the samples
+ * taken at consecutive control steps), privileged state for the expert, and the reward events of
+ * EnvironmentReward.ts. The seed's split is checked twice: by the SeedSource of the caller and
+ * by the simulator itself (createSimulation with `split`).
+ */
+import { actionToCommand, DEFAULT_ACTION_LIMITS, type BodyVelocityCommand } from "../actions";
+import { normaliseState, IMU_DIFF_WINDOW, type ImuSample } from "../models/stateVector";
+import { createSimulation, makeImuSample, makeGpsVelocity, makePrivilegedState, type Scenario, type Simulation, type Split } from "../../../sim";
+import type { DroneEnvironment, EnvironmentFactory, FlightEvent } from "./DroneEnvironment";
+import type { ExpertObservation, ObstacleKind } from "./ExpertPilot";
+
+export type SimEnvironmentOptions = {
+  /** Control period, s. Default 0.2 (5 decisions per second). */
+  controlPeriod_s?: number;
+};
+
+const CLASS_KIND: Record<number, ObstacleKind | undefined> = { 1: "wire", 2: "branch", 3: "pole_trunk" };
+
+export class SimEnvironment implements DroneEnvironment {
+  readonly sim: Simulation;
+  readonly controlPeriod_s: number;
+  readonly width: number;
+  readonly height: number;
+  private readonly cmd: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
+  private readonly imu: ImuSample[] = [];
+  private readonly imuRaw = makeImuSample();
+  private readonly vel = makeGpsVelocity();
+  private readonly priv = makePrivilegedState();
+
+  constructor(
+    scenario: Scenario,
+    readonly seed: number,
+    split: Split,
+    perturbed: boolean,
+    options: SimEnvironmentOptions = {},
+  ) {
+    this.sim = createSimulation(scenario, { seed, split, perturbed });
+    this.controlPeriod_s = options.controlPeriod_s ?? 0.2;
+    this.width = this.sim.camera.width;
+    this.height = this.sim.camera.height;
+    this.sampleImu();
+  }
+
+  get time_s(): number {
+    return this.sim.time_s;
+  }
+
+  private sampleImu(): void {
+    const s = this.sim.readImu(this.imuRaw);
+    this.imu.push({
+      gyro_rad_s: [s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z],
+      accel_m_s2: [s.linear_acceleration.x, s.linear_acceleration.y, s.linear_acceleration.z],
+    });
+    while (this.imu.length > IMU_DIFF_WINDOW + 1) this.imu.shift();
+  }
+
+  render(rgb: Uint8Array, mask?: Uint8Array): void {
+    this.sim.renderCamera(mask === undefined ? { rgb } : { rgb, mask });
+  }
+
+  altitude_m(): number {
+    return this.sim.drone.position[2] as number;
+  }
+
+  sensorState(out: Float32Array): void {
+    const v = this.sim.readGpsVelocity(this.vel).linear;
+    normaliseState({ altitude_m: this.altitude_m(), velocityEnu_m_s: [v.x, v.y, v.z], imu: this.imu }, out);
+  }
+
+  expertObservation(): ExpertObservation {
+    const p = this.sim.privileged(this.priv);
+    const kind = CLASS_KIND[p.pathClass];
+    let threat: ExpertObservation["threat"] = null;
+    if (kind !== undefined && Number.isFinite(p.pathDistance_m)) {
+      const d = p.pathDistance_m;
+      const ce = Math.cos(p.pathElevation_rad);
+      threat = { kind, ahead_m: d * ce * Math.cos(p.pathAzimuth_rad), left_m: d * ce * Math.sin(p.pathAzimuth_rad), up_m: d * Math.sin(p.pathElevation_rad) };
+    }
+    const goal = this.sim.world.goal;
+    return { altitude_m: this.altitude_m(), goalBearing_rad: p.goalAzimuth_rad, goalDz_m: goal.z - this.altitude_m(), threat };
+  }
+
+  step(action: number): FlightEvent {
+    actionToCommand(action, DEFAULT_ACTION_LIMITS, this.cmd);
+    const status = this.sim.step(this.cmd, this.controlPeriod_s);
+    this.sampleImu();
+    switch (status) {
+      case "flying":
+        return { type: "running" };
+      case "goal_reached":
+        return { type: "goal" };
+      case "timeout":
+        return { type: "timeout" };
+      case "collided": {
+        const cls = this.sim.collision?.cls ?? 0;
+        return { type: "collision", obstacle: CLASS_KIND[cls] ?? "ground" };
+      }
+    }
+  }
+}
+
+/** Factory of SimEnvironments for one scenario and split. */
+export function simEnvironmentFactory(scenario: Scenario, split: Split, options: SimEnvironmentOptions = {}): EnvironmentFactory {
+  return (seed, { perturbed }) => new SimEnvironment(scenario, seed, split, perturbed, options);
+}
