@@ -64,6 +64,24 @@ export async function summarizeBag(fs: BagFileSystem, bag: Bag): Promise<BagMeta
   }
   // One pass over the messages (no summary, or a .db3 file).
   const counts = new Map<string, BagTopicInfo>();
+  if (bag.storageId === "sqlite3") {
+    // Topics without messages are listed too, as rosbag2 does from the topics table.
+    const db = fs.openDb3(file);
+    try {
+      for (const t of db.topics()) {
+        counts.set(t.name, {
+          name: t.name,
+          type: t.type,
+          serializationFormat: t.serializationFormat,
+          offeredQosProfiles: t.offeredQosProfiles,
+          typeDescriptionHash: t.typeDescriptionHash,
+          messageCount: 0,
+        });
+      }
+    } finally {
+      db.close();
+    }
+  }
   let first: bigint | undefined;
   let last: bigint | undefined;
   let n = 0;

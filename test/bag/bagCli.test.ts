@@ -107,3 +107,14 @@ describe("drone-harness bag recover", () => {
     }
   });
 });
+
+describe("drone-harness bag info on a bare .db3 file (no metadata.yaml)", () => {
+  it("lists every topic of the topics table with its message count", async () => {
+    const r = await run(["bag", "info", path.join(TALKER_SQLITE3, "talker.db3")]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("Messages:          20");
+    expect(r.out).toContain("Topic: /topic | Type: std_msgs/msg/String | Count: 10 | Serialization Format: cdr");
+    expect(r.out).toContain("Topic: /rosout | Type: rcl_interfaces/msg/Log | Count: 10 | Serialization Format: cdr");
+    expect(r.out).toContain("Topic: /parameter_events | Type: rcl_interfaces/msg/ParameterEvent | Count: 0 | Serialization Format: cdr");
+  });
+});
