@@ -104,7 +104,7 @@ export class BagWriter {
         maxBagDurationNs: maxDur,
         rosDistro: options.rosDistro ?? "jazzy",
         customData: options.customData ?? {},
-        library: options.library ?? "drone-harness bag writer (@mcap/core)",
+        library: options.library ?? "drone-harness rosbag2 writer",
       },
       compressor,
       fs.basename(directory),
