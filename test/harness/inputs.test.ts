@@ -4,6 +4,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import { ParamStore, STATE_DIM, buildImageInput, initBackend, normaliseState } from "../../src/harness";
+import { concatChannels } from "../../src/harness/layers/concatChannels";
 
 describe("backend selection", () => {
   it("falls back to cpu with a warning when the preferred backend is unavailable", async () => {
@@ -77,5 +78,20 @@ describe("ParamStore.load", () => {
     p.load(good.map((w) => ({ ...w, values: w.values.map((x) => x + 1) })));
     expect(p.get("b").dataSync()).toEqual(new Float32Array([1, 1, 1]));
     p.dispose();
+  });
+});
+
+describe("concatChannels", () => {
+  it("equals tf.concat on the channel axis, with zero blocks", async () => {
+    await initBackend();
+    const [ours, ref] = tf.tidy(() => {
+      const a = tf.randomUniform<tf.Rank.R4>([2, 4, 5, 3], -1, 1, "float32", 1);
+      const b = tf.randomUniform<tf.Rank.R4>([2, 4, 5, 1], -1, 1, "float32", 2);
+      const o = concatChannels([a, { zeroChannels: 2 }, b]);
+      const r = tf.concat([a, tf.zeros([2, 4, 5, 2]), b], 3);
+      return [o.dataSync().slice(), r.dataSync().slice()];
+    });
+    expect(ours).toEqual(ref);
+    expect(() => concatChannels([{ zeroChannels: 1 }])).toThrow("needs at least one tensor");
   });
 });

@@ -5,6 +5,7 @@
  * average-pooled to HARNESS_IMAGE_SIZE plus the K imagined rollout frames (grey), zero-padded to K.
  */
 import * as tf from "@tensorflow/tfjs";
+import { concatChannels, type ZeroChannels } from "../layers/concatChannels";
 import { avgPoolToGrid } from "../layers/pooling";
 
 export const IMAGE_CHANNELS = 4;
@@ -46,7 +47,7 @@ export function buildImageInput(rgb01: tf.Tensor4D): tf.Tensor4D {
   const g = tf.conv2d(toGrey(rgb01), sobelKernel(), 1, "same");
   const mag = tf.sqrt(tf.sum(tf.square(g), 3, true));
   const tex = tf.sub<tf.Tensor4D>(tf.mul(tf.minimum(tf.div(mag, SOBEL_FULL_SCALE), 1), 2), 1);
-  return tf.concat<tf.Tensor4D>([tf.sub<tf.Tensor4D>(tf.mul(rgb01, 2), 1), tex], 3);
+  return concatChannels([tf.sub<tf.Tensor4D>(tf.mul(rgb01, 2), 1), tex]);
 }
 
 /**
@@ -57,14 +58,14 @@ export function buildHarnessImage(imageInput: tf.Tensor4D, rolloutRgb01: readonl
   if (rolloutRgb01.length > ROLLOUT_STEPS) {
     throw new RangeError(`rollout frames=${rolloutRgb01.length}, expected at most ${ROLLOUT_STEPS}`);
   }
-  const [n, h, w] = imageInput.shape;
+  const [, h, w] = imageInput.shape;
   const gh = HARNESS_IMAGE_SIZE;
   const small = avgPoolToGrid(imageInput, gh, gh);
-  const parts: tf.Tensor4D[] = [small];
+  const parts: (tf.Tensor4D | ZeroChannels)[] = [small];
   for (let k = 0; k < ROLLOUT_STEPS; k++) {
     const f = rolloutRgb01[k];
     if (f === undefined) {
-      parts.push(tf.zeros<tf.Rank.R4>([n, gh, gh, 1]));
+      parts.push({ zeroChannels: 1 });
     } else {
       if (f.shape[1] !== h || f.shape[2] !== w) {
         throw new RangeError(`rollout frame ${k} is ${f.shape[1]}x${f.shape[2]}, expected ${h}x${w}`);
@@ -72,5 +73,5 @@ export function buildHarnessImage(imageInput: tf.Tensor4D, rolloutRgb01: readonl
       parts.push(avgPoolToGrid(tf.sub(tf.mul(toGrey(f), 2), 1), gh, gh));
     }
   }
-  return tf.concat(parts, 3);
+  return concatChannels(parts);
 }
