@@ -8,6 +8,7 @@
 import { expertAction } from "../data/ExpertPilot";
 import type { DroneEnvironment } from "../data/DroneEnvironment";
 import { LambdaSchedule } from "../correction/LambdaSchedule";
+import { LAMBDA_INITIAL } from "../correction/constants";
 import type { HarnessNet } from "../models/HarnessNet";
 import { STATE_DIM } from "../models/stateVector";
 import type { Student } from "../models/Student";
@@ -32,10 +33,14 @@ export class ModelPilot implements Pilot {
   constructor(
     private readonly student: Student,
     private readonly harness: HarnessNet | undefined,
-    private readonly lambda0: number,
+    lambda0: number,
   ) {
-    this.lambda = new LambdaSchedule({ initial: lambda0 });
+    // Without a harness lambda is unused; keep a valid schedule value.
+    this.lambda0 = harness === undefined ? LAMBDA_INITIAL : lambda0;
+    this.lambda = new LambdaSchedule({ initial: this.lambda0 });
   }
+
+  private readonly lambda0: number;
 
   reset(): void {
     this.history.reset();
