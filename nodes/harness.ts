@@ -243,7 +243,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       const detections = cells.run(probs, msg.image_width, msg.image_height, msg.header, []);
       pubObstacles?.publish({ header: copyHeader(msg.header), detections });
       pubPolicy?.publish(
-        toStudentOutputMsg(msg.header, { actionLogits: logits, cellProbs: probs, gridRows: student.gridRows, gridCols: student.gridCols, state: student.state }, { width: msg.image_width, height: msg.image_height }, true),
+        toStudentOutputMsg(msg.header, { ...student, actionLogits: logits, cellProbs: probs }, { width: msg.image_width, height: msg.image_height }, true),
       );
       const maxDelta = Math.max(maxAbs(corr.actionDelta), maxAbs(corr.cellDelta));
       lastRisk = corr.risk;

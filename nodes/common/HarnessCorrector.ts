@@ -1,7 +1,10 @@
 /**
  * Adapter: the trained Harness (src/harness/models/HarnessNet.ts) as the harness node's
  * Corrector, with the same inputs as in training (src/harness/training/HarnessedPolicy.ts):
- *   image: buildHarnessImage(image input, []) (imagined frames zero-padded, static shapes),
+ *   image: buildHarnessImage(image input, []) (imagined frames zero-padded, static shapes); the
+ *          pooled image input comes from the student output when present (the perception node
+ *          computes it from the full-resolution input it already has; avg-pooling commutes with
+ *          buildHarnessImage's own pooling), else it is computed here from the camera image,
  *   state: the vector the student read (from StudentOutput.state),
  *   rollout rewards: zeros, state rates: backward |ds/dt| over the last ROLLOUT_STEPS frames;
  *   delta = clip(-lambda r S |ds/dt|) (correctionDeltaTensor), lambda from LambdaSchedule
@@ -17,7 +20,7 @@ import { DELTA_RUNAWAY } from "../../src/harness/correction/constants";
 import { correctionDeltaTensor } from "../../src/harness/correction/correctionTensors";
 import { LambdaSchedule } from "../../src/harness/correction/LambdaSchedule";
 import type { HarnessNet } from "../../src/harness/models/HarnessNet";
-import { ROLLOUT_STEPS, buildHarnessImage, buildImageInput } from "../../src/harness/models/imageInput";
+import { HARNESS_IMAGE_SIZE, ROLLOUT_STEPS, buildHarnessImage, buildImageInput } from "../../src/harness/models/imageInput";
 import { STATE_DIM } from "../../src/harness/models/stateVector";
 import { StateHistory } from "../../src/harness/training/HarnessedPolicy";
 import type { Correction, Corrector, StudentOutputs } from "./models";
@@ -72,15 +75,19 @@ export class HarnessCorrector implements Corrector {
     this.history.push(student.state);
     // The first frame has no rate (StateHistory returns zeros); use the nominal 30 Hz step then.
     this.history.rates(state.frameDt_s > 0 ? state.frameDt_s : 1 / 30, this.rates);
-    const rgb01Data = this.rgb.convertFloat01(image);
+    const pooled = student.pooledSize === HARNESS_IMAGE_SIZE && student.pooledInput.length === HARNESS_IMAGE_SIZE * HARNESS_IMAGE_SIZE * 4;
+    const rgb01Data = pooled ? undefined : this.rgb.convertFloat01(image);
     const lambda = this.lambda.value;
     const { actionDelta, classDelta, sens, order } = this;
     let risk = 0;
     tf.tidy(() => {
-      const rgb01 = tf.tensor4d(rgb01Data, [1, image.height, image.width, 3]);
+      const imageInput =
+        rgb01Data === undefined
+          ? tf.tensor4d(student.pooledInput, [1, HARNESS_IMAGE_SIZE, HARNESS_IMAGE_SIZE, 4])
+          : buildImageInput(tf.tensor4d(rgb01Data, [1, image.height, image.width, 3]));
       const rates = tf.tensor2d(this.rates, [1, STATE_DIM]);
       const h = this.harness.forward({
-        image: buildHarnessImage(buildImageInput(rgb01), []),
+        image: buildHarnessImage(imageInput, []),
         state: tf.tensor2d(student.state, [1, STATE_DIM]),
         rolloutRewards: tf.zeros([1, ROLLOUT_STEPS]),
         stateRates: rates,

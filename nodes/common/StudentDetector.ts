@@ -2,14 +2,16 @@
  * Adapter: the trained student network (src/harness/models/Student.ts) as the perception node's
  * Detector. Per frame: rgb8 -> [1,H,W,3] in [0,1] -> buildImageInput (RGB + Sobel in [-1,1]) and
  * the normalised sensor state (normaliseState of the frame-time SensorState) -> student.forward
- * -> action logits, per-cell class probabilities (softmax of the cell logits) and the state
- * vector, copied into buffers reused between frames. All tensors are released (tf.tidy), the
+ * -> action logits, per-cell class probabilities (softmax of the cell logits), the state
+ * vector and the image input pooled to the harness's 64x64 (so the harness node need not redo
+ * the full-resolution Sobel), copied into buffers reused between frames. All tensors are released (tf.tidy), the
  * same preprocessing as the training code (src/harness/training/HarnessedPolicy.ts decideFrame).
  */
 import * as tf from "@tensorflow/tfjs";
 
 import { NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../src/harness/actions";
-import { buildImageInput } from "../../src/harness/models/imageInput";
+import { HARNESS_IMAGE_SIZE, buildImageInput } from "../../src/harness/models/imageInput";
+import { avgPoolToGrid } from "../../src/harness/layers/pooling";
 import { STATE_DIM, normaliseState } from "../../src/harness/models/stateVector";
 import { CELL_SIZE_PX, type Student } from "../../src/harness/models/Student";
 import type { Detector, StudentOutputs } from "./models";
@@ -47,6 +49,8 @@ export class StudentDetector implements Detector {
       numClasses: NUM_DETECTION_CLASSES,
       cellProbs: new Float32Array(this.gridRows * this.gridCols * NUM_DETECTION_CLASSES),
       state: new Float32Array(STATE_DIM),
+      pooledSize: HARNESS_IMAGE_SIZE,
+      pooledInput: new Float32Array(HARNESS_IMAGE_SIZE * HARNESS_IMAGE_SIZE * 4),
     };
   }
 
@@ -58,8 +62,10 @@ export class StudentDetector implements Detector {
     normaliseState(state, this.out.state);
     tf.tidy(() => {
       const rgb01 = tf.tensor4d(rgb01Data, [1, this.height, this.width, 3]);
-      const s = this.student.forward({ image: buildImageInput(rgb01), state: tf.tensor2d(this.out.state, [1, STATE_DIM]) });
+      const input = buildImageInput(rgb01);
+      const s = this.student.forward({ image: input, state: tf.tensor2d(this.out.state, [1, STATE_DIM]) });
       this.out.actionLogits.set(s.actionLogits.dataSync());
+      this.out.pooledInput.set(avgPoolToGrid(input, HARNESS_IMAGE_SIZE, HARNESS_IMAGE_SIZE).dataSync());
       this.out.cellProbs.set(tf.softmax(s.detLogits).dataSync());
     });
     return this.out;

@@ -15,6 +15,10 @@ export type StudentOutputs = {
   cellProbs: Float32Array;
   /** The normalised state vector the policy head read (empty if the model reads none). */
   state: Float32Array;
+  /** Side of `pooledInput` (0 when not provided). */
+  pooledSize: number;
+  /** The image input (RGB + Sobel in [-1, 1]) average-pooled to pooledSize^2 x 4, HWC. */
+  pooledInput: Float32Array;
 };
 
 /** Runs the student on a validated image; implementations reuse their buffers between calls. */

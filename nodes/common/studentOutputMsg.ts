@@ -25,6 +25,8 @@ export type StudentOutputMsg = {
   class_names: string[];
   cell_probs: Float32Array | number[];
   state: Float32Array | number[];
+  pooled_size: number;
+  pooled_input: Float32Array | number[];
   image_width: number;
   image_height: number;
 };
@@ -57,7 +59,15 @@ export function copyHeader(h: Header): Header {
  */
 export function toStudentOutputMsg(
   header: Header,
-  out: { actionLogits: ArrayLike<number>; cellProbs: ArrayLike<number>; gridRows: number; gridCols: number; state: ArrayLike<number> },
+  out: {
+    actionLogits: ArrayLike<number>;
+    cellProbs: ArrayLike<number>;
+    gridRows: number;
+    gridCols: number;
+    state: ArrayLike<number>;
+    pooledSize: number;
+    pooledInput: ArrayLike<number>;
+  },
   image: { width: number; height: number },
   corrected: boolean,
 ): StudentOutputMsg {
@@ -71,6 +81,8 @@ export function toStudentOutputMsg(
     class_names: CLASS_NAMES,
     cell_probs: Float32Array.from(out.cellProbs),
     state: Float32Array.from(out.state),
+    pooled_size: out.pooledSize,
+    pooled_input: Float32Array.from(out.pooledInput),
     image_width: image.width,
     image_height: image.height,
   };
@@ -83,6 +95,9 @@ export function studentOutputProblem(msg: StudentOutputMsg): string | undefined 
   if (k < 1 || msg.grid_rows < 1 || msg.grid_cols < 1) return `grid ${msg.grid_rows}x${msg.grid_cols}x${k}, expected nonzero`;
   const n = msg.grid_rows * msg.grid_cols * k;
   if (msg.cell_probs.length !== n) return `cell_probs.length=${msg.cell_probs.length}, expected grid_rows*grid_cols*classes=${n}`;
+  if (msg.pooled_input.length !== msg.pooled_size * msg.pooled_size * 4) {
+    return `pooled_input.length=${msg.pooled_input.length}, expected pooled_size^2*4=${msg.pooled_size * msg.pooled_size * 4}`;
+  }
   if (!(msg.image_width > 0 && msg.image_height > 0)) return `image size ${msg.image_width}x${msg.image_height}, expected nonzero`;
   return undefined;
 }
@@ -96,5 +111,7 @@ export function studentOutputsView(msg: StudentOutputMsg): StudentOutputs {
     gridCols: msg.grid_cols,
     numClasses: msg.class_names.length,
     state: msg.state instanceof Float32Array ? msg.state : Float32Array.from(msg.state),
+    pooledSize: msg.pooled_size,
+    pooledInput: msg.pooled_input instanceof Float32Array ? msg.pooled_input : Float32Array.from(msg.pooled_input),
   };
 }

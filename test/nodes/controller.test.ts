@@ -13,7 +13,7 @@ function policy(atNs: bigint, action: (typeof ACTIONS)[number], bad = false): St
   if (bad) logits[0] = Number.NaN;
   return toStudentOutputMsg(
     { stamp: nsToTime(atNs), frame_id: "camera_optical" },
-    { actionLogits: logits, cellProbs: new Float32Array(2 * 2 * 4), gridRows: 2, gridCols: 2, state: [] },
+    { actionLogits: logits, cellProbs: new Float32Array(2 * 2 * 4), gridRows: 2, gridCols: 2, state: [], pooledSize: 0, pooledInput: [] },
     { width: 256, height: 256 },
     true,
   );

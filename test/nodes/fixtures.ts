@@ -66,6 +66,8 @@ export class FakeDetector implements Detector {
     numClasses: NUM_DETECTION_CLASSES,
     cellProbs: new Float32Array(32 * 32 * NUM_DETECTION_CLASSES),
     state: new Float32Array(4),
+    pooledSize: 0,
+    pooledInput: new Float32Array(0),
   };
   readonly states: FrameState[] = [];
 

@@ -41,7 +41,7 @@ describe("harness node", () => {
     r.runTo(100n * MS);
     const pub = r.graph.createNode("rogue").createPublisher<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/student_output");
     const diag = r.record<{ status: Array<{ name: string; values: Array<{ key: string; value: string }> }> }>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
-    const good = { header: { stamp: { sec: 0, nanosec: 50_000_000 }, frame_id: "c" }, corrected: false, action_names: [...ACTIONS], action_logits: new Float32Array(7), grid_rows: 1, grid_cols: 1, class_names: ["background", "wire"], cell_probs: new Float32Array(2), state: [], image_width: 8, image_height: 8 };
+    const good = { header: { stamp: { sec: 0, nanosec: 50_000_000 }, frame_id: "c" }, corrected: false, action_names: [...ACTIONS], action_logits: new Float32Array(7), grid_rows: 1, grid_cols: 1, class_names: ["background", "wire"], cell_probs: new Float32Array(2), state: [], pooled_size: 0, pooled_input: [], image_width: 8, image_height: 8 };
     pub.publish(good);
     pub.publish({ ...good, header: { ...good.header, stamp: { sec: 0, nanosec: 60_000_000 } }, cell_probs: new Float32Array(5) });
     r.runTo(1100n * MS);

@@ -171,6 +171,8 @@ export interface drone_harness_msgs__msg__StudentOutput {
   class_names: string[];
   cell_probs: Float32Array | number[];
   state: Float32Array | number[];
+  pooled_size: number;
+  pooled_input: Float32Array | number[];
   image_width: number;
   image_height: number;
 }

@@ -48,6 +48,7 @@ describe("StudentDetector / HarnessCorrector (F1's networks behind the node inte
     const harness = new HarnessNet({ seed: 7 });
     const detector = new StudentDetector(student, 64, 64);
     const corrector = new HarnessCorrector(harness);
+    const fromImage = new HarnessCorrector(harness, { ownsModel: false });
     const sensors = new SensorState();
     const applier = new CorrectionApplier();
     const refHistory = new StateHistory();
@@ -68,7 +69,12 @@ describe("StudentDetector / HarnessCorrector (F1's networks behind the node inte
         for (let k = 0; k < 4; k++) sum += out.cellProbs[cell * 4 + k]!;
         expect(sum).toBeCloseTo(1, 5);
       }
+      expect(out.pooledSize).toBe(64);
+      // The pooled-input path (from perception) and the from-image path give the same correction.
+      const viaImage = fromImage.correct(im, { ...out, pooledSize: 0, pooledInput: new Float32Array(0) }, st);
       const corr = corrector.correct(im, out, st);
+      for (let i = 0; i < 7; i++) expect(corr.actionDelta[i]).toBeCloseTo(viaImage.actionDelta[i]!, 6);
+      expect(corr.risk).toBeCloseTo(viaImage.risk, 6);
       expect(corr.rolloutLength).toBe(3);
       expect(corr.topFeatures).toHaveLength(3);
       expect(corr.topFeatures.every((n) => STATE_FEATURE_NAMES.includes(n))).toBe(true);
