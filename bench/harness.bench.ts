@@ -40,13 +40,27 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
-/** Median over `rounds` rounds of `iterations` calls each, after `warmup` calls. */
-function timeIt(f: () => void, opts: { warmup: number; rounds: number; iterations: number }): number {
-  for (let i = 0; i < opts.warmup; i++) f();
-  const r: number[] = [];
-  for (let k = 0; k < opts.rounds; k++) r.push(msPer(opts.iterations, f));
-  return median(r);
+type Timing = { min: number; median: number };
+
+/**
+ * Times each function in `fns` over `rounds` interleaved rounds of `iterations` calls (after
+ * `warmup` calls each), so that machine load affects all of them alike. min is the best estimate
+ * of the unloaded cost, median the typical one.
+ */
+function timeInterleaved(fns: readonly (() => void)[], opts: { warmup: number; rounds: number; iterations: number }): Timing[] {
+  for (const f of fns) for (let i = 0; i < opts.warmup; i++) f();
+  const samples: number[][] = fns.map(() => []);
+  for (let k = 0; k < opts.rounds; k++) {
+    fns.forEach((f, i) => samples[i]?.push(msPer(opts.iterations, f)));
+  }
+  return samples.map((r) => ({ min: Math.min(...r), median: median(r) }));
 }
+
+function timeIt(f: () => void, opts: { warmup: number; rounds: number; iterations: number }): Timing {
+  return timeInterleaved([f], opts)[0] ?? { min: NaN, median: NaN };
+}
+
+const fmt = (t: Timing, digits = 2): string => `${t.min.toFixed(digits)} ms min, ${t.median.toFixed(digits)} ms median`;
 
 export async function run(print: (line: string) => void): Promise<void> {
   const backend = await initBackend();
@@ -90,19 +104,19 @@ export async function run(print: (line: string) => void): Promise<void> {
     det.dataSync();
     tf.dispose([act, S, risk, detLogits, det]);
   };
-  const opts = { warmup: 5, rounds: 5, iterations: 10 };
-  const tStudent = timeIt(studentOnly, opts);
-  const tBoth = timeIt(withHarness, opts);
-  print(`inference 256x256 (input prep + forward + readback), median of 5x10 frames:`);
-  print(`  student alone:      ${tStudent.toFixed(2)} ms/frame`);
-  print(`  student + harness:  ${tBoth.toFixed(2)} ms/frame   (ratio ${(tBoth / tStudent).toFixed(2)}x, overhead ${(tBoth - tStudent).toFixed(2)} ms)`);
+  const [tStudent, tBoth] = timeInterleaved([studentOnly, withHarness], { warmup: 5, rounds: 10, iterations: 5 });
+  if (tStudent === undefined || tBoth === undefined) return;
+  print(`inference 256x256 per frame (input prep + forward + readback), 10 interleaved rounds of 5 frames:`);
+  print(`  student alone:      ${fmt(tStudent)}`);
+  print(`  student + harness:  ${fmt(tBoth)}`);
+  print(`  harness overhead:   ratio ${(tBoth.min / tStudent.min).toFixed(2)}x of min (+${(tBoth.min - tStudent.min).toFixed(2)} ms), ${(tBoth.median / tStudent.median).toFixed(2)}x of median`);
   const teacher = new Teacher();
   const tTeacher = timeIt(() => {
     const y = tf.tidy(() => teacher.forward(buildImageInput(rgb)));
     y.dataSync();
     y.dispose();
   }, { warmup: 2, rounds: 3, iterations: 3 });
-  print(`  teacher (offline):  ${tTeacher.toFixed(2)} ms/frame`);
+  print(`  teacher (offline):  ${fmt(tTeacher)}`);
   tf.dispose([rgb, ...rollout, state, rewards, ratesT]);
   teacher.dispose();
 
@@ -137,9 +151,10 @@ export async function run(print: (line: string) => void): Promise<void> {
       ?.dispose();
   };
   const stepOpts = { warmup: 2, rounds: 3, iterations: 3 };
-  print(`training step, batch ${B}, Adam, median of 3x3 steps:`);
-  print(`  student (${crop}x${crop} crops, detection + action cross-entropy): ${timeIt(studentStep, stepOpts).toFixed(1)} ms/step`);
-  print(`  harness (64x64x7 inputs, hinge + alpha ||S - S_gt||^2):        ${timeIt(harnessStep, stepOpts).toFixed(1)} ms/step`);
+  const [tsStep, thStep] = timeInterleaved([studentStep, harnessStep], stepOpts);
+  print(`training step, batch ${B}, Adam, 3 interleaved rounds of 3 steps:`);
+  if (tsStep !== undefined) print(`  student (${crop}x${crop} crops, detection + action cross-entropy): ${fmt(tsStep, 1)}`);
+  if (thStep !== undefined) print(`  harness (64x64x7 inputs, hinge + alpha ||S - S_gt||^2):        ${fmt(thStep, 1)}`);
   tf.dispose([img, st, detT, actT, himg, rew, rates, rTrue, sgt]);
   optS.dispose();
   optH.dispose();
@@ -183,16 +198,16 @@ export async function run(print: (line: string) => void): Promise<void> {
   }
   let idx = 0;
   const iters = 20000;
-  const tF = timeIt(() => {
+  const [tF, tQ] = timeInterleaved([() => {
     idx = (idx + 1) % samples;
     correctionDelta(Ss[idx] ?? new Float32Array(0), Rs[idx] ?? new Float32Array(0), risks[idx] ?? 0, 0.3, f);
-  }, { warmup: 2000, rounds: 5, iterations: iters });
-  const tQ = timeIt(() => {
+  }, () => {
     idx = (idx + 1) % samples;
     correctionDeltaInt8(Ss[idx] ?? new Float32Array(0), Rs[idx] ?? new Float32Array(0), risks[idx] ?? 0, 0.3, q, ws);
-  }, { warmup: 2000, rounds: 5, iterations: iters });
+  }], { warmup: 2000, rounds: 5, iterations: iters });
+  if (tF === undefined || tQ === undefined) return;
   print(`delta computation (${SENSITIVITY_ROWS}x${STATE_DIM} S, per frame, JS typed arrays), ${samples} random samples:`);
-  print(`  float32: ${(tF * 1000).toFixed(2)} us/call   int8 (incl. quantisation): ${(tQ * 1000).toFixed(2)} us/call   speed-up ${(tF / tQ).toFixed(2)}x`);
+  print(`  float32: ${(tF.min * 1000).toFixed(2)} us/call   int8 (incl. quantisation): ${(tQ.min * 1000).toFixed(2)} us/call (min of 5 rounds)   speed-up ${(tF.min / tQ.min).toFixed(2)}x`);
   print(`  int8 error vs float32: max |d delta| ${errMax.toExponential(2)}, relative L2 ${(Math.sqrt(errSq / refSq) * 100).toFixed(3)} %, argmax(pi_corrected) changed in ${argmaxFlips}/${samples}`);
   student.dispose();
   harness.dispose();
