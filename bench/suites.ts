@@ -6,4 +6,5 @@ export const SUITES: BenchSuite[] = [
   { name: "graph", run: async (print) => (await import("./graph.bench.js")).run(print) },
   { name: "harness", run: async (print) => (await import("./harness.bench.js")).run(print) },
   { name: "nodes", run: async (print) => (await import("./nodes.bench.js")).run(print) },
+  { name: "sim", run: async (print) => (await import("./sim.bench.js")).run(print) },
 ];

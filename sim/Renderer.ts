@@ -72,15 +72,24 @@ export function makeBoxList(capacity: number): BoxList {
 
 const NEAR_M = 0.05;
 const NOISE_TABLE = 1 << 17;
+const HAZE_LUT_SIZE = 1 << 16;
 
 export class Renderer {
   readonly camera: CameraModel;
   private readonly world: World;
   private readonly acc: Float32Array;
-  /** Scratch view for motion blur, allocated on first use. */
-  private viewBuffer: Float32Array | undefined;
+  private viewBuffer: Uint8ClampedArray | undefined;
+  private readonly blurPose: CameraPose = { x: 0, y: 0, z: 0, yaw: 0, pitch: 0, roll: 0 };
   private readonly rot = new Float64Array(9);
   private readonly noise: Float32Array;
+  /** (1.5 texel 2^k)^4: footprint^4 thresholds of the mip levels. */
+  private readonly lodThr: Float64Array;
+  /** exp(-dist / visibility) tabulated over dist^2 in [0, (6 visibility)^2). */
+  private readonly hazeLut: Float32Array;
+  private readonly hazeScale: number;
+  /** Bounding sphere (centre xyz, radius) per object, for culling whole objects. */
+  private readonly objSphere: Float64Array;
+  private clampView: Uint8ClampedArray | undefined;
   private readonly noiseRng: Rng;
   private readonly noiseStd: number;
   // Per-segment projection scratch.
@@ -109,6 +118,31 @@ export class Renderer {
     this.noiseRng = Rng.derive(options.noiseSeed ?? 0, 77);
     this.noise = new Float32Array(NOISE_TABLE);
     for (let i = 0; i < NOISE_TABLE; i++) this.noise[i] = this.noiseRng.normal() * this.noiseStd;
+    const levels = world.ground.levels.length;
+    this.lodThr = new Float64Array(levels);
+    for (let k = 0; k < levels; k++) this.lodThr[k] = (1.5 * world.ground.texel_m * 2 ** k) ** 4;
+    this.hazeLut = new Float32Array(HAZE_LUT_SIZE);
+    const maxDist2 = (6 * world.sky.visibility_m) ** 2;
+    this.hazeScale = (HAZE_LUT_SIZE - 1) / maxDist2;
+    for (let i = 0; i < HAZE_LUT_SIZE; i++) this.hazeLut[i] = Math.exp(-Math.sqrt(i / this.hazeScale) / world.sky.visibility_m);
+    this.objSphere = new Float64Array(world.objects.length * 4);
+    for (const o of world.objects) {
+      let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+      for (let i = o.firstSegment; i < o.firstSegment + o.segmentCount; i++) {
+        for (const p of [world.segments.a, world.segments.b]) {
+          lx = Math.min(lx, p[3 * i]!); ly = Math.min(ly, p[3 * i + 1]!); lz = Math.min(lz, p[3 * i + 2]!);
+          hx = Math.max(hx, p[3 * i]!); hy = Math.max(hy, p[3 * i + 1]!); hz = Math.max(hz, p[3 * i + 2]!);
+        }
+      }
+      const cx = (lx + hx) / 2, cy = (ly + hy) / 2, cz = (lz + hz) / 2;
+      let rad = 0;
+      for (let i = o.firstSegment; i < o.firstSegment + o.segmentCount; i++) {
+        for (const p of [world.segments.a, world.segments.b]) {
+          rad = Math.max(rad, Math.hypot(p[3 * i]! - cx, p[3 * i + 1]! - cy, p[3 * i + 2]! - cz) + world.segments.radius[i]!);
+        }
+      }
+      this.objSphere.set([cx, cy, cz, rad], 4 * o.id);
+    }
     const sc = world.segments.count;
     this.sx0 = new Float64Array(sc);
     this.sy0 = new Float64Array(sc);
@@ -139,16 +173,24 @@ export class Renderer {
     const mask = target.mask;
     if (mask !== undefined) mask.fill(0, 0, n);
     this.bpx.fill(0);
-    const acc = this.acc;
+    const gain = 255 * this.world.exposure;
+    const useNoise = this.noiseStd > 0;
+    const noiseOffset = useNoise ? this.noiseRng.nextU32() & (NOISE_TABLE - 1) : -1;
+    if (this.clampView === undefined || this.clampView.buffer !== target.rgb.buffer || this.clampView.byteOffset !== target.rgb.byteOffset) {
+      // A Uint8ClampedArray view of the output rounds and clamps natively on store.
+      this.clampView = new Uint8ClampedArray(target.rgb.buffer, target.rgb.byteOffset, n * 3);
+    }
+    const out = this.clampView;
     if (blurFrom === undefined || blurSamples <= 0) {
-      this.renderView(pose, acc, mask);
+      this.renderView(pose, out, mask, gain, noiseOffset);
     } else {
+      // Motion blur: average noise-free views in float, then add the noise once.
+      const acc = this.acc;
       acc.fill(0);
       const view = this.view;
       const w = 1 / (blurSamples + 1);
-      const total = blurSamples + 1;
-      const p: CameraPose = { ...pose };
-      for (let s = 0; s < total; s++) {
+      const p = this.blurPose;
+      for (let s = 0; s <= blurSamples; s++) {
         const t = s / blurSamples;
         p.x = blurFrom.x + (pose.x - blurFrom.x) * t;
         p.y = blurFrom.y + (pose.y - blurFrom.y) * t;
@@ -156,23 +198,12 @@ export class Renderer {
         p.yaw = blurFrom.yaw + wrapPi(pose.yaw - blurFrom.yaw) * t;
         p.pitch = blurFrom.pitch + (pose.pitch - blurFrom.pitch) * t;
         p.roll = blurFrom.roll + (pose.roll - blurFrom.roll) * t;
-        this.renderView(p, view, s === blurSamples ? mask : undefined);
+        this.renderView(p, view, s === blurSamples ? mask : undefined, gain, -1);
         for (let i = 0; i < n * 3; i++) acc[i] = acc[i]! + view[i]! * w;
       }
-    }
-    // Exposure, noise, quantisation.
-    const gain = 255 * this.world.exposure;
-    const rgb = target.rgb;
-    const noise = this.noise;
-    let k = this.noiseStd > 0 ? this.noiseRng.nextU32() & (NOISE_TABLE - 1) : 0;
-    const useNoise = this.noiseStd > 0;
-    for (let i = 0; i < n * 3; i++) {
-      let v = acc[i]! * gain;
-      if (useNoise) {
-        v += noise[k]!;
-        k = (k + 1) & (NOISE_TABLE - 1);
-      }
-      rgb[i] = v <= 0 ? 0 : v >= 255 ? 255 : (v + 0.5) | 0;
+      const noise = this.noise;
+      const m17 = NOISE_TABLE - 1;
+      for (let i = 0; i < n * 3; i++) out[i] = acc[i]! + (useNoise ? noise[(noiseOffset + i) & m17]! : 0);
     }
     if (target.boxes !== undefined) {
       const boxes = target.boxes;
@@ -193,13 +224,17 @@ export class Renderer {
     }
   }
 
-  /** Renders one view into `acc` (linear colour, 0..1 before exposure). */
-  private get view(): Float32Array {
-    if (this.viewBuffer === undefined) this.viewBuffer = new Float32Array(this.acc.length);
+  /** Scratch 8-bit view for motion blur, allocated on first use. */
+  private get view(): Uint8ClampedArray {
+    if (this.viewBuffer === undefined) this.viewBuffer = new Uint8ClampedArray(this.acc.length);
     return this.viewBuffer;
   }
 
-  private renderView(pose: CameraPose, acc: Float32Array, mask: Uint8Array | undefined): void {
+  /**
+   * Renders one view into `out` (8-bit, exposure `gain` applied); with noiseOffset >= 0 adds the
+   * noise table from that offset, per channel value.
+   */
+  private renderView(pose: CameraPose, out: Uint8ClampedArray, mask: Uint8Array | undefined, gain: number, noiseOffset: number): void {
     const cam = this.camera;
     const W = cam.width;
     const H = cam.height;
@@ -220,13 +255,14 @@ export class Renderer {
     const gR = groundLight * (sky.sunColor[0] / sky.sunColor[1] * 0.3 + 0.7);
     const gG = groundLight;
     const gB = groundLight * (sky.sunColor[2] / sky.sunColor[1] * 0.3 + 0.7);
-    const invVis = 1 / sky.visibility_m;
     const levels = world.ground.levels;
     const maxLevel = levels.length - 1;
     const texSize = world.ground.size;
-    const invFx = 1 / cam.fx;
-    const texel = world.ground.texel_m;
-    const invTexel = 1 / texel;
+    const fx4 = cam.fx ** 4;
+    const lodThr = this.lodThr;
+    const hazeLut = this.hazeLut;
+    const hazeScale = this.hazeScale;
+    const invTexel = 1 / world.ground.texel_m;
     const hazeR = sky.haze[0], hazeG = sky.haze[1], hazeB = sky.haze[2];
     const zr = sky.zenith[0], zg = sky.zenith[1], zb = sky.zenith[2];
     const hr = sky.horizon[0], hg = sky.horizon[1], hb = sky.horizon[2];
@@ -236,6 +272,10 @@ export class Renderer {
     const invCloudTexel = 1 / sky.cloudTexel_m;
     const cloudH = sky.cloudHeight_m - camZ;
     const cloudShade = 0.8 + 0.25 * Math.max(0, sun[2]);
+    const useNoise = noiseOffset >= 0;
+    const noise = this.noise;
+    const m17 = NOISE_TABLE - 1;
+    const n0 = useNoise ? noiseOffset : 0;
 
     for (let v = 0; v < H; v++) {
       const bx = c0x + v * cvx;
@@ -252,32 +292,41 @@ export class Renderer {
           const t = -camZ / dz;
           const gx = camX + t * dx;
           const gy = camY + t * dy;
-          const dn = Math.sqrt(d2);
-          const dist = t * dn;
-          const sinG = -dz / dn;
-          const footprint = dist * invFx / Math.sqrt(sinG);
-          let lvl = footprint * invTexel;
+          // Mip level from the pixel footprint f = dist / (fx sqrt(sin grazing)), compared as
+          // f^4 = dist^4 d2 / (fx^4 dz^2) against (1.5 texel 2^k)^4: no square root per pixel.
+          const dist2 = t * t * d2;
+          const fp4 = (dist2 * dist2 * d2) / (fx4 * dz * dz);
           let level = 0;
-          while (lvl > 1.5 && level < maxLevel) {
-            lvl *= 0.5;
-            level++;
-          }
-          const size = texSize >> level;
-          const m = size - 1;
+          while (level < maxLevel && fp4 > lodThr[level]!) level++;
           const tex = levels[level]!;
-          const fu = gx * invTexel / (1 << level) - 0.5;
-          const fv = gy * invTexel / (1 << level) - 0.5;
-          const iu = Math.floor(fu);
-          const iv = Math.floor(fv);
-          const au = fu - iu;
-          const av = fv - iv;
-          const u0 = iu & m, u1 = (iu + 1) & m, v0 = (iv & m) * size, v1 = ((iv + 1) & m) * size;
-          const i00 = (v0 + u0) * 3, i01 = (v0 + u1) * 3, i10 = (v1 + u0) * 3, i11 = (v1 + u1) * 3;
-          const w00 = (1 - au) * (1 - av), w01 = au * (1 - av), w10 = (1 - au) * av, w11 = au * av;
-          const tr = tex[i00]! * w00 + tex[i01]! * w01 + tex[i10]! * w10 + tex[i11]! * w11;
-          const tg = tex[i00 + 1]! * w00 + tex[i01 + 1]! * w01 + tex[i10 + 1]! * w10 + tex[i11 + 1]! * w11;
-          const tb = tex[i00 + 2]! * w00 + tex[i01 + 2]! * w01 + tex[i10 + 2]! * w10 + tex[i11 + 2]! * w11;
-          const h = Math.exp(-dist * invVis);
+          let tr: number, tg: number, tb: number;
+          if (level === 0) {
+            // Magnified or 1:1: bilinear.
+            const m = texSize - 1;
+            const fu = gx * invTexel - 0.5;
+            const fv = gy * invTexel - 0.5;
+            const iu = Math.floor(fu);
+            const iv = Math.floor(fv);
+            const au = fu - iu;
+            const av = fv - iv;
+            const u0 = iu & m, u1 = (iu + 1) & m, v0 = (iv & m) * texSize, v1 = ((iv + 1) & m) * texSize;
+            const i00 = (v0 + u0) * 3, i01 = (v0 + u1) * 3, i10 = (v1 + u0) * 3, i11 = (v1 + u1) * 3;
+            const w00 = (1 - au) * (1 - av), w01 = au * (1 - av), w10 = (1 - au) * av, w11 = au * av;
+            tr = tex[i00]! * w00 + tex[i01]! * w01 + tex[i10]! * w10 + tex[i11]! * w11;
+            tg = tex[i00 + 1]! * w00 + tex[i01 + 1]! * w01 + tex[i10 + 1]! * w10 + tex[i11 + 1]! * w11;
+            tb = tex[i00 + 2]! * w00 + tex[i01 + 2]! * w01 + tex[i10 + 2]! * w10 + tex[i11 + 2]! * w11;
+          } else {
+            // Minified: the mip level already averages the footprint; nearest texel.
+            const size = texSize >> level;
+            const m = size - 1;
+            const sc = invTexel / (1 << level);
+            const i = (((Math.floor(gy * sc) & m) * size) + (Math.floor(gx * sc) & m)) * 3;
+            tr = tex[i]!;
+            tg = tex[i + 1]!;
+            tb = tex[i + 2]!;
+          }
+          const hi = dist2 * hazeScale;
+          const h = hi < HAZE_LUT_SIZE - 1 ? hazeLut[hi | 0]! : 0;
           r = tr * gR * h + hazeR * (1 - h);
           g = tg * gG * h + hazeG * (1 - h);
           b = tb * gB * h + hazeB * (1 - h);
@@ -314,15 +363,21 @@ export class Renderer {
             }
           }
         }
-        acc[o] = r;
-        acc[o + 1] = g;
-        acc[o + 2] = b;
+        if (useNoise) {
+          out[o] = r * gain + noise[(n0 + o) & m17]!;
+          out[o + 1] = g * gain + noise[(n0 + o + 1) & m17]!;
+          out[o + 2] = b * gain + noise[(n0 + o + 2) & m17]!;
+        } else {
+          out[o] = r * gain;
+          out[o + 1] = g * gain;
+          out[o + 2] = b * gain;
+        }
       }
     }
-    this.drawSegments(pose, R, acc, mask);
+    this.drawSegments(pose, R, out, mask, gain, noiseOffset);
   }
 
-  private drawSegments(pose: CameraPose, R: Float64Array, acc: Float32Array, mask: Uint8Array | undefined): void {
+  private drawSegments(pose: CameraPose, R: Float64Array, out: Uint8ClampedArray, mask: Uint8Array | undefined, gain: number, noiseOffset: number): void {
     const cam = this.camera;
     const W = cam.width;
     const H = cam.height;
@@ -335,58 +390,74 @@ export class Renderer {
     const r00 = R[0]!, r01 = R[1]!, r02 = R[2]!, r10 = R[3]!, r11 = R[4]!, r12 = R[5]!, r20 = R[6]!, r21 = R[7]!, r22 = R[8]!;
     const { a, b, radius } = seg;
     let visible = 0;
-    for (let i = 0; i < seg.count; i++) {
-      const ax = a[3 * i]! - pose.x, ay = a[3 * i + 1]! - pose.y, az = a[3 * i + 2]! - pose.z;
-      const bx = b[3 * i]! - pose.x, by = b[3 * i + 1]! - pose.y, bz = b[3 * i + 2]! - pose.z;
-      // Optical coordinates: R^T * p.
-      let X0 = r00 * ax + r10 * ay + r20 * az, Y0 = r01 * ax + r11 * ay + r21 * az, Z0 = r02 * ax + r12 * ay + r22 * az;
-      let X1 = r00 * bx + r10 * by + r20 * bz, Y1 = r01 * bx + r11 * by + r21 * bz, Z1 = r02 * bx + r12 * by + r22 * bz;
-      if (Z0 < NEAR_M && Z1 < NEAR_M) continue;
-      if (Z0 < NEAR_M) {
-        const t = (NEAR_M - Z0) / (Z1 - Z0);
-        X0 += (X1 - X0) * t; Y0 += (Y1 - Y0) * t; Z0 = NEAR_M;
-      } else if (Z1 < NEAR_M) {
-        const t = (NEAR_M - Z1) / (Z0 - Z1);
-        X1 += (X0 - X1) * t; Y1 += (Y0 - Y1) * t; Z1 = NEAR_M;
+    // Conservative frustum test per object (bounding sphere against the four side planes).
+    const tanX = (0.5 * W + 2) / fx, tanY = (0.5 * H + 2) / fy;
+    const secX = Math.sqrt(1 + tanX * tanX), secY = Math.sqrt(1 + tanY * tanY);
+    const sph = this.objSphere;
+    const objects0 = this.world.objects;
+    for (let oi = 0; oi < objects0.length; oi++) {
+      const sx = sph[4 * oi]! - pose.x, sy = sph[4 * oi + 1]! - pose.y, sz = sph[4 * oi + 2]! - pose.z, rho = sph[4 * oi + 3]!;
+      const Xc = r00 * sx + r10 * sy + r20 * sz, Yc = r01 * sx + r11 * sy + r21 * sz, Zc = r02 * sx + r12 * sy + r22 * sz;
+      if (Zc < NEAR_M - rho) continue;
+      if (Math.abs(Xc) - Zc * tanX > rho * secX || Math.abs(Yc) - Zc * tanY > rho * secY) continue;
+      const ob = objects0[oi]!;
+      const end = ob.firstSegment + ob.segmentCount;
+      for (let i = ob.firstSegment; i < end; i++) {
+        const ax = a[3 * i]! - pose.x, ay = a[3 * i + 1]! - pose.y, az = a[3 * i + 2]! - pose.z;
+        const bx = b[3 * i]! - pose.x, by = b[3 * i + 1]! - pose.y, bz = b[3 * i + 2]! - pose.z;
+        // Optical coordinates: R^T * p.
+        let X0 = r00 * ax + r10 * ay + r20 * az, Y0 = r01 * ax + r11 * ay + r21 * az, Z0 = r02 * ax + r12 * ay + r22 * az;
+        let X1 = r00 * bx + r10 * by + r20 * bz, Y1 = r01 * bx + r11 * by + r21 * bz, Z1 = r02 * bx + r12 * by + r22 * bz;
+        if (Z0 < NEAR_M && Z1 < NEAR_M) continue;
+        if (Z0 < NEAR_M) {
+          const t = (NEAR_M - Z0) / (Z1 - Z0);
+          X0 += (X1 - X0) * t; Y0 += (Y1 - Y0) * t; Z0 = NEAR_M;
+        } else if (Z1 < NEAR_M) {
+          const t = (NEAR_M - Z1) / (Z0 - Z1);
+          X1 += (X0 - X1) * t; Y1 += (Y0 - Y1) * t; Z1 = NEAR_M;
+        }
+        const x0 = fx * X0 / Z0 + ccx, y0 = fy * Y0 / Z0 + ccy;
+        const x1 = fx * X1 / Z1 + ccx, y1 = fy * Y1 / Z1 + ccy;
+        const rr = radius[i]!;
+        const w0 = 2 * rr * fx / Z0, w1 = 2 * rr * fx / Z1;
+        const m = 0.5 * Math.max(w0, w1, 1) + 1;
+        if (Math.max(x0, x1) < -m || Math.min(x0, x1) > W + m || Math.max(y0, y1) < -m || Math.min(y0, y1) > H + m) continue;
+        this.sx0[i] = x0; this.sy0[i] = y0; this.sw0[i] = w0;
+        this.sx1[i] = x1; this.sy1[i] = y1; this.sw1[i] = w1;
+        // Shading: Lambert averaged over a cylinder's lit side ~ sqrt(1 - (axis . sun)^2), plus a
+        // specular term for metallic conductors, faded into haze like the ground.
+        const ox = a[3 * i]! - b[3 * i]!, oy = a[3 * i + 1]! - b[3 * i + 1]!, oz = a[3 * i + 2]! - b[3 * i + 2]!;
+        const ol = Math.hypot(ox, oy, oz) || 1;
+        const cosA = (ox * sun[0] + oy * sun[1] + oz * sun[2]) / ol;
+        const diffuse = Math.sqrt(Math.max(0, 1 - cosA * cosA)) * 0.8 * Math.max(0.15, sun[2] + 0.3);
+        const obj = objects[seg.object[i]!]!;
+        const spec = obj.specular * 0.35 * diffuse;
+        const depth = 0.5 * (Z0 + Z1);
+        const h = Math.exp(-depth * invVis);
+        const lr = sky.ambient * 0.9 + diffuse * sky.sunColor[0], lg = sky.ambient * 0.9 + diffuse * sky.sunColor[1], lb = sky.ambient + diffuse * sky.sunColor[2];
+        this.scol[3 * i] = (obj.albedo[0] * lr + spec) * h + sky.haze[0] * (1 - h);
+        this.scol[3 * i + 1] = (obj.albedo[1] * lg + spec) * h + sky.haze[1] * (1 - h);
+        this.scol[3 * i + 2] = (obj.albedo[2] * lb + spec) * h + sky.haze[2] * (1 - h);
+        // Sort key: farther first; depth in mm in the high part, the index in the low 20 bits.
+        this.keys[visible++] = Math.max(0, 1e7 - Math.round(depth * 1000)) * 1048576 + i;
       }
-      const x0 = fx * X0 / Z0 + ccx, y0 = fy * Y0 / Z0 + ccy;
-      const x1 = fx * X1 / Z1 + ccx, y1 = fy * Y1 / Z1 + ccy;
-      const rr = radius[i]!;
-      const w0 = 2 * rr * fx / Z0, w1 = 2 * rr * fx / Z1;
-      const m = 0.5 * Math.max(w0, w1, 1) + 1;
-      if (Math.max(x0, x1) < -m || Math.min(x0, x1) > W + m || Math.max(y0, y1) < -m || Math.min(y0, y1) > H + m) continue;
-      this.sx0[i] = x0; this.sy0[i] = y0; this.sw0[i] = w0;
-      this.sx1[i] = x1; this.sy1[i] = y1; this.sw1[i] = w1;
-      // Shading: Lambert averaged over a cylinder's lit side ~ sqrt(1 - (axis . sun)^2), plus a
-      // specular term for metallic conductors, faded into haze like the ground.
-      const ox = a[3 * i]! - b[3 * i]!, oy = a[3 * i + 1]! - b[3 * i + 1]!, oz = a[3 * i + 2]! - b[3 * i + 2]!;
-      const ol = Math.hypot(ox, oy, oz) || 1;
-      const cosA = (ox * sun[0] + oy * sun[1] + oz * sun[2]) / ol;
-      const diffuse = Math.sqrt(Math.max(0, 1 - cosA * cosA)) * 0.8 * Math.max(0.15, sun[2] + 0.3);
-      const obj = objects[seg.object[i]!]!;
-      const spec = obj.specular * 0.35 * diffuse;
-      const depth = 0.5 * (Z0 + Z1);
-      const h = Math.exp(-depth * invVis);
-      const lr = sky.ambient * 0.9 + diffuse * sky.sunColor[0], lg = sky.ambient * 0.9 + diffuse * sky.sunColor[1], lb = sky.ambient + diffuse * sky.sunColor[2];
-      this.scol[3 * i] = (obj.albedo[0] * lr + spec) * h + sky.haze[0] * (1 - h);
-      this.scol[3 * i + 1] = (obj.albedo[1] * lg + spec) * h + sky.haze[1] * (1 - h);
-      this.scol[3 * i + 2] = (obj.albedo[2] * lb + spec) * h + sky.haze[2] * (1 - h);
-      // Sort key: farther first; depth in mm in the high part, the index in the low 20 bits.
-      this.keys[visible++] = Math.max(0, 1e7 - Math.round(depth * 1000)) * 1048576 + i;
     }
     const keys = this.keys.subarray(0, visible);
     keys.sort();
     for (let q = 0; q < visible; q++) {
       const i = keys[q]! % 1048576;
-      this.rasterise(i, W, H, acc, mask);
+      this.rasterise(i, W, H, out, mask, noiseOffset);
     }
   }
 
-  private rasterise(i: number, W: number, H: number, acc: Float32Array, mask: Uint8Array | undefined): void {
+  private rasterise(i: number, W: number, H: number, out: Uint8ClampedArray, mask: Uint8Array | undefined, noiseOffset: number): void {
     let x0 = this.sx0[i]!, w0 = this.sw0[i]!;
     let x1 = this.sx1[i]!, w1 = this.sw1[i]!;
     const y0 = this.sy0[i]!, y1 = this.sy1[i]!;
     const cr = this.scol[3 * i]!, cg = this.scol[3 * i + 1]!, cb = this.scol[3 * i + 2]!;
+    const useNoise = noiseOffset >= 0;
+    const noise = this.noise;
+    const m17 = NOISE_TABLE - 1;
     const seg = this.world.segments;
     const cls = seg.cls[i]!;
     const obj = seg.object[i]!;
@@ -435,9 +506,14 @@ export class Renderer {
         const alpha = cov * alphaScale;
         const p = im * strideM + k * strideN;
         const o = p * 3;
-        acc[o] = acc[o]! + (cr - acc[o]!) * alpha;
-        acc[o + 1] = acc[o + 1]! + (cg - acc[o + 1]!) * alpha;
-        acc[o + 2] = acc[o + 2]! + (cb - acc[o + 2]!) * alpha;
+        // Blend towards the structure's colour plus the pixel's own noise sample, so fully
+        // covered pixels are as noisy as the background.
+        const nr = useNoise ? noise[(noiseOffset + o) & m17]! : 0;
+        const ng = useNoise ? noise[(noiseOffset + o + 1) & m17]! : 0;
+        const nb = useNoise ? noise[(noiseOffset + o + 2) & m17]! : 0;
+        out[o] = out[o]! + (cr + nr - out[o]!) * alpha;
+        out[o + 1] = out[o + 1]! + (cg + ng - out[o + 1]!) * alpha;
+        out[o + 2] = out[o + 2]! + (cb + nb - out[o + 2]!) * alpha;
         if (mask !== undefined && (k === kc || alpha >= 0.5)) {
           mask[p] = cls;
           const px = xMajor ? im : k;

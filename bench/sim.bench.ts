@@ -1,0 +1,93 @@
+/**
+ * Simulator throughput (issue 3 targets, single thread):
+ * - rendered frames per second at 256x256 (rgb8 + class mask + boxes) in a scene with 20 wires
+ *   (5 power lines x 4 conductors) and 30 trees, flying forward through it: target >= 300 fps;
+ * - simulated seconds per wall second with every sensor on (camera 30 Hz with mask, IMU 200 Hz,
+ *   GPS 10 Hz, privileged state per frame, physics at 200 Hz): target >= 20.
+ * Reference measured in the same run: one pass over the 256x256x3 frame computing a sky
+ * gradient per pixel (the least work any renderer does), so the render cost can be read as a
+ * multiple of it on other machines.
+ */
+import { DEFAULT_SCENARIO, createSimulation, makeGpsFix, makeGpsVelocity, makeImuSample, type Scenario } from "../sim";
+import type { BodyVelocityCommand } from "../src/harness/actions";
+
+function benchScenario(): Scenario {
+  const s = structuredClone(DEFAULT_SCENARIO);
+  s.wires.lines = { min: 5, max: 5 };
+  s.wires.conductorsPerLine = { min: 4, max: 4 };
+  s.trees.count = { min: 30, max: 30 };
+  s.trees.lateralSpread_m = { min: 3, max: 25 };
+  return s;
+}
+
+function referencePass(out: Uint8Array, W: number, H: number, k: number): void {
+  for (let v = 0; v < H; v++) {
+    const g = (v * 255) / H;
+    for (let u = 0; u < W; u++) {
+      const o = (v * W + u) * 3;
+      out[o] = g;
+      out[o + 1] = (g + u + k) & 255;
+      out[o + 2] = 255 - g;
+    }
+  }
+}
+
+export async function run(print: (line: string) => void): Promise<void> {
+  const scenario = benchScenario();
+  const sim = createSimulation(scenario, { seed: 1 });
+  const W = sim.camera.width;
+  const H = sim.camera.height;
+  const wires = sim.world.objects.filter((o) => o.kind === "wire").length;
+  print(`scene: ${W}x${H}, 5 lines x 4 conductors (${wires} conductor spans), 30 trees, ${sim.world.segments.count} segments`);
+  const rgb = new Uint8Array(W * H * 3);
+  const mask = new Uint8Array(W * H);
+  const boxes = sim.makeBoxList();
+  const cmd: BodyVelocityCommand = { vx_m_s: 4, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0.05 };
+
+  // Reference.
+  const refFrames = 300;
+  let t0 = performance.now();
+  for (let i = 0; i < refFrames; i++) referencePass(rgb, W, H, i);
+  const refMs = (performance.now() - t0) / refFrames;
+
+  // Render only (the drone moves between frames so caches do not flatter).
+  for (let i = 0; i < 20; i++) sim.renderCamera({ rgb, mask, boxes });
+  const frames = 300;
+  t0 = performance.now();
+  for (let i = 0; i < frames; i++) {
+    sim.renderCamera({ rgb, mask, boxes });
+    sim.step(cmd, 1 / 30);
+  }
+  const renderMs = (performance.now() - t0) / frames;
+  const fps = 1000 / renderMs;
+  print(`reference pass: ${refMs.toFixed(3)} ms/frame`);
+  print(`render 256x256 + mask + boxes: ${renderMs.toFixed(2)} ms/frame = ${fps.toFixed(0)} fps (${(renderMs / refMs).toFixed(1)}x reference) target >= 300 fps: ${fps >= 300 ? "MET" : "NOT MET"}`);
+
+  // All sensors, fresh simulation.
+  const full = createSimulation(scenario, { seed: 2 });
+  const simSeconds = 10;
+  const tick = 1 / scenario.imu.rate_hz;
+  const ticks = Math.round(simSeconds / tick);
+  const perFrame = Math.round(scenario.imu.rate_hz / scenario.camera.rate_hz);
+  const perFix = Math.round(scenario.imu.rate_hz / scenario.gps.rate_hz);
+  const priv = full.privileged();
+  const imu = makeImuSample();
+  const fix = makeGpsFix();
+  const vel = makeGpsVelocity();
+  t0 = performance.now();
+  for (let k = 0; k < ticks; k++) {
+    full.step(cmd, tick);
+    full.readImu(imu);
+    if (k % perFix === 0) {
+      full.readGpsFix(fix);
+      full.readGpsVelocity(vel);
+    }
+    if (k % perFrame === 0) {
+      full.renderCamera({ rgb, mask, boxes });
+      full.privileged(priv);
+    }
+  }
+  const wall = (performance.now() - t0) / 1000;
+  const rate = simSeconds / wall;
+  print(`all sensors (camera ${scenario.camera.rate_hz} Hz + mask, IMU ${scenario.imu.rate_hz} Hz, GPS ${scenario.gps.rate_hz} Hz, privileged/frame): ${rate.toFixed(1)} sim s per wall s, target >= 20: ${rate >= 20 ? "MET" : "NOT MET"}`);
+}
