@@ -248,9 +248,15 @@ export class EmbeddedGraph implements RosGraph, RawTopicAccess {
       this.#drainScheduled = false;
       if (!this.#running) return;
       this.spinOnce();
-      if (this.bus.pendingCount > 0) this.#scheduleDrain();
+      // A /clock sample delivered just now can make sim-time timers due: run again for them.
+      if (this.bus.pendingCount > 0 || this.#anyTimerDue()) this.#scheduleDrain();
       else this.#armWake();
     });
+  }
+
+  #anyTimerDue(): boolean {
+    for (const t of this.#timers) if (!t.isCanceled() && t.remainingNs() <= 0n) return true;
+    return false;
   }
 
   /** Sleeps until the next wall-clock timer is due (sim-time timers wake on /clock messages). */

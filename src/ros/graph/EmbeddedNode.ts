@@ -122,9 +122,8 @@ export class EmbeddedNode implements RosNode {
       type: "bool",
       description: "Follow /clock (rosgraph_msgs/msg/Clock) instead of wall time",
     });
-    this.#params.addOnSetCallback((params) => {
-      for (const p of params) if (p.name === "use_sim_time") this.#setSimTime(p.value === true);
-      return { successful: true, reason: "" };
+    this.#params.addPostSetListener((p) => {
+      if (p.name === "use_sim_time") this.#setSimTime(p.value === true);
     });
     this.#setSimTime(useSimTime === true);
   }

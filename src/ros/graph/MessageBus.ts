@@ -273,7 +273,7 @@ export class MessageBus {
       return;
     }
     // The topic type is held by typed endpoints only; raw subscriptions accept any type.
-    const typed = [...entry.pubs].length > 0 || [...entry.subs].some((s) => s.typeName !== undefined);
+    const typed = entry.pubs.size > 0 || [...entry.subs].some((s) => s.typeName !== undefined);
     if (!typed) entry.typeName = undefined;
   }
 }

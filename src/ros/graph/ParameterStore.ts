@@ -11,6 +11,7 @@ type Entry = { descriptor: ParameterDescriptor; value: ParameterValue };
 export class ParameterStore {
   readonly #entries = new Map<string, Entry>();
   readonly #callbacks: Array<(params: Parameter[]) => SetParametersResult> = [];
+  readonly #listeners: Array<(param: Parameter) => void> = [];
   readonly #overrides: Readonly<Record<string, ParameterValue>>;
   readonly #owner: string;
 
@@ -57,6 +58,11 @@ export class ParameterStore {
     this.#callbacks.push(cb);
   }
 
+  /** Called after a parameter was accepted and applied (rclcpp post-set callbacks). */
+  addPostSetListener(listener: (param: Parameter) => void): void {
+    this.#listeners.push(listener);
+  }
+
   /** One result per parameter, in order; accepted parameters are applied, rejected ones are not. */
   set(params: Parameter[]): SetParametersResult[] {
     return params.map((p) => this.#setOne(p));
@@ -78,6 +84,7 @@ export class ParameterStore {
       if (!result.successful) return { successful: false, reason: result.reason };
     }
     entry.value = candidate.value;
+    for (const listener of this.#listeners) listener({ name: candidate.name, type: candidate.type, value: copyValue(candidate.value) });
     return { successful: true, reason: "" };
   }
 }

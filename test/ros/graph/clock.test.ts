@@ -64,3 +64,24 @@ describe("logger", () => {
     expect(lines).toEqual(["[WARN] [0.000000000] [d1.talker]: bad frame 0"]);
   });
 });
+
+describe("sim time in real-time mode", () => {
+  it("fires a sim-time timer when a /clock sample makes it due, without other traffic", async () => {
+    const g = new EmbeddedGraph({ stderrLevel: "silent" });
+    const clockPub = g.createNode("sim").createPublisher("rosgraph_msgs/msg/Clock", "/clock");
+    const n = g.createNode("ctl", { parameterOverrides: { use_sim_time: true } });
+    const fired = new Promise<bigint>((resolve) => n.createTimer(SEC, () => resolve(n.getClock().nowNs())));
+    g.spin();
+    clockPub.publish({ clock: { sec: 2, nanosec: 0 } });
+    expect(await fired).toBe(2n * SEC);
+    await g.shutdown();
+  });
+
+  it("does not switch to sim time when another on-set callback rejects the change", () => {
+    const g = new EmbeddedGraph({ stderrLevel: "silent" });
+    const n = g.createNode("n");
+    n.addOnSetParametersCallback(() => ({ successful: false, reason: "frozen" }));
+    expect(n.setParameters([{ name: "use_sim_time", type: "bool", value: true }])[0]?.reason).toBe("frozen");
+    expect(n.getClock().isSimTime).toBe(false);
+  });
+});
