@@ -110,6 +110,17 @@ export async function run(print: (line: string) => void): Promise<void> {
   print(`  student alone:      ${fmt(tStudent)}`);
   print(`  student + harness:  ${fmt(tBoth)}`);
   print(`  harness overhead:   ratio ${(tBoth.min / tStudent.min).toFixed(2)}x of min (+${(tBoth.min - tStudent.min).toFixed(2)} ms), ${(tBoth.median / tStudent.median).toFixed(2)}x of median`);
+  const perception = tf.tidy(() => {
+    const p = student.perceive(buildImageInput(rgb));
+    return [p.detBase, p.pooled] as const;
+  });
+  const headsOnly = timeIt(() => {
+    const y = tf.tidy(() => student.heads({ detBase: perception[0], pooled: perception[1] }, state).actionLogits);
+    y.dataSync();
+    y.dispose();
+  }, { warmup: 5, rounds: 5, iterations: 20 });
+  print(`  student heads only (policy MLP + detection bias, from cached features): ${fmt(headsOnly)}`);
+  tf.dispose([...perception]);
   const teacher = new Teacher();
   const tTeacher = timeIt(() => {
     const y = tf.tidy(() => teacher.forward(buildImageInput(rgb)));
