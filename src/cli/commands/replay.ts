@@ -1,0 +1,150 @@
+/**
+ * `drone-harness replay <bag> --launch <file> --compare <topics>`: regression replay. Starts the
+ * launch file's nodes in this process on the embedded graph with use_sim_time:=true, plays the
+ * bag's recorded input topics through them in lock-step (src/bag/replayBag.ts) and compares what
+ * they publish on the compared topics with the outputs recorded in the bag, message by message
+ * within the tolerances. Exit code 0 when they match, 1 with the first differences otherwise.
+ */
+import { Bag } from "../../bag/BagReader";
+import { formatDifferences } from "../../bag/compareMessageStreams";
+import { NodeBagFileSystem } from "../../bag/node/NodeBagFileSystem";
+import { replayBag } from "../../bag/replayBag";
+import { BagError } from "../../bag/types";
+import { EmbeddedGraph } from "../../ros/graph";
+import { Launcher } from "../../ros/launch/Launcher";
+import { LaunchFileError } from "../../ros/launch/LaunchFileError";
+import { loadLaunchFile, resolveLaunchPath } from "../../ros/launch/loadLaunchFile";
+import type { NodeRegistry } from "../../ros/launch/NodeFactory";
+import { findPackageRoot } from "../../ros/launch/packageRoot";
+import { defaultRegistry } from "../../ros/msgs";
+import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
+
+export const REPLAY_USAGE =
+  "drone-harness replay <bag> --launch <file.launch.xml> --compare <topic>[,<topic>...] [--tolerance <abs>] [--rel-tolerance <rel>] " +
+  "[--ignore <field>[,<field>...]] [--inputs <topic>[,<topic>...]] [--max-differences <n>] [name:=value ...]";
+
+export type ReplayContext = {
+  /** exec name -> factory (the CLI passes nodes/index.ts's NODE_REGISTRY). */
+  registry: NodeRegistry;
+  /** Package share directory (default: found from this file). */
+  packageRoot?: string;
+};
+
+const list = (v: string): string[] => v.split(",").map((s) => s.trim()).filter((s) => s !== "");
+
+function nonNegative(name: string, v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${name} ${v}: expected a number >= 0`);
+  return n;
+}
+
+export async function runReplay(args: string[], io: CliIO, ctx: ReplayContext): Promise<number> {
+  let bagPath: string | undefined;
+  let launchFile: string | undefined;
+  let compare: string[] = [];
+  let inputs: string[] | undefined;
+  let ignore: string[] = [];
+  let abs = 1e-6;
+  let rel = 0;
+  let maxDifferences = 10;
+  const launchArgs: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? "";
+    const value = (): string => {
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    if (a === "--launch") launchFile = value();
+    else if (a === "--compare") compare = list(value());
+    else if (a === "--inputs") inputs = list(value());
+    else if (a === "--ignore") ignore = list(value());
+    else if (a === "--tolerance") abs = nonNegative(a, value());
+    else if (a === "--rel-tolerance") rel = nonNegative(a, value());
+    else if (a === "--max-differences") maxDifferences = Math.max(1, Math.floor(nonNegative(a, value())));
+    else if (a.startsWith("-")) throw new UsageError(`unknown option "${a}"`);
+    else if (a.includes(":=")) launchArgs[a.slice(0, a.indexOf(":="))] = a.slice(a.indexOf(":=") + 2);
+    else if (bagPath === undefined) bagPath = a;
+    else throw new UsageError(`unexpected argument "${a}"`);
+  }
+  if (bagPath === undefined) throw new UsageError("missing the bag");
+  if (launchFile === undefined) throw new UsageError("missing --launch <file>");
+  if (compare.length === 0) throw new UsageError("missing --compare <topic>[,<topic>...]");
+
+  const msgs = defaultRegistry();
+  let bag: Bag;
+  try {
+    bag = await Bag.open(new NodeBagFileSystem(), bagPath, {
+      lookupSchema: (t) => {
+        try {
+          return msgs.ros2msgText(t);
+        } catch {
+          return undefined;
+        }
+      },
+    });
+  } catch (err) {
+    if (err instanceof BagError) {
+      io.err(`drone-harness replay: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  const packageRoot = ctx.packageRoot ?? findPackageRoot();
+  let plan;
+  try {
+    plan = loadLaunchFile(resolveLaunchPath(packageRoot, launchFile), { packageRoot, arguments: { use_sim_time: "true", ...launchArgs } });
+  } catch (err) {
+    if (err instanceof LaunchFileError) {
+      io.err(`drone-harness replay: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  const graph = new EmbeddedGraph({ stderrLevel: "warn", writeLine: (line) => io.err(`${line}\n`) });
+  const launcher = new Launcher({ graph, registry: ctx.registry, log: (line) => io.err(`${line}\n`) });
+  try {
+    await launcher.start(plan);
+    const result = await replayBag(bag, graph, {
+      compareTopics: compare,
+      inputTopics: inputs,
+      absTolerance: abs,
+      relTolerance: rel,
+      ignoreFields: ignore,
+      maxDifferences,
+      decode: (type, bytes) => msgs.deserialize(type, bytes),
+    });
+    const counts = [...result.counts].map(([t, c]) => `${t} ${c.expected} recorded / ${c.actual} replayed`).join(", ");
+    io.out(`replay ${bag.path}: ${result.played} input messages through ${plan.nodes.length} nodes; ${counts}\n`);
+    const empty = [...result.counts].filter(([, c]) => c.expected === 0).map(([t]) => t);
+    if (empty.length > 0) {
+      io.err(`drone-harness replay: the bag has no recorded messages on ${empty.join(", ")}: nothing to compare\n`);
+      return 1;
+    }
+    if (result.equal) {
+      io.out(`outputs match (abs tolerance ${abs}, rel tolerance ${rel})\n`);
+      return 0;
+    }
+    io.out(`outputs differ; first differences:\n${formatDifferences(result)}\n`);
+    return 1;
+  } catch (err) {
+    if (err instanceof BagError) {
+      io.err(`drone-harness replay: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await launcher.stop();
+    await graph.shutdown();
+  }
+}
+
+export const command: CliCommand = {
+  usage: REPLAY_USAGE,
+  run: async (args, io) => {
+    // Loaded here, not at the top: the node registry pulls in TensorFlow.js.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { NODE_REGISTRY } = require("../../../nodes/index") as typeof import("../../../nodes/index");
+    return await runReplay(args, io, { registry: NODE_REGISTRY });
+  },
+};
