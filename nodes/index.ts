@@ -3,8 +3,8 @@
  * -> NodeFactory. Used by `drone-harness launch` and by scripts/ros2/runNode.ts.
  * `NODE_REGISTRY` loads the networks from model files (parameter `model_dir`);
  * `createNodeRegistry(models)` builds the same registry around other model sources (networks
- * already in memory in the main job, fakes in tests). The simulator node ("sim", nodes/sim.ts)
- * is added here when it lands.
+ * already in memory in the main job, fakes in tests). "sim" is the embedded simulator
+ * (nodes/sim.ts).
  */
 import type { NodeRegistry } from "../src/ros/launch/NodeFactory";
 import { FILE_MODEL_PROVIDER, type ModelProvider } from "./common/ModelProvider";
@@ -12,6 +12,7 @@ import { controllerNode } from "./controller";
 import { createHarnessNode } from "./harness";
 import { createPerceptionNode } from "./perception";
 import { safetyNode } from "./safety";
+import { createSimNode } from "./sim";
 
 export type { ModelProvider } from "./common/ModelProvider";
 
@@ -21,6 +22,7 @@ export function createNodeRegistry(models: ModelProvider): NodeRegistry {
     harness: createHarnessNode({ createCorrector: (p) => models.corrector(p) }),
     controller: controllerNode,
     safety: safetyNode,
+    sim: createSimNode(),
   };
 }
 

@@ -23,8 +23,8 @@ describe("NODE_REGISTRY (file-backed models)", () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("registers the four node executables", () => {
-    expect(Object.keys(NODE_REGISTRY).sort()).toEqual(["controller", "harness", "perception", "safety"]);
+  it("registers the node executables", () => {
+    expect(Object.keys(NODE_REGISTRY).sort()).toEqual(["controller", "harness", "perception", "safety", "sim"]);
   });
 
   it("loads the student and harness from model_dir and runs them on camera frames", async () => {
