@@ -28,7 +28,8 @@ export function smoothTexture(seed: number, waves = 24, minWavelength = 8, maxWa
     ky.push((2 * Math.PI * Math.sin(theta)) / lambda);
     ph.push(rnd() * 2 * Math.PI);
   }
-  const amp = 110 / Math.sqrt(waves / 2);
+  // Standard deviation 45 grey levels around 128: clipping at 0 or 255 needs > 2.8 sigma.
+  const amp = 45 / Math.sqrt(waves / 2);
   return (x, y) => {
     let s = 0;
     for (let i = 0; i < waves; i++) s += Math.sin((kx[i] as number) * x + (ky[i] as number) * y + (ph[i] as number));
