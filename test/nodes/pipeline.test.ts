@@ -95,6 +95,23 @@ describe("closed pipeline on the embedded graph (lock-step sim time)", () => {
     await r.shutdown();
   });
 
+  it("holds hover while the controller is stopped and respawned, then follows the respawned controller", async () => {
+    const { r, cmd } = await rig(true);
+    r.runTo(600n * MS);
+    const controller = r.launched.find((l) => l.node.name === "controller")!;
+    await controller.stop();
+    r.launched.splice(r.launched.indexOf(controller), 1);
+    r.runTo(1000n * MS);
+    const hover = cmd.find((c) => c.atNs > 600n * MS && c.msg.twist.linear.x === 0 && c.msg.twist.linear.z === 0);
+    expect(hover!.atNs - 600n * MS).toBeLessThanOrEqual(200n * MS);
+    expect(cmd.filter((c) => c.atNs >= hover!.atNs).every((c) => c.msg.twist.linear.z === 0)).toBe(true);
+    // respawn (launch respawn="true"): a new controller node with the same name
+    await r.add(controllerNode, "controller", { max_accel_m_s2: 0 });
+    r.runTo(1300n * MS);
+    expect(cmd.at(-1)!.msg.twist.linear.z).toBeCloseTo(1.5, 6);
+    await r.shutdown();
+  });
+
   it("publishes no /cmd_vel before the nodes are active", async () => {
     const r = new SimRig();
     const nodes = [
