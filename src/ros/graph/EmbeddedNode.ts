@@ -6,6 +6,7 @@ import type { MessageBus, PublisherEndpoint, SubscriptionEndpoint } from "./Mess
 import { fullyQualifiedName, normalizeNamespace, parseRemapRules, remapNodeIdentity, resolveTopicName, validateNodeName } from "./names";
 import type { RemapRule } from "./names";
 import { NodeClock } from "./NodeClock";
+import { toParameterMsg } from "./parameterMsg";
 import { ParameterStore } from "./ParameterStore";
 import { validateQoS } from "./qos";
 import { QOS_DEFAULT } from "./types";
@@ -41,6 +42,8 @@ export type NodeHost = {
 
 /** rcl's /rosout QoS (rcl/src/rcl/logging_rosout.c): reliable, transient local, depth 1000. */
 const ROSOUT_QOS: QoSProfile = { history: "keep_last", depth: 1000, reliability: "reliable", durability: "transient_local" };
+/** rclcpp ParameterEventsQoS (rmw_qos_profile_parameter_events): reliable, keep last 1000, volatile. */
+const PARAMETER_EVENTS_QOS: QoSProfile = { history: "keep_last", depth: 1000, reliability: "reliable", durability: "volatile" };
 /** rclcpp ClockQoS: best effort, keep last 1 (matches a reliable /clock publisher). */
 const CLOCK_QOS: QoSProfile = { history: "keep_last", depth: 1, reliability: "best_effort", durability: "volatile" };
 
@@ -99,6 +102,7 @@ export class EmbeddedNode implements RosNode {
   readonly #subs = new Set<EmbeddedSubscription>();
   readonly #timers = new Set<EmbeddedTimer>();
   #rosout: PublisherEndpoint | undefined;
+  #parameterEvents: PublisherEndpoint | undefined;
   #clockSub: SubscriptionEndpoint | undefined;
   #destroyed = false;
   /** Exceptions thrown by this node's callbacks (caught by the executor). */
@@ -118,14 +122,22 @@ export class EmbeddedNode implements RosNode {
       for (const t of this.#timers) t.reset();
     };
     this.#rosout = host.bus.addPublisher(this.fullyQualifiedName, "/rosout", "rcl_interfaces/msg/Log", ROSOUT_QOS);
+    this.#parameterEvents = host.bus.addPublisher(
+      this.fullyQualifiedName,
+      "/parameter_events",
+      "rcl_interfaces/msg/ParameterEvent",
+      PARAMETER_EVENTS_QOS,
+    );
     const useSimTime = this.#params.declare("use_sim_time", false, {
       type: "bool",
       description: "Follow /clock (rosgraph_msgs/msg/Clock) instead of wall time",
     });
     this.#params.addPostSetListener((p) => {
       if (p.name === "use_sim_time") this.#setSimTime(p.value === true);
+      this.#publishParameterEvent("changed_parameters", p);
     });
     this.#setSimTime(useSimTime === true);
+    this.#publishParameterEvent("new_parameters", this.#params.get("use_sim_time"));
   }
 
   get isDestroyed(): boolean {
@@ -192,7 +204,9 @@ export class EmbeddedNode implements RosNode {
   }
 
   declareParameter(name: string, defaultValue: ParameterValue, descriptor: ParameterDescriptor): ParameterValue {
-    return this.#params.declare(name, defaultValue, descriptor);
+    const value = this.#params.declare(name, defaultValue, descriptor);
+    this.#publishParameterEvent("new_parameters", this.#params.get(name));
+    return value;
   }
   getParameter(name: string): Parameter {
     return this.#params.get(name);
@@ -231,6 +245,7 @@ export class EmbeddedNode implements RosNode {
     }
     if (this.#clockSub !== undefined) this.host.bus.removeSubscription(this.#clockSub);
     if (this.#rosout !== undefined) this.host.bus.removePublisher(this.#rosout);
+    if (this.#parameterEvents !== undefined) this.host.bus.removePublisher(this.#parameterEvents);
     this.#pubs.clear();
     this.#subs.clear();
     this.#timers.clear();
@@ -254,6 +269,19 @@ export class EmbeddedNode implements RosNode {
       this.#clockSub = undefined;
     }
     this.#clock.setSimTime(enabled);
+  }
+
+  /** rcl_interfaces/msg/ParameterEvent on /parameter_events, as rclcpp's parameter service does. */
+  #publishParameterEvent(kind: "new_parameters" | "changed_parameters", param: Parameter): void {
+    if (this.#parameterEvents === undefined || this.#destroyed) return;
+    const event = {
+      stamp: nsToTime(this.#clock.nowNs()),
+      node: this.fullyQualifiedName,
+      new_parameters: kind === "new_parameters" ? [toParameterMsg(param)] : [],
+      changed_parameters: kind === "changed_parameters" ? [toParameterMsg(param)] : [],
+      deleted_parameters: [],
+    };
+    this.host.bus.publish(this.#parameterEvents, event, undefined, wallNowNs());
   }
 
   #emitLog(record: LogRecord): void {

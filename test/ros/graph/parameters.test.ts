@@ -54,3 +54,29 @@ describe("parameters", () => {
     expect(n.getParameter("depth").value).toBe(3);
   });
 });
+
+describe("/parameter_events", () => {
+  it("publishes rcl_interfaces/msg/ParameterEvent for declarations and accepted changes", () => {
+    const g = new EmbeddedGraph({ stderrLevel: "silent" });
+    type Ev = { node: string; new_parameters: Array<{ name: string; value: { type: number; integer_value: bigint } }>; changed_parameters: Array<{ name: string; value: { type: number; double_value: number } }> };
+    const events: Ev[] = [];
+    g.createNode("watcher").createSubscription<Ev>("rcl_interfaces/msg/ParameterEvent", "/parameter_events", {}, (e) => events.push(e));
+    const n = g.createNode("n", { namespace: "/d1" });
+    n.declareParameter("depth", 3, { type: "integer" });
+    n.declareParameter("gain", 0.3, { type: "double", range: { from: 0, to: 1 } });
+    n.setParameters([
+      { name: "gain", type: "double", value: 5 },
+      { name: "gain", type: "double", value: 0.5 },
+    ]);
+    g.spinUntilIdle();
+    const mine = events.filter((e) => e.node === "/d1/n");
+    expect(mine.map((e) => [...e.new_parameters.map((p) => `new ${p.name}`), ...e.changed_parameters.map((p) => `changed ${p.name}`)])).toEqual([
+      ["new use_sim_time"],
+      ["new depth"],
+      ["new gain"],
+      ["changed gain"],
+    ]);
+    expect(mine[1]?.new_parameters[0]?.value).toMatchObject({ type: 2, integer_value: 3n });
+    expect(mine[3]?.changed_parameters[0]?.value).toMatchObject({ type: 3, double_value: 0.5 });
+  });
+});
