@@ -73,6 +73,23 @@ describe("correctionDelta", () => {
     expect(() => correctionDelta(new Float32Array(176), new Float32Array(D), Number.NaN, 0.3, out)).toThrow("risk=NaN");
   });
 
+  it("gives no correction and flags NaN max|delta| when S or the rates are not finite", () => {
+    const S = sMatrix([[0, 0, 1]]);
+    const rates = new Float32Array(D).fill(0.1);
+    rates[3] = Number.NaN;
+    const out = newCorrectionDelta();
+    out.action.fill(7);
+    const stats = correctionDelta(S, rates, 0.5, 0.3, out);
+    expect(stats.finite).toBe(false);
+    expect(stats.maxAbs).toBeNaN();
+    expect(out.action.every((v) => v === 0)).toBe(true);
+    S[5] = Number.POSITIVE_INFINITY;
+    rates[3] = 0;
+    const q = correctionDeltaInt8(S, rates, 0.5, 0.3, out, newInt8DeltaWorkspace());
+    expect(q.finite).toBe(false);
+    expect(out.detection.every((v) => v === 0)).toBe(true);
+  });
+
   it("softmax(logits + delta) is stable for large logits", () => {
     // softmax(1000, 1001) = (1/(1+e), e/(1+e)) = (0.268941, 0.731059)
     const p = softmaxCorrected(new Float32Array([1000, 1001]), new Float32Array([0, 0]), new Float32Array(2));

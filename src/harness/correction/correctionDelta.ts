@@ -22,6 +22,11 @@ export type CorrectionDelta = {
 };
 
 export type DeltaStats = {
+  /**
+   * False when S or the rates held a non-finite value: delta is then all zeros (no correction)
+   * and maxAbs is NaN, which the safety watchdog counts as a runaway harness.
+   */
+  finite: boolean;
   /** Norms before the clip. */
   actionNormRaw: number;
   detectionNormRaw: number;
@@ -60,6 +65,19 @@ export function clipNorm(v: Float32Array, maxNorm: number): number {
   return norm;
 }
 
+/** True when every value is finite (no allocation). */
+export function allFinite(v: Float32Array): boolean {
+  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i] ?? NaN)) return false;
+  return true;
+}
+
+/** Zeros `out` and returns the stats of a rejected (non-finite) input. */
+export function rejectNonFinite(out: CorrectionDelta): DeltaStats {
+  out.action.fill(0);
+  out.detection.fill(0);
+  return { finite: false, actionNormRaw: NaN, detectionNormRaw: NaN, maxAbs: NaN };
+}
+
 function maxAbsOf(v: Float32Array, start: number): number {
   let m = start;
   for (let i = 0; i < v.length; i++) {
@@ -82,6 +100,7 @@ export function correctionDelta(
   maxNorm: number = DELTA_NORM_MAX,
 ): DeltaStats {
   checkInputs(S.length, rates.length, risk, lambda);
+  if (!allFinite(S) || !allFinite(rates)) return rejectNonFinite(out);
   const k = -lambda * risk;
   for (let i = 0; i < SENSITIVITY_ROWS; i++) {
     let acc = 0;
@@ -92,7 +111,7 @@ export function correctionDelta(
   }
   const actionNormRaw = clipNorm(out.action, maxNorm);
   const detectionNormRaw = clipNorm(out.detection, maxNorm);
-  return { actionNormRaw, detectionNormRaw, maxAbs: maxAbsOf(out.detection, maxAbsOf(out.action, 0)) };
+  return { finite: true, actionNormRaw, detectionNormRaw, maxAbs: maxAbsOf(out.detection, maxAbsOf(out.action, 0)) };
 }
 
 /**

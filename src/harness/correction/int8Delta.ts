@@ -10,7 +10,7 @@ import { NUM_ACTIONS } from "../actions";
 import { SENSITIVITY_ROWS } from "../models/HarnessNet";
 import { STATE_DIM } from "../models/stateVector";
 import { DELTA_NORM_MAX } from "./constants";
-import { clipNorm, type CorrectionDelta, type DeltaStats } from "./correctionDelta";
+import { allFinite, clipNorm, rejectNonFinite, type CorrectionDelta, type DeltaStats } from "./correctionDelta";
 
 /** Quantises `x` into `out` and returns the scale (0 for an all-zero tensor). */
 export function quantizeSymmetricInt8(x: Float32Array, out: Int8Array, absolute = false): number {
@@ -54,6 +54,7 @@ export function correctionDeltaInt8(
   if (rates.length !== STATE_DIM) throw new RangeError(`rates length=${rates.length}, expected ${STATE_DIM}`);
   if (!(risk >= 0 && risk <= 1)) throw new RangeError(`risk=${risk}, expected a number in [0, 1]`);
   if (!(lambda >= 0 && Number.isFinite(lambda))) throw new RangeError(`lambda=${lambda}, expected a finite number >= 0`);
+  if (!allFinite(S) || !allFinite(rates)) return rejectNonFinite(out);
   const sS = quantizeSymmetricInt8(S, ws.qS);
   const sR = quantizeSymmetricInt8(rates, ws.qR, true);
   const k = -lambda * risk * sS * sR;
@@ -72,5 +73,5 @@ export function correctionDeltaInt8(
   let maxAbs = 0;
   for (const v of out.action) maxAbs = Math.max(maxAbs, Math.abs(v));
   for (const v of out.detection) maxAbs = Math.max(maxAbs, Math.abs(v));
-  return { actionNormRaw, detectionNormRaw, maxAbs };
+  return { finite: true, actionNormRaw, detectionNormRaw, maxAbs };
 }
