@@ -23,7 +23,10 @@ export type BagRecorderOptions = {
   topics?: readonly string[];
   /** ros2msg schema text of a type ("pkg/msg/Name"); throws when unknown. */
   schemaText: (type: string) => string;
-  /** offered_qos_profiles string of a topic; default "" (unknown to a remote recorder). */
+  /**
+   * offered_qos_profiles string of a topic; default "" (unknown to a remote recorder), which
+   * rosbag2's Player maps to its default QoS (rosbag2_transport player.cpp publisher_qos_for_topic).
+   */
   offeredQos?: (topic: string, type: string) => string;
   /** Reports a message that could not be recorded (unknown type, write failure). */
   onProblem?: (message: string) => void;

@@ -189,3 +189,23 @@ describe("splitting and metadata.yaml", () => {
     await expect(BagWriter.create({ fs, directory: "/bags/once" })).rejects.toThrow("/bags/once/metadata.yaml: exists");
   });
 });
+
+describe("messages written out of log-time order", () => {
+  it("are read back in log-time order by both readers", async () => {
+    const fs = new MemoryBagFileSystem();
+    const w = await BagWriter.create({ fs, directory: "/b/ooo", chunkSizeBytes: 300, compression: "none" });
+    await w.addTopic(STRING_TOPIC);
+    // times 0..59 ms in a scrambled order (i * 37 mod 60 is a permutation)
+    const order = Array.from({ length: 60 }, (_, i) => (i * 37) % 60);
+    for (const k of order) await w.write(STRING_TOPIC.topic, T0 + BigInt(k) * 1_000_000n, stringW.writeMessage({ data: `t${k}` }));
+    const md = await w.close();
+    expect(md.startingTimeNs).toBe(T0);
+    expect(md.durationNs).toBe(59_000_000n);
+    const ours = await readAll(await Bag.open(fs, "/b/ooo"));
+    expect(ours.map((m) => m.logTimeNs)).toEqual(Array.from({ length: 60 }, (_, k) => T0 + BigInt(k) * 1_000_000n));
+    const reader = await McapIndexedReader.Initialize({ readable: bytesReadable(fs.files.get("/b/ooo/ooo_0.mcap")!) });
+    const times = [];
+    for await (const m of reader.readMessages()) times.push(m.logTime);
+    expect(times).toEqual(ours.map((m) => m.logTimeNs));
+  });
+});
