@@ -72,7 +72,8 @@ export function expandTopicName(topic: string, nodeName: string, namespace: stri
         return nodeName;
       case "ns":
       case "namespace":
-        return namespace === "/" ? "" : namespace.slice(1);
+        // rcl substitutes the whole namespace, leading "/" included ("{ns}" -> "/my_ns").
+        return namespace;
       default:
         throw new Error(`invalid topic name "${topic}": unknown substitution "{${key}}" (valid: {node}, {ns}, {namespace})`);
     }

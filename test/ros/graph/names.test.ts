@@ -1,17 +1,26 @@
 import { expandTopicName, parseRemapRules, resolveTopicName, EmbeddedGraph } from "../../../src/ros/graph";
 
-// Expected values from design.ros2.org/articles/topic_and_service_names.html ("Examples of
-// expansion" table: node "my_node" in namespace "/my_ns") and rcl's test_expand_topic_name.cpp.
+// Expected values: the "various_valid_topics" table of ros2/rcl rcl/test/rcl/test_expand_topic_name.cpp
+// (which includes the examples of design.ros2.org/articles/topic_and_service_names.html), plus
+// one nested namespace of ours.
 describe("expandTopicName", () => {
   const table: Array<[string, string, string, string]> = [
-    ["ping", "my_node", "/my_ns", "/my_ns/ping"],
-    ["/ping", "my_node", "/my_ns", "/ping"],
-    ["~", "my_node", "/my_ns", "/my_ns/my_node"],
-    ["~/ping", "my_node", "/my_ns", "/my_ns/my_node/ping"],
-    ["{node}/ping", "my_node", "/my_ns", "/my_ns/my_node/ping"],
-    ["{ns}/ping", "my_node", "/my_ns", "/my_ns/my_ns/ping"],
+    ["/chatter", "my_node", "/my_ns", "/chatter"],
+    ["chatter", "my_node", "/my_ns", "/my_ns/chatter"],
+    ["{node}/chatter", "my_node", "/my_ns", "/my_ns/my_node/chatter"],
+    ["/{node}", "my_node", "/my_ns", "/my_node"],
+    ["{node}", "my_node", "/my_ns", "/my_ns/my_node"],
+    ["{ns}", "my_node", "/my_ns", "/my_ns"],
+    ["{namespace}", "my_node", "/my_ns", "/my_ns"],
+    ["{namespace}/{node}/chatter", "my_node", "/my_ns", "/my_ns/my_node/chatter"],
     ["ping", "my_node", "/", "/ping"],
+    ["ping", "my_node", "/my_ns", "/my_ns/ping"],
+    ["/ping", "my_node", "/", "/ping"],
+    ["/ping", "my_node", "/my_ns", "/ping"],
+    ["~", "my_node", "/", "/my_node"],
+    ["~", "my_node", "/my_ns", "/my_ns/my_node"],
     ["~/ping", "my_node", "/", "/my_node/ping"],
+    ["~/ping", "my_node", "/my_ns", "/my_ns/my_node/ping"],
     ["camera/image_raw", "cam", "/drone1/sensors", "/drone1/sensors/camera/image_raw"],
   ];
   it.each(table)("%s (node %s, ns %s) -> %s", (topic, node, ns, expected) => {
@@ -27,9 +36,11 @@ describe("expandTopicName", () => {
     ["~foo", '"~" is allowed only at the start'],
     ["foo bar", 'token "foo bar"'],
     ["{bogus}", 'unknown substitution "{bogus}"'],
+    // rcl expands this to "/foo//my_ns"; rmw_validate_full_topic_name then rejects it.
+    ["/foo/{namespace}", 'must not contain "//"'],
   ];
   it.each(invalid)("rejects %j with a reason", (topic, reason) => {
-    expect(() => expandTopicName(topic, "n", "/")).toThrow(reason);
+    expect(() => expandTopicName(topic, "my_node", "/my_ns")).toThrow(reason);
   });
 });
 
