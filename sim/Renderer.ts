@@ -90,6 +90,8 @@ export class Renderer {
   /** Bounding sphere (centre xyz, radius) per object, for culling whole objects. */
   private readonly objSphere: Float64Array;
   private clampView: Uint8ClampedArray | undefined;
+  /** Lit colour per segment before haze and exposure (the sun is fixed per world). */
+  private readonly segColor: Float32Array;
   private readonly noiseRng: Rng;
   private readonly noiseStd: number;
   // Per-segment projection scratch.
@@ -144,6 +146,23 @@ export class Renderer {
       this.objSphere.set([cx, cy, cz, rad], 4 * o.id);
     }
     const sc = world.segments.count;
+    this.segColor = new Float32Array(sc * 3);
+    const sky = world.sky;
+    const sun = sky.sunDir;
+    const { a, b } = world.segments;
+    for (let i = 0; i < sc; i++) {
+      // Lambert averaged over a cylinder's lit side ~ sqrt(1 - (axis . sun)^2), plus a specular
+      // term for metallic conductors.
+      const ox = a[3 * i]! - b[3 * i]!, oy = a[3 * i + 1]! - b[3 * i + 1]!, oz = a[3 * i + 2]! - b[3 * i + 2]!;
+      const ol = Math.hypot(ox, oy, oz) || 1;
+      const cosA = (ox * sun[0] + oy * sun[1] + oz * sun[2]) / ol;
+      const diffuse = Math.sqrt(Math.max(0, 1 - cosA * cosA)) * 0.8 * Math.max(0.15, sun[2] + 0.3);
+      const obj = world.objects[world.segments.object[i]!]!;
+      const spec = obj.specular * 0.35 * diffuse;
+      this.segColor[3 * i] = obj.albedo[0] * (sky.ambient * 0.9 + diffuse * sky.sunColor[0]) + spec;
+      this.segColor[3 * i + 1] = obj.albedo[1] * (sky.ambient * 0.9 + diffuse * sky.sunColor[1]) + spec;
+      this.segColor[3 * i + 2] = obj.albedo[2] * (sky.ambient + diffuse * sky.sunColor[2]) + spec;
+    }
     this.sx0 = new Float64Array(sc);
     this.sy0 = new Float64Array(sc);
     this.sw0 = new Float64Array(sc);
@@ -382,10 +401,11 @@ export class Renderer {
     const W = cam.width;
     const H = cam.height;
     const seg = this.world.segments;
-    const objects = this.world.objects;
     const sky = this.world.sky;
-    const sun = sky.sunDir;
-    const invVis = 1 / sky.visibility_m;
+    const base = this.segColor;
+    const hazeLut = this.hazeLut;
+    const hazeScale = this.hazeScale;
+    const hazeR = sky.haze[0], hazeG = sky.haze[1], hazeB = sky.haze[2];
     const fx = cam.fx, fy = cam.fy, ccx = cam.cx + 0.5, ccy = cam.cy + 0.5;
     const r00 = R[0]!, r01 = R[1]!, r02 = R[2]!, r10 = R[3]!, r11 = R[4]!, r12 = R[5]!, r20 = R[6]!, r21 = R[7]!, r22 = R[8]!;
     const { a, b, radius } = seg;
@@ -424,20 +444,12 @@ export class Renderer {
         if (Math.max(x0, x1) < -m || Math.min(x0, x1) > W + m || Math.max(y0, y1) < -m || Math.min(y0, y1) > H + m) continue;
         this.sx0[i] = x0; this.sy0[i] = y0; this.sw0[i] = w0;
         this.sx1[i] = x1; this.sy1[i] = y1; this.sw1[i] = w1;
-        // Shading: Lambert averaged over a cylinder's lit side ~ sqrt(1 - (axis . sun)^2), plus a
-        // specular term for metallic conductors, faded into haze like the ground.
-        const ox = a[3 * i]! - b[3 * i]!, oy = a[3 * i + 1]! - b[3 * i + 1]!, oz = a[3 * i + 2]! - b[3 * i + 2]!;
-        const ol = Math.hypot(ox, oy, oz) || 1;
-        const cosA = (ox * sun[0] + oy * sun[1] + oz * sun[2]) / ol;
-        const diffuse = Math.sqrt(Math.max(0, 1 - cosA * cosA)) * 0.8 * Math.max(0.15, sun[2] + 0.3);
-        const obj = objects[seg.object[i]!]!;
-        const spec = obj.specular * 0.35 * diffuse;
         const depth = 0.5 * (Z0 + Z1);
-        const h = Math.exp(-depth * invVis);
-        const lr = sky.ambient * 0.9 + diffuse * sky.sunColor[0], lg = sky.ambient * 0.9 + diffuse * sky.sunColor[1], lb = sky.ambient + diffuse * sky.sunColor[2];
-        this.scol[3 * i] = (obj.albedo[0] * lr + spec) * h + sky.haze[0] * (1 - h);
-        this.scol[3 * i + 1] = (obj.albedo[1] * lg + spec) * h + sky.haze[1] * (1 - h);
-        this.scol[3 * i + 2] = (obj.albedo[2] * lb + spec) * h + sky.haze[2] * (1 - h);
+        const hi = depth * depth * hazeScale;
+        const h = hi < HAZE_LUT_SIZE - 1 ? hazeLut[hi | 0]! : 0;
+        this.scol[3 * i] = (base[3 * i]! * h + hazeR * (1 - h)) * gain;
+        this.scol[3 * i + 1] = (base[3 * i + 1]! * h + hazeG * (1 - h)) * gain;
+        this.scol[3 * i + 2] = (base[3 * i + 2]! * h + hazeB * (1 - h)) * gain;
         // Sort key: farther first; depth in mm in the high part, the index in the low 20 bits.
         this.keys[visible++] = Math.max(0, 1e7 - Math.round(depth * 1000)) * 1048576 + i;
       }

@@ -18,8 +18,8 @@ const base = (() => {
   return buildWorld(s, 3);
 })();
 
-/** The empty world plus one wire along x at (y = d, z = zc) of radius r. */
-function withWire(r: number, d: number, zc: number): World {
+/** The empty world plus one wire along x at (y = d, z = zc) of radius r and grey albedo. */
+function withWire(r: number, d: number, zc: number, albedo = 0.05): World {
   return {
     ...base,
     segments: {
@@ -30,7 +30,7 @@ function withWire(r: number, d: number, zc: number): World {
       cls: Uint8Array.of(CLASS_WIRE),
       object: Int32Array.of(0),
     },
-    objects: [{ id: 0, kind: "wire", cls: CLASS_WIRE, albedo: [0.05, 0.05, 0.05], specular: 0, firstSegment: 0, segmentCount: 1 }],
+    objects: [{ id: 0, kind: "wire", cls: CLASS_WIRE, albedo: [albedo, albedo, albedo], specular: 0, firstSegment: 0, segmentCount: 1 }],
   };
 }
 
@@ -93,6 +93,15 @@ describe("thin wire rendering", () => {
     expect(near).toBeLessThan(0.2); // 2 r f / d = 0.128: a faint line
     expect(near / far).toBeGreaterThan(1.7);
     expect(near / far).toBeLessThan(2.3);
+  });
+
+  it("shades by albedo: a dark wire is darker than the sky behind it, a bright one brighter than a dark one", () => {
+    const zc = 10 + 0.25 * 5;
+    const bg = renderGrey(withWire(0, 5, zc))[96 * 256 + 128]!;
+    const dark = renderGrey(withWire(0.2, 5, zc, 0.05))[96 * 256 + 128]!;
+    const bright = renderGrey(withWire(0.2, 5, zc, 0.9))[96 * 256 + 128]!;
+    expect(dark).toBeLessThan(bg - 60);
+    expect(bright).toBeGreaterThan(dark + 60);
   });
 
   it("labels exactly one pixel per column for a sub-pixel wire and ~w pixels for a thick one", () => {
