@@ -243,9 +243,15 @@ export class MessageBus {
   #match(pub: PublisherEndpoint, sub: SubscriptionEndpoint): boolean {
     const policy = incompatiblePolicy(pub.qos, sub.qos);
     if (policy !== undefined) {
+      // Both sides warn, with the texts of rclcpp's default incompatible-QoS callbacks
+      // (rclcpp/src/rclcpp/subscription_base.cpp and publisher_base.cpp).
       this.#hooks.warn(
         sub.owner,
         `New publisher discovered on topic '${sub.topic}', offering incompatible QoS. No messages will be received from it. Last incompatible policy: ${policy}`,
+      );
+      this.#hooks.warn(
+        pub.owner,
+        `New subscription discovered on topic '${pub.topic}', requesting incompatible QoS. No messages will be sent to it. Last incompatible policy: ${policy}`,
       );
       return false;
     }

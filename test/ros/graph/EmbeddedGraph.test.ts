@@ -89,6 +89,15 @@ describe("QoS", () => {
     expect(got).toEqual([]);
     expect(p.subscriptionCount()).toBe(0);
     expect(lines.join("\n")).toContain("offering incompatible QoS. No messages will be received from it. Last incompatible policy: RELIABILITY");
+    expect(lines.join("\n")).toContain("requesting incompatible QoS. No messages will be sent to it. Last incompatible policy: RELIABILITY");
+  });
+
+  it("does not match a volatile publisher with a transient_local subscription", () => {
+    const g = quiet();
+    const n = g.createNode("n");
+    const p = n.createPublisher("std_msgs/msg/String", "/t", { qos: QOS_DEFAULT });
+    n.createSubscription("std_msgs/msg/String", "/t", { qos: QOS_TRANSIENT_LOCAL }, () => undefined);
+    expect(p.subscriptionCount()).toBe(0);
   });
 
   it("replays transient_local history to late transient_local subscribers only", () => {
