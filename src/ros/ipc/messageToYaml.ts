@@ -13,8 +13,13 @@ export type YamlOptions = {
 };
 
 const FLOAT_TYPES = new Set(["float32", "float64"]);
+/** @foxglove/rosmsg parses builtin_interfaces/Time and Duration as the primitives "time" and
+ * "duration" with {sec, nanosec} values; they print as the nested messages they are. */
+const TIME_TYPES = new Set(["time", "duration"]);
 const YAML_WORDS = /^(?:true|false|yes|no|on|off|null|y|n|~)$/i;
-const PLAIN_STRING = /^[A-Za-z_/][A-Za-z0-9_./-]*$/;
+/** Strings PyYAML would have to quote: they start with an indicator or space, end with a space,
+ * contain ": ", " #" or control characters, or would read back as a number. */
+const NEEDS_QUOTES = /^[\s\-?:,[\]{}#&*!|>'"%@`]|\s$|: | #|[\n\r\t\v\f]|^[-+]?(?:\d|\.\d|\.inf|\.nan)/i;
 
 function formatFloat(x: number): string {
   if (Number.isNaN(x)) return ".nan";
@@ -27,7 +32,7 @@ function formatFloat(x: number): string {
 
 function formatString(s: string, truncate: number): string {
   const cut = s.length > truncate ? `${s.slice(0, truncate)}...` : s;
-  if (PLAIN_STRING.test(cut) && !YAML_WORDS.test(cut)) return cut;
+  if (cut !== "" && !NEEDS_QUOTES.test(cut) && !YAML_WORDS.test(cut)) return cut;
   return `'${cut.replace(/'/g, "''").replace(/\n/g, "\\n")}'`;
 }
 
@@ -78,6 +83,11 @@ export function messageToYaml(lookup: DefinitionLookup, typeName: string, messag
         else lines.push(`${indent}- ${formatScalar(field.type, item, truncate)}`);
       }
       if (items.length > truncate) lines.push(`${indent}- '...'`);
+      return;
+    }
+    if (TIME_TYPES.has(field.type)) {
+      const t = (value ?? {}) as { sec?: number | bigint; nanosec?: number | bigint };
+      lines.push(key, `${indent}  sec: ${(t.sec ?? 0).toString()}`, `${indent}  nanosec: ${(t.nanosec ?? 0).toString()}`);
       return;
     }
     if (field.isComplex === true) {

@@ -1,0 +1,149 @@
+/**
+ * End to end in one jest process: `launch` serves a talker on a socket in a temp directory, and
+ * `topic`, `node` and `param` talk to it as they would from another process.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runNode } from "../../../src/cli/commands/node";
+import { runParam } from "../../../src/cli/commands/param";
+import { runTopic } from "../../../src/cli/commands/topic";
+import type { CliIO } from "../../../src/cli/CliCommand";
+import { runLaunch } from "../../../src/ros/launch/runLaunch";
+import { talker } from "../launch/testNodes";
+
+type Captured = CliIO & { stdout: () => string; stderr: () => string };
+function capture(onOut?: (all: string) => void): Captured {
+  let out = "";
+  let err = "";
+  return {
+    out: (t) => {
+      out += t;
+      onOut?.(out);
+    },
+    err: (t) => (err += t),
+    stdout: () => out,
+    stderr: () => err,
+  };
+}
+
+describe("drone-harness launch + topic/node/param", () => {
+  let root: string;
+  let socketDir: string;
+  let stopLaunch: () => void = () => undefined;
+  let launched: Promise<number>;
+  let launchIo: Captured;
+  const connect = () => ({ connect: { dir: socketDir } });
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "dh-cli-"));
+    socketDir = join(root, "run");
+    writeFileSync(join(root, "package.xml"), "<package format=\"3\"><name>drone_harness</name></package>");
+    mkdirSync(join(root, "launch"));
+    writeFileSync(
+      join(root, "launch", "talk.launch.xml"),
+      `<launch>
+  <arg name="greeting" default="Hello"/>
+  <node pkg="drone_harness" exec="talker" name="talker" namespace="demo">
+    <param name="greeting" value="$(var greeting)"/>
+    <param name="period_ms" value="20"/>
+  </node>
+  <node pkg="ros_gz_bridge" exec="parameter_bridge"/>
+</launch>`,
+    );
+    launchIo = capture();
+    const ready = new Promise<void>((resolve) => {
+      launched = runLaunch([join(root, "launch", "talk.launch.xml"), "greeting:=Hi"], launchIo, {
+        registry: { talker },
+        packageRoot: root,
+        socketDir,
+        until: () => new Promise<void>((r) => (stopLaunch = r)),
+        onReady: () => resolve(),
+      });
+    });
+    // Fail fast (with the launcher's stderr) if the launch exits instead of becoming ready.
+    await Promise.race([ready, launched.then((rc) => Promise.reject(new Error(`launch exited with ${rc}: ${launchIo.stderr()}`)))]);
+  }, 20000);
+
+  afterAll(async () => {
+    stopLaunch();
+    expect(await launched).toBe(0);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("launch logs the skipped foreign node and the socket", () => {
+    expect(launchIo.stderr()).toContain('[launch] skipping <node pkg="ros_gz_bridge" exec="parameter_bridge"> (launch/talk.launch.xml:7): package "ros_gz_bridge" is not drone_harness');
+    expect(launchIo.stderr()).toContain(`[launch] introspection socket: ${join(socketDir, `launch-${process.pid}.sock`)}`);
+  });
+
+  it("node list", async () => {
+    const io = capture();
+    expect(await runNode(["list"], io, connect())).toBe(0);
+    expect(io.stdout().split("\n")).toContain("/demo/talker");
+  });
+
+  it("topic list -t", async () => {
+    const io = capture();
+    expect(await runTopic(["list", "-t"], io, connect())).toBe(0);
+    expect(io.stdout().split("\n")).toContain("/demo/chatter [std_msgs/msg/String]");
+  });
+
+  it("topic echo --once prints one YAML message and ---", async () => {
+    const io = capture();
+    expect(await runTopic(["echo", "demo/chatter", "--once"], io, connect())).toBe(0);
+    expect(io.stdout()).toMatch(/^data: Hi \d+\n---\n$/);
+  }, 10000);
+
+  it("topic hz prints ros2's report format", async () => {
+    let stop: () => void = () => undefined;
+    const io = capture((all) => {
+      if (/average rate/.test(all)) stop();
+    });
+    const until = () => new Promise<void>((r) => (stop = r));
+    expect(await runTopic(["hz", "/demo/chatter"], io, { ...connect(), until, hzPeriodMs: 150 })).toBe(0);
+    const m = /average rate: (\d+\.\d{3})\n\tmin: \d+\.\d{3}s max: \d+\.\d{3}s std dev: \d+\.\d{5}s window: (\d+)/.exec(io.stdout());
+    expect(m).not.toBeNull();
+    // period_ms = 20 -> 50 Hz nominal; wall-clock timers on a loaded 2-core machine run late, never early.
+    const rate = Number(m?.[1]);
+    expect(rate).toBeGreaterThan(5);
+    expect(rate).toBeLessThan(55);
+  }, 10000);
+
+  it("param get / set / list", async () => {
+    let io = capture();
+    expect(await runParam(["get", "/demo/talker", "greeting"], io, connect())).toBe(0);
+    expect(io.stdout()).toBe("String value is: Hi\n");
+    io = capture();
+    expect(await runParam(["get", "/demo/talker", "period_ms"], io, connect())).toBe(0);
+    expect(io.stdout()).toBe("Integer value is: 20\n");
+    io = capture();
+    expect(await runParam(["set", "/demo/talker", "gain", "0.25"], io, connect())).toBe(0);
+    expect(io.stdout()).toBe("Set parameter successful\n");
+    io = capture();
+    expect(await runParam(["get", "/demo/talker", "gain"], io, connect())).toBe(0);
+    expect(io.stdout()).toBe("Double value is: 0.25\n");
+    io = capture();
+    expect(await runParam(["set", "/demo/talker", "gain", "7"], io, connect())).toBe(1);
+    expect(io.stderr()).toMatch(/^Setting parameter failed: .*gain/);
+    io = capture();
+    expect(await runParam(["list", "/demo/talker"], io, connect())).toBe(0);
+    expect(io.stdout()).toContain("  greeting\n");
+  });
+
+  it("reports a missing launch with the directory searched", async () => {
+    const io = capture();
+    const empty = join(root, "empty");
+    expect(await runNode(["list"], io, { connect: { dir: empty } })).toBe(1);
+    expect(io.stderr()).toBe(`no running drone-harness launch found (looked in ${empty})\n`);
+  });
+
+  it("launch --print-plan shows the evaluated plan; a bad file names the line", async () => {
+    let io = capture();
+    expect(await runLaunch([join(root, "launch", "talk.launch.xml"), "--print-plan"], io, { registry: {}, packageRoot: root })).toBe(0);
+    expect(io.stdout()).toContain("/demo/talker  drone_harness/talker\n  param greeting = \"Hello\" (string)\n  param period_ms = 20 (integer)\n");
+    writeFileSync(join(root, "launch", "bad.launch.xml"), "<launch>\n  <node pkg=\"drone_harness\"/>\n</launch>");
+    io = capture();
+    expect(await runLaunch(["bad.launch.xml"], io, { registry: {}, packageRoot: root })).toBe(1);
+    expect(io.stderr()).toBe('drone-harness launch: launch/bad.launch.xml:2: <node> attribute "exec" is required\n');
+  });
+});
