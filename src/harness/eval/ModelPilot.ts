@@ -16,6 +16,7 @@ import { decideFrame, newFrameDecision, StateHistory } from "../training/Harness
 import type { Pilot } from "./flyClosedLoop";
 
 export class ExpertReferencePilot implements Pilot {
+  readonly needsImage = false;
   reset(): void {}
   act(_rgb: Uint8Array, _state: Float32Array, env: DroneEnvironment): number {
     return expertAction(env.expertObservation());
@@ -23,6 +24,7 @@ export class ExpertReferencePilot implements Pilot {
 }
 
 export class ModelPilot implements Pilot {
+  readonly needsImage = true;
   private readonly history = new StateHistory();
   private readonly rates = new Float32Array(STATE_DIM);
   private decision = newFrameDecision(1);

@@ -8,6 +8,8 @@ import type { DroneEnvironment } from "../data/DroneEnvironment";
 import type { FlightOutcome } from "./FlightMetrics";
 
 export interface Pilot {
+  /** False for pilots that never look at the camera (the privileged expert): rendering is skipped. */
+  readonly needsImage: boolean;
   /** Called once before each flight (clears histories). */
   reset(): void;
   /** Chooses an action from the camera frame (rgb8) and the sensor state. */
@@ -22,7 +24,7 @@ export function flyClosedLoop(env: DroneEnvironment, pilot: Pilot, stateDim: num
   const decisionMs: number[] = [];
   pilot.reset();
   for (let step = 0; step < maxSteps; step++) {
-    env.render(rgb);
+    if (pilot.needsImage) env.render(rgb);
     env.sensorState(state);
     const t0 = performance.now();
     const action = pilot.act(rgb, state, env);

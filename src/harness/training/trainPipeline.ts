@@ -148,8 +148,10 @@ export function studentAp(student: Student, harness: HarnessNet | undefined, lam
 }
 
 export async function runTraining(io: TrainIO, options: TrainRunOptions): Promise<TrainingState> {
-  const cfg = options.quick ? QUICK_CONFIG : FULL_CONFIG;
   const previous = options.resume ? io.readState() : undefined;
+  // A resumed run continues with the configuration it started with (training.json), not with
+  // whatever the constants say now.
+  const cfg = previous?.config ?? (options.quick ? QUICK_CONFIG : FULL_CONFIG);
   if (options.resume && previous !== undefined && (previous.seed !== options.seed || previous.scenario !== options.scenario || previous.quick !== options.quick)) {
     throw new Error(
       `--resume: training.json was written for scenario ${previous.scenario}, seed ${previous.seed}, quick ${previous.quick}; ` +
