@@ -152,6 +152,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
 
     const clearHistories = (): void => {
       images.fill(undefined);
+      pending.length = 0;
       sensors.reset();
       corrector?.reset();
     };
@@ -185,11 +186,26 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       }
     };
 
+    // Student outputs that arrived before their image (possible across processes: the image and
+    // the student output travel different paths), matched when the image comes.
+    const pending: Array<{ msg: StudentOutputMsg; stampNs: bigint }> = [];
+    const PENDING_MAX = 4;
+
     const onImage = (msg: Image): void => {
       const expectation = { width: p.width, height: p.height, encodings: p.encodings };
       if (!admit(HARNESS_TOPICS.image, checkImage(msg, expectation), () => guards.image.check(msg.header.stamp, clock.nowNs()))) return;
       images[imageNext] = msg;
       imageNext = (imageNext + 1) % images.length;
+      if (pending.length === 0) return;
+      const stampNs = stampToNs(msg.header.stamp);
+      for (let i = 0; i < pending.length; i++) {
+        const entry = pending[i] as { msg: StudentOutputMsg; stampNs: bigint };
+        if (entry.stampNs === stampNs) {
+          pending.splice(i, 1);
+          processFrame(entry.msg, msg, stampNs, clock.nowNs());
+          return;
+        }
+      }
     };
 
     const onImu = (msg: Imu): void => {
@@ -218,9 +234,19 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       let image: Image | undefined;
       for (const im of images) if (im !== undefined && stampToNs(im.header.stamp) === stampNs) image = im;
       if (image === undefined) {
-        health.drop(topic, "unmatched", `no camera image with stamp ${msg.header.stamp.sec}.${msg.header.stamp.nanosec} in the last ${images.length}`);
+        pending.push({ msg, stampNs });
+        if (pending.length > PENDING_MAX) {
+          const old = pending.shift() as { msg: StudentOutputMsg; stampNs: bigint };
+          const st = old.msg.header.stamp;
+          health.drop(topic, "unmatched", `no camera image with stamp ${st.sec}.${st.nanosec} arrived (kept ${PENDING_MAX} waiting outputs)`);
+        }
         return;
       }
+      processFrame(msg, image, stampNs, nowNs);
+    };
+
+    const processFrame = (msg: StudentOutputMsg, image: Image, stampNs: bigint, nowNs: bigint): void => {
+      if (corrector === undefined) return;
       const t0 = performance.now();
       const student = studentOutputsView(msg);
       const corr = corrector.correct(image, student, sensors.onFrame(stampNs));
