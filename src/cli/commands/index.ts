@@ -23,4 +23,12 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
   eval: { summary: "compare teacher, BC, BC + harness, co-evolved + harness on test-split seeds", load: async () => (require("./eval") as typeof import("./eval")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   detect: { summary: "run the student on PNG/JPEG photographs: wire probability maps + detections JSON", load: async () => (require("./detect") as typeof import("./detect")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  launch: { summary: "run a launch/*.launch.xml's drone_harness nodes in one process (embedded graph)", load: async () => (require("./launch") as typeof import("./launch")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  topic: { summary: "topic list [-t] | echo <topic> [--once] | hz <topic>, against a running launch", load: async () => (require("./topic") as typeof import("./topic")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  node: { summary: "node list, against a running launch", load: async () => (require("./node") as typeof import("./node")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  param: { summary: "param get|set|list <node> ..., against a running launch", load: async () => (require("./param") as typeof import("./param")).command },
 };
