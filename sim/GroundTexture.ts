@@ -77,13 +77,16 @@ export function buildGround(rng: Rng, o: GroundOptions): GroundTexture {
     }
     return "field";
   };
+  // Crop, meadow, stubble and bare-soil colours (muted: aerial photographs are hazy and
+  // low in saturation).
   const palette: Array<[number, number, number]> = [
-    [0.22, 0.36, 0.12],
-    [0.35, 0.45, 0.18],
-    [0.58, 0.52, 0.28],
-    [0.46, 0.36, 0.24],
-    [0.3, 0.42, 0.2],
-    [0.62, 0.6, 0.4],
+    [0.24, 0.33, 0.15],
+    [0.33, 0.4, 0.2],
+    [0.5, 0.46, 0.3],
+    [0.42, 0.35, 0.26],
+    [0.3, 0.37, 0.22],
+    [0.55, 0.52, 0.4],
+    [0.36, 0.3, 0.24],
   ];
   const detailSeed = rng.nextU32();
   // Shared noise layers (tileable), sampled with per-parcel offsets: coarse 128, medium 32,

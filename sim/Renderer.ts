@@ -270,7 +270,7 @@ export class Renderer {
     const c0z = R[8]! - cam.cx * cuz - cam.cy * cvz;
 
     const sun = sky.sunDir;
-    const groundLight = (sky.ambient + Math.max(0, sun[2]) * sky.sunColor[1]) * 1.25 / 255;
+    const groundLight = (sky.ambient + Math.max(0, sun[2]) * sky.sunColor[1]) * 0.95 / 255;
     const gR = groundLight * (sky.sunColor[0] / sky.sunColor[1] * 0.3 + 0.7);
     const gG = groundLight;
     const gB = groundLight * (sky.sunColor[2] / sky.sunColor[1] * 0.3 + 0.7);
@@ -374,7 +374,7 @@ export class Renderer {
             const t = cloudH / dz;
             const cxw = (camX + t * dx) * invCloudTexel;
             const cyw = (camY + t * dy) * invCloudTexel;
-            const dens = clouds[((cyw | 0) & cloudMask) * (cloudMask + 1) + ((cxw | 0) & cloudMask)]! * Math.min(1, el * 6);
+            const dens = clouds[((cyw | 0) & cloudMask) * (cloudMask + 1) + ((cxw | 0) & cloudMask)]! * Math.min(1, el * 3);
             if (dens > 0) {
               r += (cloudShade * 0.95 - r) * dens;
               g += (cloudShade * 0.95 - g) * dens;
