@@ -59,7 +59,7 @@ export const HARNESS_TOPICS = {
 
 export type HarnessDeps = {
   /** Creates the Harness at configure time (tests inject a deterministic fake). */
-  createCorrector: (params: { modelDir: string }) => Corrector | Promise<Corrector>;
+  createCorrector: (params: { modelDir: string; imaginedRollout: boolean; width: number; height: number }) => Corrector | Promise<Corrector>;
 };
 
 const ACTION_NAMES: string[] = [...ACTIONS];
@@ -96,6 +96,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       scoreMode: declareString<ScoreMode>(node, "score_mode", "max", "Detection score: max or mean cell probability", ["max", "mean"]),
       imageBuffer: declareInt(node, "image_buffer", 8, "Recent images kept to match student outputs by stamp", { from: 1, to: 64 }),
       modelDir: declareString(node, "model_dir", "models", "Folder with harness.model.json + harness.weights.bin (relative to the working directory)"),
+      imaginedRollout: declareBool(node, "imagined_rollout", false, "Fill the harness's rollout channels with optical-flow warps of the camera frame (src/vision); false: zero padding, as in training"),
       homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
       firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level"),
     };
@@ -307,7 +308,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     node.setLifecycleCallbacks({
       onConfigure: async () => {
         try {
-          corrector = await deps.createCorrector({ modelDir: p.modelDir });
+          corrector = await deps.createCorrector({ modelDir: p.modelDir, imaginedRollout: p.imaginedRollout, width: p.width, height: p.height });
           pubObstacles = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, HARNESS_TOPICS.obstacles, { qos: QOS_DEFAULT });
           pubPolicy = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, HARNESS_TOPICS.policy, { qos: QOS_DEFAULT });
           pubCorrection = node.createPublisher<HarnessCorrectionMsg>(HARNESS_CORRECTION_TYPE, HARNESS_TOPICS.correction, { qos: QOS_DEFAULT });

@@ -9,6 +9,12 @@
  *   rollout rewards: zeros, state rates: backward |ds/dt| over the last ROLLOUT_STEPS frames;
  *   delta = clip(-lambda r S |ds/dt|) (correctionDeltaTensor), lambda from LambdaSchedule
  *   (0.3, decays while r < 0.2, grows while r > 0.7), halved after sustained runaway (> 0.6).
+ * Optional imagined rollout (`vision`, the harness node's `imagined_rollout` parameter): the
+ * camera frame goes through src/vision's VisionPipeline (Farneback flow scaled to a 1 m move
+ * from the GPS speed, gyro rotation removed, K bilinear warps; SPEC "Rollouts"), and the valid
+ * warped frames (grey in [-1, 1]) fill the harness image's rollout channels, pooled to 64x64,
+ * as buildHarnessImage does with imagined RGB frames. Off by default: the training code feeds
+ * zero-padded rollout channels, and a network sees at run time what it was trained on.
  * The per-class detection delta reaches the cells through the student's uncertainty gate
  * (detectionGate): cellDelta[cell, c] = gate(cell) * delta_detection[c], so
  * softmax(log p + cellDelta) equals correctDetectionLogits on the cell logits.
@@ -20,7 +26,11 @@ import { DELTA_RUNAWAY } from "../../src/harness/correction/constants";
 import { correctionDeltaTensor } from "../../src/harness/correction/correctionTensors";
 import { LambdaSchedule } from "../../src/harness/correction/LambdaSchedule";
 import type { HarnessNet } from "../../src/harness/models/HarnessNet";
+import { avgPoolToGrid } from "../../src/harness/layers/pooling";
 import { HARNESS_IMAGE_SIZE, ROLLOUT_STEPS, buildHarnessImage, buildImageInput } from "../../src/harness/models/imageInput";
+import { bodyFluToOptical, type Vec3 } from "../../src/vision/flowModel";
+import type { RolloutTensors, VisionPipeline } from "../../src/vision/VisionPipeline";
+import { stampToNs } from "./StampGuard";
 import { STATE_DIM } from "../../src/harness/models/stateVector";
 import { StateHistory } from "../../src/harness/training/HarnessedPolicy";
 import type { Correction, Corrector, StudentOutputs } from "./models";
@@ -42,8 +52,10 @@ export type HarnessCorrectorOptions = {
   topK?: number;
   /** Consecutive frames above DELTA_RUNAWAY that halve lambda. Default 5. */
   runawayFrames?: number;
-  /** Dispose the network with the corrector. Default true (false when it is shared). */
+  /** Dispose the network (and `vision`) with the corrector. Default true (false when shared). */
   ownsModel?: boolean;
+  /** Imagined rollout from the camera frames; default none (zero-padded rollout channels). */
+  vision?: VisionPipeline;
 };
 
 export class HarnessCorrector implements Corrector {
@@ -59,6 +71,10 @@ export class HarnessCorrector implements Corrector {
   private cellDelta = new Float32Array(0);
   private readonly sens = new Float64Array(STATE_DIM);
   private readonly order = Array.from({ length: STATE_DIM }, (_, j) => j);
+  private readonly omegaOpt: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly omegaBody: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Status of the last imagined rollout ("off" without vision). */
+  lastRolloutStatus = "off";
 
   constructor(
     private readonly harness: HarnessNet,
@@ -79,6 +95,7 @@ export class HarnessCorrector implements Corrector {
     const rgb01Data = pooled ? undefined : this.rgb.convertFloat01(image);
     const lambda = this.lambda.value;
     const { actionDelta, classDelta, sens, order } = this;
+    const rollout = this.imagine(image, state);
     let risk = 0;
     tf.tidy(() => {
       const imageInput =
@@ -87,7 +104,7 @@ export class HarnessCorrector implements Corrector {
           : buildImageInput(tf.tensor4d(rgb01Data, [1, image.height, image.width, 3]));
       const rates = tf.tensor2d(this.rates, [1, STATE_DIM]);
       const h = this.harness.forward({
-        image: buildHarnessImage(imageInput, []),
+        image: rollout === undefined ? buildHarnessImage(imageInput, []) : this.harnessImageWithRollout(imageInput, rollout),
         state: tf.tensor2d(student.state, [1, STATE_DIM]),
         rolloutRewards: tf.zeros([1, ROLLOUT_STEPS]),
         stateRates: rates,
@@ -133,12 +150,49 @@ export class HarnessCorrector implements Corrector {
     };
   }
 
+  /** Runs the vision pipeline on the frame; undefined when off or when no step is valid. */
+  private imagine(image: Image, state: FrameState): RolloutTensors | undefined {
+    const vision = this.options.vision;
+    if (vision === undefined) return undefined;
+    const g = state.imu.at(-1)?.gyro_rad_s;
+    this.omegaBody.x = g?.[0] ?? 0;
+    this.omegaBody.y = g?.[1] ?? 0;
+    this.omegaBody.z = g?.[2] ?? 0;
+    const v = state.velocityEnu_m_s;
+    const r = vision.push(image, {
+      stampNs: stampToNs(image.header.stamp),
+      speedMps: Math.hypot(v[0], v[1], v[2]),
+      angularVelocityOpt: bodyFluToOptical(this.omegaBody, this.omegaOpt),
+    });
+    this.lastRolloutStatus = r.status;
+    return r.validCount > 0 ? r : undefined;
+  }
+
+  /** [1,64,64,4+K]: the pooled image input plus the valid warped frames pooled (zeros elsewhere). Inside tf.tidy. */
+  private harnessImageWithRollout(imageInput: tf.Tensor4D, r: RolloutTensors): tf.Tensor4D {
+    const g = HARNESS_IMAGE_SIZE;
+    const hw = r.height * r.width;
+    const parts: tf.Tensor4D[] = [avgPoolToGrid(imageInput, g, g)];
+    for (let k = 0; k < ROLLOUT_STEPS; k++) {
+      if (k < r.steps && r.valid[k] === 1) {
+        parts.push(avgPoolToGrid(tf.tensor4d(r.frames.subarray(k * hw, (k + 1) * hw), [1, r.height, r.width, 1]), g, g));
+      } else {
+        parts.push(tf.zeros<tf.Rank.R4>([1, g, g, 1]));
+      }
+    }
+    return tf.concat(parts, 3);
+  }
+
   reset(): void {
+    this.options.vision?.reset();
     this.history.reset();
     this.runawayStreak = 0;
   }
 
   dispose(): void {
-    if (this.options.ownsModel ?? true) this.harness.dispose();
+    if (this.options.ownsModel ?? true) {
+      this.harness.dispose();
+      this.options.vision?.dispose();
+    }
   }
 }

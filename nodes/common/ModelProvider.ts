@@ -5,16 +5,23 @@
  * holds in memory instead (`createNodeRegistry`), and tests inject deterministic fakes.
  */
 import { loadHarness, loadStudent } from "../../src/harness/modelfile";
+import { loadOpenCv } from "../../src/vision/opencv";
+import { VisionPipeline } from "../../src/vision/VisionPipeline";
 import { HarnessCorrector } from "./HarnessCorrector";
 import type { Corrector, Detector } from "./models";
 import { StudentDetector } from "./StudentDetector";
 
 export type ModelProvider = {
   detector(params: { width: number; height: number; modelDir: string }): Detector | Promise<Detector>;
-  corrector(params: { modelDir: string }): Corrector | Promise<Corrector>;
+  corrector(params: { modelDir: string; imaginedRollout: boolean; width: number; height: number }): Corrector | Promise<Corrector>;
 };
 
 export const FILE_MODEL_PROVIDER: ModelProvider = {
   detector: async ({ width, height, modelDir }) => new StudentDetector((await loadStudent(modelDir)).model, width, height),
-  corrector: async ({ modelDir }) => new HarnessCorrector((await loadHarness(modelDir)).model),
+  corrector: async ({ modelDir, imaginedRollout, width, height }) => {
+    const harness = (await loadHarness(modelDir)).model;
+    if (!imaginedRollout) return new HarnessCorrector(harness);
+    if (!(width > 0 && height > 0)) throw new RangeError(`imagined_rollout needs a fixed image size, got expected_width=${width}, expected_height=${height}`);
+    return new HarnessCorrector(harness, { vision: new VisionPipeline(await loadOpenCv(), { width, height }) });
+  },
 };

@@ -42,6 +42,17 @@ describe("NODE_REGISTRY (file-backed models)", () => {
     await r.shutdown();
   });
 
+  it("runs the harness with the imagined rollout (imagined_rollout: true, OpenCV optical flow)", async () => {
+    const r = new SimRig();
+    const size = { expected_width: 256, expected_height: 256, model_dir: dir };
+    await r.add(NODE_REGISTRY.perception!, "perception", size);
+    await r.add(NODE_REGISTRY.harness!, "harness", { ...size, imagined_rollout: true });
+    const policy = r.record<StudentOutputMsg>("/harness/policy", "drone_harness_msgs/msg/StudentOutput");
+    r.runTo(130n * MS);
+    expect(policy.length).toBeGreaterThanOrEqual(4);
+    await r.shutdown();
+  });
+
   it("fails configure with the missing file named when model_dir has no models", async () => {
     const r = new SimRig();
     await expect(r.add(NODE_REGISTRY.perception!, "perception", { model_dir: join(dir, "nope") })).rejects.toThrow("configure transition failed");

@@ -9,6 +9,8 @@ import { HarnessNet } from "../../../src/harness/models/HarnessNet";
 import { STATE_DIM, normaliseState } from "../../../src/harness/models/stateVector";
 import { Student } from "../../../src/harness/models/Student";
 import { StateHistory, decideFrame, newFrameDecision } from "../../../src/harness/training/HarnessedPolicy";
+import { loadOpenCv } from "../../../src/vision/opencv";
+import { VisionPipeline } from "../../../src/vision/VisionPipeline";
 import { MS, fix, image, imu, vel } from "../fixtures";
 
 /** A 64x64 test image with a bright diagonal "wire" on a gradient sky (deterministic). */
@@ -97,6 +99,36 @@ describe("StudentDetector / HarnessCorrector (F1's networks behind the node inte
     expect(tf.memory().numTensors).toBe(tensorsBefore);
     detector.dispose();
     corrector.dispose();
+  });
+
+  it("with a VisionPipeline, fills the rollout channels from optical-flow warps once the drone moves", async () => {
+    const cv = await loadOpenCv();
+    const student = new Student({ channels: [4, 4, 4, 4], policyHidden: [8], seed: 5 });
+    const harness = new HarnessNet({ seed: 7 });
+    const detector = new StudentDetector(student, 64, 64);
+    const withVision = new HarnessCorrector(harness, { ownsModel: false, vision: new VisionPipeline(cv, { width: 64, height: 64 }) });
+    const without = new HarnessCorrector(harness, { ownsModel: false });
+    const sensors = new SensorState();
+    const risks: Array<[number, number]> = [];
+    for (let f = 0; f < 3; f++) {
+      const t = BigInt(f) * 33n * MS;
+      sensors.onImu(imu(t));
+      sensors.onFix(fix(t));
+      sensors.onVel(vel(t, 4));
+      const im = scene(t, 3 * f);
+      const st = sensors.onFrame(t);
+      const out = detector.infer(im, st);
+      risks.push([withVision.correct(im, out, st).risk, without.correct(im, out, st).risk]);
+    }
+    // First frame: no previous frame, no flow: zero padding, identical to the default path.
+    expect(risks[0]![0]).toBeCloseTo(risks[0]![1], 6);
+    // Later frames: the rollout is scaled from measured flow and the harness input differs.
+    expect(withVision.lastRolloutStatus).toBe("scaled");
+    expect(Math.abs(risks[2]![0] - risks[2]![1])).toBeGreaterThan(1e-6);
+    withVision.reset();
+    detector.dispose();
+    withVision.dispose();
+    without.dispose();
   });
 
   it("rejects image sizes the student cannot pool", () => {
