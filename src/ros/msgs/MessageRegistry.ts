@@ -1,6 +1,8 @@
 import type { MessageDefinition, MessageDefinitionField } from "@foxglove/message-definition";
 import { parse } from "@foxglove/rosmsg";
-import { MessageReader, MessageWriter } from "@foxglove/rosmsg2-serialization";
+import { MessageReader } from "@foxglove/rosmsg2-serialization";
+
+import { CdrMessageWriter } from "./CdrMessageWriter";
 
 import { defaultMessage } from "./defaultMessage";
 import type { MsgFile } from "./MsgFile";
@@ -27,7 +29,7 @@ export class MessageRegistry {
   readonly #defs = new Map<string, MessageDefinition>();
   /** Original .msg text where known (our files), keyed by internal name. */
   readonly #texts = new Map<string, string>();
-  readonly #writers = new Map<string, MessageWriter>();
+  readonly #writer: CdrMessageWriter;
   readonly #readers = new Map<string, MessageReader>();
   readonly #deps = new Map<string, string[]>();
   readonly #validator: MessageValidator;
@@ -39,6 +41,7 @@ export class MessageRegistry {
     for (const file of options.msgFiles ?? []) this.#addMsgFile(file);
     for (const name of this.#defs.keys()) this.#checkResolvable(name);
     this.#validator = new MessageValidator((n) => this.#lookup(n));
+    this.#writer = new CdrMessageWriter((n) => this.#lookup(n));
   }
 
   /** All definitions, keyed "pkg/msg/Name" (field types inside use rosmsg's "pkg/Name" form). */
@@ -104,15 +107,12 @@ export class MessageRegistry {
     this.#validator.validate(this.#known(typeName), message);
   }
 
-  /** CDR bytes (with the 4-byte encapsulation header) as ROS 2 puts them on the wire and in bags. */
+  /**
+   * CDR bytes (with the 4-byte encapsulation header) as ROS 2 puts them on the wire and in bags.
+   * Written by CdrMessageWriter (correct UTF-8 strings); read back by rosmsg2-serialization.
+   */
   serialize(typeName: string, message: unknown): Uint8Array {
-    const internal = this.#known(typeName);
-    let writer = this.#writers.get(internal);
-    if (writer === undefined) {
-      writer = new MessageWriter(this.#closure(internal));
-      this.#writers.set(internal, writer);
-    }
-    return writer.writeMessage(message);
+    return this.#writer.write(this.#known(typeName), message);
   }
 
   deserialize<T = Record<string, unknown>>(typeName: string, bytes: ArrayBufferView): T {
