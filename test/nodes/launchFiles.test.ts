@@ -1,0 +1,40 @@
+import { join } from "node:path";
+
+import { createNodeRegistry } from "../../nodes";
+import { EmbeddedGraph } from "../../src/ros/graph";
+import { factoryOptions } from "../../src/ros/launch/Launcher";
+import { loadLaunchFile } from "../../src/ros/launch/loadLaunchFile";
+import { activateIfLifecycle, type LaunchedNode } from "../../src/ros/launch/NodeFactory";
+import { FakeCorrector, FakeDetector } from "./fixtures";
+
+const ROOT = join(__dirname, "..", "..");
+const MINE = ["perception", "harness", "controller", "safety"];
+
+/**
+ * The launch files (launch/, config/*.yaml) against the nodes' parameter declarations: every
+ * processing node of each launch configures and activates with the parameters the launch gives
+ * it (a wrong type or out-of-range value fails configure).
+ */
+describe("launch files start the processing nodes", () => {
+  for (const [file, args] of [
+    ["launch/nodes.launch.xml", {}],
+    ["launch/nodes.launch.xml", { output: "px4", harness: "false" }],
+    ["launch/drone.launch.xml", {}],
+  ] as Array<[string, Record<string, string>]>) {
+    it(`${file} ${JSON.stringify(args)}`, async () => {
+      const plan = loadLaunchFile(join(ROOT, file), { packageRoot: ROOT, arguments: args });
+      const registry = createNodeRegistry({ detector: () => new FakeDetector(), corrector: () => new FakeCorrector() });
+      const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+      const started: LaunchedNode[] = [];
+      const mine = plan.nodes.filter((d) => MINE.includes(d.executable));
+      expect(mine.map((d) => d.executable).sort()).toEqual([...MINE].sort());
+      for (const d of mine) {
+        const l = await registry[d.executable]!(graph, factoryOptions(d));
+        await activateIfLifecycle(l);
+        started.push(l);
+      }
+      for (const l of started) await l.stop();
+      await graph.shutdown();
+    });
+  }
+});
