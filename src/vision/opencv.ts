@@ -17,6 +17,10 @@
  * - WASM memory is not garbage-collected: every `cv.Mat` must be `delete()`d. The build allows
  *   memory growth, and `HEAPU8.length` only ever grows, so a leak shows up as heap growth.
  * - Built without threads (`Parallel framework: none`), so each call runs on the calling thread.
+ * - Loading it installs process-wide handlers: `process.on("uncaughtException")` (rethrows) and
+ *   `process.on("unhandledRejection", abort)`, so after loading, an unhandled promise rejection
+ *   anywhere in the process ends it with an Emscripten "abort(...)" message naming the reason.
+ * - No `cv.convertMaps` in this build: cv.remap converts the float maps to fixed point per call.
  */
 
 /** An OpenCV `cv::Mat` as exposed by embind. Only the members used in this package. */
@@ -73,6 +77,7 @@ export interface Cv {
   readonly OPTFLOW_FARNEBACK_GAUSSIAN: number;
   readonly TERM_CRITERIA_EPS: number;
   readonly TERM_CRITERIA_COUNT: number;
+  readonly THRESH_TRUNC: number;
 
   calcOpticalFlowFarneback(
     prev: CvMat,
@@ -104,6 +109,7 @@ export interface Cv {
   morphologyEx(src: CvMat, dst: CvMat, op: number, kernel: CvMat): void;
   getStructuringElement(shape: number, ksize: CvSize): CvMat;
   max(a: CvMat, b: CvMat, dst: CvMat): void;
+  threshold(src: CvMat, dst: CvMat, thresh: number, maxval: number, type: number): number;
 
   /** Emscripten heap view: its length is the current WASM memory size in bytes. */
   readonly HEAPU8: Uint8Array;

@@ -1,6 +1,6 @@
 import { FlowEstimator } from "../../src/vision/FlowEstimator";
 import { loadOpenCv, type Cv } from "../../src/vision/opencv";
-import { render, smoothTexture } from "./synthetic";
+import { render, smoothTexture } from "../../src/vision/synthetic";
 
 const W = 256;
 const H = 256;

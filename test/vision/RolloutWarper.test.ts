@@ -1,7 +1,7 @@
 import { rotationalFlow, type CameraIntrinsics } from "../../src/vision/flowModel";
 import { loadOpenCv, type Cv } from "../../src/vision/opencv";
 import { RolloutWarper } from "../../src/vision/RolloutWarper";
-import { renderF32, smoothTexture } from "./synthetic";
+import { renderF32, smoothTexture } from "../../src/vision/synthetic";
 
 const W = 128;
 const H = 128;

@@ -2,7 +2,7 @@ import type { ImageLike } from "../../src/vision/imageToGrey";
 import { MatPool } from "../../src/vision/MatPool";
 import { loadOpenCv, wasmHeapBytes, wasmHeapTop, type Cv } from "../../src/vision/opencv";
 import { VisionPipeline } from "../../src/vision/VisionPipeline";
-import { render, smoothTexture } from "./synthetic";
+import { render, smoothTexture } from "../../src/vision/synthetic";
 
 const W = 128;
 const H = 128;

@@ -21,7 +21,7 @@
 import { loadOpenCv, type Cv, type CvMat } from "../../src/vision/opencv";
 import { RolloutWarper, type Interpolation } from "../../src/vision/RolloutWarper";
 import { TextureAnalyzer } from "../../src/vision/TextureAnalyzer";
-import { renderF32, wire } from "./synthetic";
+import { renderF32, wire } from "../../src/vision/synthetic";
 
 const W = 128;
 const H = 128;
