@@ -141,7 +141,10 @@ export function buildWorld(scenario: Scenario, seed: number, options: BuildWorld
   }
 
   const segments = sb.finish();
+  // Separate streams for the ground texture, the sky and lighting, so a different texture size
+  // (e.g. the small one the Gazebo export builds) does not change the sun or the exposure.
   const looks = Rng.derive(seed, 2);
+  const skyRng = Rng.derive(seed, 8);
   const l = scenario.lighting;
   const lightingScale = perturbed ? pert.lightingScale : 1;
   const ground = buildGround(looks, {
@@ -154,12 +157,13 @@ export function buildWorld(scenario: Scenario, seed: number, options: BuildWorld
     water: scenario.ground.water,
     brightness: pick(looks, scenario.ground.brightness),
   });
-  const sky = buildSky(looks, {
-    sunElevation_deg: pick(looks, l.sunElevation_deg),
-    sunAzimuth_deg: pick(looks, l.sunAzimuth_deg),
-    cloudCover: pick(looks, l.cloudCover),
-    visibility_m: pick(looks, l.visibility_m),
-    skyBrightness: pick(looks, l.skyBrightness),
+  const exposure = pick(skyRng, l.exposure) * lightingScale;
+  const sky = buildSky(skyRng, {
+    sunElevation_deg: pick(skyRng, l.sunElevation_deg),
+    sunAzimuth_deg: pick(skyRng, l.sunAzimuth_deg),
+    cloudCover: pick(skyRng, l.cloudCover),
+    visibility_m: pick(skyRng, l.visibility_m),
+    skyBrightness: pick(skyRng, l.skyBrightness),
   });
   const windRng = Rng.derive(seed, 3);
   const windSpeed = pick(windRng, scenario.wind.meanSpeed_m_s);
@@ -179,7 +183,7 @@ export function buildWorld(scenario: Scenario, seed: number, options: BuildWorld
       gustStd_m_s: pick(windRng, scenario.wind.gustStd_m_s),
       gustTimeConstant_s: scenario.wind.gustTimeConstant_s,
     },
-    exposure: pick(looks, l.exposure) * lightingScale,
+    exposure,
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { fastScenario } from "./fixtures";
-import { createSimulation, loadScenarioFile, parseScenario, splitOfSeed, seedsOfSplit, assertSeedInSplit, Rng } from "../../sim";
+import { buildWorld, createSimulation, loadScenarioFile, parseScenario, splitOfSeed, seedsOfSplit, assertSeedInSplit, Rng } from "../../sim";
 
 const scenario = fastScenario();
 
@@ -30,6 +30,14 @@ describe("determinism", () => {
 
   it("gives different frames for different seeds", () => {
     expect(flyAndHash(11)).not.toBe(flyAndHash(12));
+  });
+
+  it("draws structures, sun and exposure independently of the ground texture size", () => {
+    const a = buildWorld(fastScenario("default", 64), 21);
+    const b = buildWorld(fastScenario("default", 256), 21);
+    expect(Array.from(a.segments.a)).toEqual(Array.from(b.segments.a));
+    expect(a.sky.sunDir).toEqual(b.sky.sunDir);
+    expect(a.exposure).toBe(b.exposure);
   });
 
   it("Rng streams repeat for a seed and have the moments of their distributions", () => {

@@ -48,6 +48,8 @@ export const command: CliCommand = {
     }
     if (out === undefined) throw new UsageError("--out <dir> is required");
     const scenario = loadScenarioFile(scenarioName);
+    // The ground texture is not exported (Gazebo gets a plain ground plane): build a small one.
+    scenario.ground.textureSize = 64;
     const world = buildWorld(scenario, seed, { perturbed });
     const files = exportGazebo(world);
     mkdirSync(out, { recursive: true });
