@@ -23,7 +23,7 @@ import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph, type Subsc
 import { CorrectionApplier } from "./common/applyCorrection";
 import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/declareParams";
 import { InputHealth } from "./common/InputHealth";
-import { checkImage, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
+import { INPUT_OK, checkImage, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
 import type { Corrector } from "./common/models";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
@@ -192,8 +192,8 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     const pending: Array<{ msg: StudentOutputMsg; stampNs: bigint }> = [];
     const PENDING_MAX = 4;
 
+    const expectation = { width: p.width, height: p.height, encodings: p.encodings };
     const onImage = (msg: Image): void => {
-      const expectation = { width: p.width, height: p.height, encodings: p.encodings };
       if (!admit(HARNESS_TOPICS.image, checkImage(msg, expectation), () => guards.image.check(msg.header.stamp, clock.nowNs()))) return;
       images[imageNext] = msg;
       imageNext = (imageNext + 1) % images.length;
@@ -228,7 +228,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       if (corrector === undefined) return;
       const topic = HARNESS_TOPICS.studentOutput;
       const problem = studentOutputProblem(msg);
-      const check: InputCheck = problem === undefined ? { type: "ok" } : { type: "reject", reason: "bad_content", detail: problem };
+      const check: InputCheck = problem === undefined ? INPUT_OK : { type: "reject", reason: "bad_content", detail: problem };
       const nowNs = clock.nowNs();
       if (!admit(topic, check, () => guards.student.check(msg.header.stamp, nowNs))) return;
       const stampNs = stampToNs(msg.header.stamp);
