@@ -30,8 +30,17 @@ function readPackageDir(pkg: string, dir: string): MsgFile[] {
     .map((f) => ({ typeName: `${pkg}/msg/${f.slice(0, -4)}`, text: fs.readFileSync(path.join(dir, f), "utf8") }));
 }
 
-/** The repository's msgs/ folder: the nearest ancestor of this file holding msgs/package.xml. */
-export function findMsgsDir(start: string = __dirname): string {
+/**
+ * The msgs/ folder: $DRONE_HARNESS_MSGS_DIR when set (for installs that keep msgs/ elsewhere, e.g.
+ * an ament share directory), else the nearest ancestor of this file holding msgs/msg and a
+ * package.json (the repository, from src/ under ts-jest or from dist/src/ when compiled).
+ */
+export function findMsgsDir(start: string = __dirname, env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const fromEnv = env.DRONE_HARNESS_MSGS_DIR;
+  if (fromEnv !== undefined && fromEnv !== "") {
+    if (!fs.existsSync(path.join(fromEnv, "msg"))) throw new Error(`DRONE_HARNESS_MSGS_DIR=${fromEnv} has no msg/ folder`);
+    return fromEnv;
+  }
   let dir = start;
   for (;;) {
     const candidate = path.join(dir, "msgs");

@@ -1,4 +1,6 @@
-import { defaultRegistry, MessageRegistry, MessageValidationError, ROS2MSG_DELIMITER } from "../../../src/ros/msgs";
+import * as path from "node:path";
+
+import { defaultRegistry, findMsgsDir, MessageRegistry, MessageValidationError, ROS2MSG_DELIMITER } from "../../../src/ros/msgs";
 import { parse } from "@foxglove/rosmsg";
 
 import { randomMessage } from "../graph/randomMessage";
@@ -151,5 +153,15 @@ describe("random messages of every type", () => {
       }
     }
     expect(checked).toBeGreaterThan(400);
+  });
+});
+
+describe("findMsgsDir", () => {
+  it("finds the repository's msgs/ from this file and honours DRONE_HARNESS_MSGS_DIR", () => {
+    const repoMsgs = path.resolve(__dirname, "../../../msgs");
+    expect(findMsgsDir(__dirname, {})).toBe(repoMsgs);
+    expect(findMsgsDir("/", { DRONE_HARNESS_MSGS_DIR: repoMsgs })).toBe(repoMsgs);
+    expect(() => findMsgsDir(__dirname, { DRONE_HARNESS_MSGS_DIR: "/nonexistent" })).toThrow("DRONE_HARNESS_MSGS_DIR=/nonexistent has no msg/ folder");
+    expect(() => findMsgsDir("/", {})).toThrow("msgs/ folder not found above /");
   });
 });
