@@ -13,7 +13,7 @@ import type { RemapRule } from "./names";
 import { validateQoS } from "./qos";
 import type { RawSubscription, RawTopicAccess } from "./raw";
 import { QOS_DEFAULT } from "./types";
-import type { LifecycleRosNode, LogLevel, NodeOptions, QoSProfile, RosGraph, RosNode } from "./types";
+import type { Clock, LifecycleRosNode, LogLevel, NodeOptions, QoSProfile, RosGraph, RosNode } from "./types";
 import { nsToTime, wallNowNs } from "./wallClock";
 
 export type EmbeddedGraphOptions = {
@@ -129,14 +129,15 @@ export class EmbeddedGraph implements RosGraph, RawTopicAccess {
   subscribeRaw(
     topic: string,
     callback: (bytes: Uint8Array, typeName: string, receiveTimeNs: bigint) => void,
-    options: { qos?: QoSProfile } = {},
+    options: { qos?: QoSProfile; clock?: Clock } = {},
   ): RawSubscription {
     const resolved = expandTopicName(topic, "_raw", "/");
     const qos = options.qos ?? QOS_DEFAULT;
     validateQoS(qos, `raw subscription on '${resolved}'`);
     const bus = this.bus;
+    const clock = options.clock;
     const endpoint: SubscriptionEndpoint = bus.addSubscription("/_embedded_raw", resolved, undefined, qos, (d: Delivery) =>
-      callback(bus.bytesFor(d), d.typeName, d.receiveTimeNs),
+      callback(bus.bytesFor(d), d.typeName, clock === undefined ? d.receiveTimeNs : clock.nowNs()),
     );
     return {
       topic: resolved,

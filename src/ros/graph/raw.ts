@@ -1,4 +1,4 @@
-import type { QoSProfile } from "./types";
+import type { Clock, QoSProfile } from "./types";
 
 /** A raw (CDR bytes) subscription of a tool: the bag recorder, the introspection server. */
 export type RawSubscription = {
@@ -13,11 +13,15 @@ export type RawSubscription = {
  * play, `topic echo`). Bytes are CDR with the 4-byte encapsulation header, as on the ROS 2 wire.
  */
 export interface RawTopicAccess {
-  /** Every message on `topic`, any type, as CDR bytes with its type and receive time (wall ns). */
+  /**
+   * Every message on `topic`, any type, as CDR bytes with its type and receive time: by default
+   * the wall time at publish; with `clock`, that clock's time when the callback runs (as
+   * rosbag2's recorder stamps messages with its node clock, sim time under use_sim_time).
+   */
   subscribeRaw(
     topic: string,
     callback: (bytes: Uint8Array, typeName: string, receiveTimeNs: bigint) => void,
-    options?: { qos?: QoSProfile },
+    options?: { qos?: QoSProfile; clock?: Clock },
   ): RawSubscription;
   /** Publishes CDR bytes; typed subscribers get them decoded. */
   publishRaw(topic: string, typeName: string, bytes: Uint8Array, qos?: QoSProfile): void;

@@ -1,7 +1,7 @@
 import { parseRemapRules } from "../graph/names";
 import type { RawSubscription } from "../graph/raw";
 import { QOS_DEFAULT } from "../graph/types";
-import type { LifecycleRosNode, NodeOptions, QoSProfile, RosGraph, RosNode } from "../graph/types";
+import type { Clock, LifecycleRosNode, NodeOptions, QoSProfile, RosGraph, RosNode } from "../graph/types";
 import { toRclQoS } from "./conversions";
 import { loadRclnodejs } from "./loadRclnodejs";
 import type { RclnodejsModule, RclNode, RclPublisher } from "./rclnodejsApi";
@@ -82,12 +82,12 @@ export class RclnodejsGraph implements RosGraph {
   subscribeRaw(
     topic: string,
     callback: (bytes: Uint8Array, typeName: string, receiveTimeNs: bigint) => void,
-    options: { qos?: QoSProfile } = {},
+    options: { qos?: QoSProfile; clock?: Clock } = {},
   ): RawSubscription {
     const type = this.topicNamesAndTypes().find((t) => t.name === topic)?.types[0];
     if (type === undefined) throw new Error(`subscribeRaw: topic '${topic}' is not in the ROS 2 graph yet (its type is unknown)`);
     const sub = this.#helper.createSubscription(type, topic, { qos: toRclQoS(this.#rcl, options.qos ?? QOS_DEFAULT), isRaw: true }, (m) =>
-      callback(m as Uint8Array, type, this.#helper.getClock().now().nanoseconds),
+      callback(m as Uint8Array, type, options.clock?.nowNs() ?? this.#helper.getClock().now().nanoseconds),
     );
     return { topic, droppedCount: () => 0, destroy: () => this.#helper.destroySubscription(sub) };
   }

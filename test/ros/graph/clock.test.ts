@@ -85,3 +85,23 @@ describe("sim time in real-time mode", () => {
     expect(n.getClock().isSimTime).toBe(false);
   });
 });
+
+describe("raw subscriptions with a clock", () => {
+  it("stamp messages with the given clock at delivery (sim time for a recorder)", () => {
+    const g = new EmbeddedGraph({ stderrLevel: "silent" });
+    const sim = g.createNode("sim");
+    const rec = g.createNode("recorder", { parameterOverrides: { use_sim_time: true } });
+    const stamps: bigint[] = [];
+    const wallStamps: bigint[] = [];
+    g.subscribeRaw("/chatter", (_b, _t, at) => stamps.push(at), { clock: rec.getClock() });
+    g.subscribeRaw("/chatter", (_b, _t, at) => wallStamps.push(at));
+    const clockPub = sim.createPublisher("rosgraph_msgs/msg/Clock", "/clock");
+    const chatter = sim.createPublisher("std_msgs/msg/String", "/chatter");
+    clockPub.publish({ clock: { sec: 5, nanosec: 0 } });
+    g.spinUntilIdle();
+    chatter.publish({ data: "a" });
+    g.spinUntilIdle();
+    expect(stamps).toEqual([5n * SEC]);
+    expect(wallStamps[0]).toBeGreaterThan(1_600_000_000n * SEC);
+  });
+});
