@@ -20,7 +20,7 @@ import { InputHealth } from "./common/InputHealth";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
 import type { TwistStamped } from "./common/sensorTypes";
-import { StampGuard } from "./common/StampGuard";
+import { StampGuard, stampToNs } from "./common/StampGuard";
 import { DETECTION_ARRAY_TYPE, STUDENT_OUTPUT_TYPE, TWIST_STAMPED_TYPE, copyHeader, studentOutputProblem, type StudentOutputMsg } from "./common/studentOutputMsg";
 
 export const CONTROLLER_TOPICS = {
@@ -67,6 +67,9 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
   const clock = node.getClock();
   const health = new InputHealth(logger);
   const stats = new RateStats();
+  // Camera stamp -> command age on the node clock (SPEC "Speed": camera message to published
+  // command), for the commands that answer a policy message.
+  const ages = new RateStats();
   const guards = { policy: new StampGuard(), obstacles: new StampGuard() };
   const diagnostics = new NodeDiagnostics(node, { hardwareId: "controller" });
   const periodNs = BigInt(Math.round(1e9 / p.rate));
@@ -81,6 +84,7 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
 
   diagnostics.add("controller", () => {
     const s = stats.summary(clock.nowNs());
+    const a = ages.summary(clock.nowNs());
     return {
       level: node.state === "active" && lastMode === "policy" ? DIAG_OK : DIAG_WARN,
       message: `${node.state}, ${lastMode}`,
@@ -90,6 +94,8 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
         { key: "commands", value: String(s.count) },
         { key: "rate_hz", value: s.rate_hz.toFixed(2) },
         { key: "latency_p50_ms", value: s.latencyP50_ms.toFixed(3) },
+        { key: "camera_to_command_p50_ms", value: a.latencyP50_ms.toFixed(2) },
+        { key: "camera_to_command_p99_ms", value: a.latencyP99_ms.toFixed(2) },
         ...health.keyValues(),
       ],
     };
@@ -134,6 +140,7 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
       if (!controller.setLogits(msg.action_logits, nowNs)) health.drop(topic, "non_finite", "action_logits has NaN/Inf: hover");
       imageWidth = msg.image_width;
       publish(copyHeader(msg.header), nowNs, t0);
+      ages.record(nowNs, Number(nowNs - stampToNs(msg.header.stamp)) / 1e6);
     } catch (err) {
       health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
     }

@@ -36,6 +36,10 @@ describe("controller node", () => {
     const c = cmd.at(-1)!.msg;
     expect(c.header).toEqual({ stamp: { sec: 0, nanosec: 100_000_000 }, frame_id: "base_link" });
     expect(c.twist.linear.x).toBeCloseTo(2.5, 6); // cruise 4 m/s clamped to 2.5
+    // Camera stamp -> command age on /diagnostics: the policy was handled at its stamp's sim time.
+    const diag = r.record<{ status: Array<{ values: Array<{ key: string; value: string }> }> }>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
+    r.runTo(1100n * MS);
+    expect(diag.at(-1)!.msg.status[0]!.values).toContainEqual({ key: "camera_to_command_p50_ms", value: "0.00" });
     expect(r.graph.topicInfo("/cmd_vel_raw").publishers[0]!.qos).toEqual(QOS_DEFAULT);
     expect(r.graph.topicInfo("/harness/policy").subscriptions.find((s) => s.node === "/controller")!.qos).toEqual(QOS_DEFAULT);
     await r.shutdown();
