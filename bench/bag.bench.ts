@@ -13,10 +13,37 @@ import { BagWriter } from "../src/bag/BagWriter";
 import { NodeBagFileSystem } from "../src/bag/node/NodeBagFileSystem";
 import { offeredQosProfilesYaml } from "../src/bag/offeredQosProfiles";
 import type { PlayClock } from "../src/bag/PlayScheduler";
-import { playBag } from "../src/bag/playBag";
+import { encodeClock, playBag } from "../src/bag/playBag";
+import { replayBag } from "../src/bag/replayBag";
+import { controllerNode } from "../nodes/controller";
+import { ACTIONS } from "../src/harness/actions";
+import { activateIfLifecycle } from "../src/ros/launch/NodeFactory";
 import { EmbeddedGraph } from "../src/ros/graph";
 import { QOS_SENSOR_DATA } from "../src/ros/graph/types";
+import { parse } from "@foxglove/rosmsg";
+import { MessageWriter } from "@foxglove/rosmsg2-serialization";
 import { defaultRegistry } from "../src/ros/msgs";
+
+/** CDR of `value` with a writer built from the registry's schema text (the bytes a bag stores). */
+const writers = new Map<string, MessageWriter>();
+function cdr(type: string, value: unknown): Uint8Array {
+  let w = writers.get(type);
+  if (w === undefined) {
+    w = new MessageWriter(parse(defaultRegistry().ros2msgText(type), { ros2: true }));
+    writers.set(type, w);
+  }
+  return w.writeMessage(value);
+}
+
+const IMU = {
+  header: { stamp: { sec: 0, nanosec: 0 }, frame_id: "imu" },
+  orientation: { x: 0, y: 0, z: 0, w: 1 },
+  orientation_covariance: new Float64Array(9),
+  angular_velocity: { x: 0.01, y: 0, z: 0 },
+  angular_velocity_covariance: new Float64Array(9),
+  linear_acceleration: { x: 0, y: 0, z: 9.81 },
+  linear_acceleration_covariance: new Float64Array(9),
+};
 
 const W = 256;
 const H = 256;
@@ -44,11 +71,10 @@ function frame(i: number): Uint8Array {
 }
 
 function images(): Uint8Array[] {
-  const reg = defaultRegistry();
   const out: Uint8Array[] = [];
   for (let i = 0; i < FRAMES; i++) {
     out.push(
-      reg.serialize("sensor_msgs/msg/Image", {
+      cdr("sensor_msgs/msg/Image", {
         header: { stamp: { sec: 1_700_000_000 + Math.floor(i / 30), nanosec: (i % 30) * 33_333_333 }, frame_id: "camera" },
         height: H,
         width: W,
@@ -96,6 +122,93 @@ class InstantClock implements PlayClock {
   async sleepUntilNs(t: bigint): Promise<void> {
     if (t > this.now) this.now = t;
   }
+}
+
+/**
+ * Regression replay speed: a 60 s flight (camera 30 Hz, IMU 200 Hz, policy 10 Hz) recorded with
+ * the controller node's /cmd_vel_raw, replayed in lock-step on sim time through a fresh controller
+ * and compared. Only the controller runs (perception and harness need trained models), so this
+ * measures the replay machinery plus the controller, not the networks.
+ */
+async function replayBench(root: string, cam: Uint8Array, imu: Uint8Array, print: (line: string) => void): Promise<void> {
+  const reg = defaultRegistry();
+  const POLICY = "drone_harness_msgs/msg/StudentOutput";
+  const CMD = "geometry_msgs/msg/TwistStamped";
+  const start = async (graph: EmbeddedGraph) => {
+    const launched = await controllerNode(graph, { name: "controller", namespace: "/", parameterOverrides: { use_sim_time: true }, remappings: {} });
+    await activateIfLifecycle(launched);
+    return launched;
+  };
+  const dir = path.join(root, "replay");
+  const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+  const launched = await start(graph);
+  const w = await BagWriter.create({ fs: new NodeBagFileSystem(), directory: dir, compression: "none" });
+  for (const [topic, type] of [
+    ["/camera/image_raw", "sensor_msgs/msg/Image"],
+    ["/imu/data", "sensor_msgs/msg/Imu"],
+    ["/harness/policy", POLICY],
+    ["/cmd_vel_raw", CMD],
+  ] as const) {
+    await w.addTopic({ topic, type, schemaText: reg.ros2msgText(type), offeredQosProfiles: "" });
+  }
+  let now = T0;
+  const outputs: [bigint, Uint8Array][] = [];
+  graph.subscribeRaw("/cmd_vel_raw", (bytes) => outputs.push([now, bytes]));
+  const logits = new Float32Array(ACTIONS.length);
+  for (let ms = 0; ms < 60_000; ms += 5) {
+    now = T0 + BigInt(ms) * 1_000_000n;
+    const inputs: [string, string, Uint8Array][] = [["/imu/data", "sensor_msgs/msg/Imu", imu]];
+    if (ms % 35 === 0) inputs.push(["/camera/image_raw", "sensor_msgs/msg/Image", cam]);
+    if (ms % 100 === 0) {
+      logits.fill(-1);
+      logits[Math.floor(ms / 1000) % ACTIONS.length] = 2;
+      const stamp = { sec: Number(now / 1_000_000_000n), nanosec: Number(now % 1_000_000_000n) };
+      inputs.push([
+        "/harness/policy",
+        POLICY,
+        cdr(POLICY, {
+          header: { stamp, frame_id: "camera" },
+          corrected: true,
+          action_names: [...ACTIONS],
+          action_logits: logits,
+          grid_rows: 1,
+          grid_cols: 1,
+          class_names: ["wire"],
+          cell_probs: new Float32Array(1),
+          state: new Float32Array(0),
+          pooled_size: 1,
+          pooled_input: new Float32Array(4),
+          image_width: 256,
+          image_height: 256,
+        }),
+      ]);
+    }
+    for (const [topic, type, bytes] of inputs) {
+      graph.publishRaw("/clock", "rosgraph_msgs/msg/Clock", encodeClock(now));
+      graph.publishRaw(topic, type, bytes);
+      await w.write(topic, now, bytes);
+      graph.spinUntilIdle();
+      for (const [t, b] of outputs.splice(0)) await w.write("/cmd_vel_raw", t, b);
+    }
+  }
+  await w.close();
+  await launched.stop();
+  await graph.shutdown();
+
+  const replayGraph = new EmbeddedGraph({ stderrLevel: "silent" });
+  const replayed = await start(replayGraph);
+  const t = performance.now();
+  const result = await replayBag(await Bag.open(new NodeBagFileSystem(), dir), replayGraph, {
+    compareTopics: ["/cmd_vel_raw"],
+    decode: (type, bytes) => reg.deserialize(type, bytes),
+  });
+  const ms = performance.now() - t;
+  await replayed.stop();
+  await replayGraph.shutdown();
+  const x = 60_000 / ms;
+  print(
+    `replay 60 s flight (${result.played} inputs, ${result.counts.get("/cmd_vel_raw")?.expected ?? 0} commands compared, ${result.equal ? "match" : "DIFFER"}) through the controller in lock-step: ${x.toFixed(1)}x real time (target >= 20x: ${x >= 20 ? "met" : "NOT met"}; controller only, no networks)`,
+  );
 }
 
 export async function run(print: (line: string) => void): Promise<void> {
@@ -153,7 +266,7 @@ export async function run(print: (line: string) => void): Promise<void> {
     const w = await BagWriter.create({ fs: new NodeBagFileSystem(), directory: flight, compression: "none" });
     await w.addTopic({ topic: "/camera/image_raw", type: "sensor_msgs/msg/Image", schemaText: reg.ros2msgText("sensor_msgs/msg/Image"), offeredQosProfiles: "" });
     await w.addTopic({ topic: "/imu/data", type: "sensor_msgs/msg/Imu", schemaText: reg.ros2msgText("sensor_msgs/msg/Imu"), offeredQosProfiles: "" });
-    const imu = reg.serialize("sensor_msgs/msg/Imu", reg.defaultMessage("sensor_msgs/msg/Imu"));
+    const imu = cdr("sensor_msgs/msg/Imu", IMU);
     const cam = msgs[0]!;
     for (let ms = 0; ms < 60_000; ms += 5) {
       const tns = T0 + BigInt(ms) * 1_000_000n;
@@ -175,6 +288,7 @@ export async function run(print: (line: string) => void): Promise<void> {
     const playMs = performance.now() - t;
     await graph.shutdown();
     print(`play 60 s flight (${res.published} messages, ${frames} decoded camera frames) into the embedded graph: ${(60_000 / playMs).toFixed(1)}x real time (bag + graph only, no nodes)`);
+    await replayBench(root, cam, imu, print);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -7,6 +7,7 @@
  */
 import { McapIndexedReader, McapStreamReader, type DecompressHandlers, type IReadable, type McapRecords } from "./mcap";
 import { BoundedReadable } from "./BoundedReadable";
+import { chunksAreSequential, readChunksInOrder } from "./readChunksInOrder";
 import { errorText } from "./MessageDecoder";
 import type { BagChannel, BagReadItem, BagReadOptions } from "./types";
 
@@ -65,12 +66,16 @@ export async function* readMcapFile(
     const channels = new Map<number, BagChannel>();
     for (const [id, ch] of indexed.channelsById) channels.set(id, channelOf(ch, indexed.schemasById.get(ch.schemaId)));
     try {
-      for await (const msg of indexed.readMessages({
-        topics: options.topics,
-        startTime: options.startNs,
-        endTime: options.endNs,
-        validateCrcs: true,
-      })) {
+      const sequential = chunksAreSequential(indexed.chunkIndexes);
+      let wanted: Set<number> | undefined;
+      if (topics !== undefined) {
+        wanted = new Set();
+        for (const [id, ch] of channels) if (topics.has(ch.topic)) wanted.add(id);
+      }
+      const messages = sequential
+        ? readChunksInOrder(bounded, indexed.chunkIndexes, decompressHandlers, { channels: wanted, startNs: options.startNs, endNs: options.endNs })
+        : indexed.readMessages({ topics: options.topics, startTime: options.startNs, endTime: options.endNs, validateCrcs: true });
+      for await (const msg of messages) {
         const channel = channels.get(msg.channelId);
         if (channel === undefined) {
           yield { type: "problem", file, message: `message refers to unknown channel id ${msg.channelId}` };

@@ -4,6 +4,7 @@ import type { MessageDefinition } from "@foxglove/message-definition";
 import { ros2jazzy } from "@foxglove/rosmsg-msgs-common";
 import { parseBagMetadata } from "../../src/bag/BagMetadata";
 import { Bag } from "../../src/bag/BagReader";
+import { MessageDecoder } from "../../src/bag/MessageDecoder";
 import { BagWriter, type BagTopic } from "../../src/bag/BagWriter";
 import { commonSchemaText } from "../../src/bag/commonDefinitions";
 import { McapIndexedReader, loadDecompressHandlers } from "../../src/bag/mcap";
@@ -207,5 +208,22 @@ describe("messages written out of log-time order", () => {
     const times = [];
     for await (const m of reader.readMessages()) times.push(m.logTime);
     expect(times).toEqual(ours.map((m) => m.logTimeNs));
+  });
+});
+
+describe("one chunk with messages out of order", () => {
+  it("is sorted by log time when read", async () => {
+    const fs = new MemoryBagFileSystem();
+    const w = await BagWriter.create({ fs, directory: "/b/one", chunkSizeBytes: 1 << 20, compression: "zstd", chunkCrc: true });
+    await w.addTopic(STRING_TOPIC);
+    const order = Array.from({ length: 40 }, (_, i) => (i * 17) % 40);
+    for (const k of order) await w.write(STRING_TOPIC.topic, T0 + BigInt(k), stringW.writeMessage({ data: `t${k}` }));
+    await w.close();
+    const reader = await McapIndexedReader.Initialize({ readable: bytesReadable(fs.files.get("/b/one/one_0.mcap")!), decompressHandlers: await loadDecompressHandlers() });
+    expect(reader.chunkIndexes).toHaveLength(1);
+    const ours = await readAll(await Bag.open(fs, "/b/one"));
+    expect(ours.map((m) => m.logTimeNs)).toEqual(Array.from({ length: 40 }, (_, k) => T0 + BigInt(k)));
+    const dec = new MessageDecoder();
+    expect(ours.map((m) => dec.decode<{ data: string }>(m.channel, m.data).data)).toEqual(Array.from({ length: 40 }, (_, k) => `t${k}`));
   });
 });
