@@ -116,6 +116,24 @@ describe("model files", () => {
     await expectLoadError(path.join(dir, "nowhere"), "json", "file is missing");
   });
 
+  it("refuses a config that describes a larger model than the weights in the file, before allocating it", async () => {
+    const d = path.join(dir, "bigconfig");
+    const s = new Student({ policyHidden: [8], seed: 1 });
+    await saveModel(d, s, training);
+    s.dispose();
+    const p = modelPaths(d, "student");
+    const json = JSON.parse(await fs.readFile(p.modelJson, "utf8")) as Json;
+    // 16,400 x 8,192 x 4 layers would be over 400M parameters.
+    json.userDefinedMetadata.droneHarness.config = { channels: [12, 24, 48, 1024], policyHidden: [8192, 8192, 8192, 8192], seed: 1 };
+    await fs.writeFile(p.modelJson, JSON.stringify(json));
+    const before = tf.memory().numTensors;
+    const err = await loadStudent(d).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelFileError);
+    expect(String(err)).toContain("describes a model larger than the");
+    expect(String(err)).toContain("over the remaining parameter budget");
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
   it("caps the weight size before allocating and refuses a model topology", async () => {
     const { d, json } = await freshHarness("cap");
     const p = modelPaths(d, "harness");

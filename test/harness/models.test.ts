@@ -82,6 +82,16 @@ describe("harness models", () => {
     });
   });
 
+  it("frees every tensor when models are disposed", () => {
+    const before = tf.memory().numTensors;
+    const bytes = tf.memory().numBytes;
+    new Student({ policyHidden: [16] }).dispose();
+    new HarnessNet().dispose();
+    new Teacher({ channels: [4, 4, 4], headHidden: 4 }).dispose();
+    expect(tf.memory().numTensors).toBe(before);
+    expect(tf.memory().numBytes).toBe(bytes);
+  });
+
   it("prints both parameter counts and the ratio", () => {
     const c = harnessParameterReport(student, harness);
     // Hand count of HarnessNet (see docs/harness.md): encoder convs 1,024 + 4,640 + 18,496,

@@ -13,6 +13,29 @@ export type NamedWeight = { name: string; shape: number[]; values: Float32Array 
 
 let instances = 0;
 
+/** Active allocation budget (withParameterBudget): elements left and variables made under it. */
+let budget: { remaining: number; created: tf.Variable[] } | undefined;
+
+/**
+ * Runs `build` (typically a model constructor) so that every ParamStore.add inside it fails
+ * before allocating once the total would exceed `maxElements`; on failure the variables made so
+ * far are disposed. Model files use it so a config in a file cannot allocate more than the
+ * weights the file actually holds.
+ */
+export function withParameterBudget<T>(maxElements: number, build: () => T): T {
+  const previous = budget;
+  const current = { remaining: maxElements, created: [] as tf.Variable[] };
+  budget = current;
+  try {
+    return build();
+  } catch (err) {
+    for (const v of current.created) v.dispose();
+    throw err;
+  } finally {
+    budget = previous;
+  }
+}
+
 export class ParamStore {
   private readonly instance = ++instances;
   private readonly vars = new Map<string, tf.Variable>();
@@ -36,6 +59,12 @@ export class ParamStore {
       throw new Error(`weight "${name}" already exists in ${this.prefix}`);
     }
     const size = shape.reduce((a, b) => a * b, 1);
+    if (budget !== undefined) {
+      if (size > budget.remaining) {
+        throw new RangeError(`weight "${name}" [${shape.join(",")}] needs ${size} values, over the remaining parameter budget of ${budget.remaining}`);
+      }
+      budget.remaining -= size;
+    }
     const values = new Float32Array(size);
     if (init !== "zeros") {
       const receptive = shape.length === 4 ? (shape[0] ?? 1) * (shape[1] ?? 1) : 1;
@@ -44,8 +73,13 @@ export class ParamStore {
       const std = init === "he" ? Math.sqrt(2 / fanIn) : Math.sqrt(2 / (fanIn + fanOut));
       for (let i = 0; i < size; i++) values[i] = this.rng.normal() * std;
     }
-    const v = tf.variable(tf.tensor(values, shape, "float32"), true, `${this.prefix}#${this.instance}/${name}`);
+    // tf.variable shares the initial tensor's data; dispose the initial tensor so that disposing
+    // the variable frees the memory.
+    const initial = tf.tensor(values, shape, "float32");
+    const v = tf.variable(initial, true, `${this.prefix}#${this.instance}/${name}`);
+    initial.dispose();
     this.vars.set(name, v);
+    budget?.created.push(v);
     return v;
   }
 

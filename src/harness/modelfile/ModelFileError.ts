@@ -8,3 +8,9 @@ export class ModelFileError extends Error {
     this.name = "ModelFileError";
   }
 }
+
+/** A JSON-parsed value for an error message (String() can throw on {"toString": 0}); at most 60 characters. */
+export function show(v: unknown): string {
+  const t = JSON.stringify(v) ?? "undefined";
+  return t.length > 60 ? `${t.slice(0, 57)}...` : t;
+}

@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import type { NamedWeight } from "../layers/ParamStore";
-import { ModelFileError } from "./ModelFileError";
+import { ModelFileError, show } from "./ModelFileError";
 import { MODEL_FORMAT_VERSION, MODEL_KINDS, type ModelKind, type ModelManifest } from "./ModelManifest";
 
 export type EncodedModel = { modelJson: string; weightsBin: Uint8Array };
@@ -99,10 +99,10 @@ function parseModelJson(file: string, text: string, expectedKind: ModelKind | un
   const meta = isRecord(root.userDefinedMetadata) ? root.userDefinedMetadata.droneHarness : undefined;
   if (!isRecord(meta)) throw new ModelFileError(file, "userDefinedMetadata.droneHarness manifest is missing");
   if (meta.formatVersion !== MODEL_FORMAT_VERSION) {
-    throw new ModelFileError(file, `manifest formatVersion=${String(meta.formatVersion)}, expected ${MODEL_FORMAT_VERSION}`);
+    throw new ModelFileError(file, `manifest formatVersion=${show(meta.formatVersion)}, expected ${MODEL_FORMAT_VERSION}`);
   }
   if (typeof meta.kind !== "string" || !MODEL_KINDS.includes(meta.kind as ModelKind)) {
-    throw new ModelFileError(file, `manifest kind=${String(meta.kind)}, expected one of ${MODEL_KINDS.join(", ")}`);
+    throw new ModelFileError(file, `manifest kind=${show(meta.kind)}, expected one of ${MODEL_KINDS.join(", ")}`);
   }
   if (expectedKind !== undefined && meta.kind !== expectedKind) {
     throw new ModelFileError(file, `manifest kind=${meta.kind}, expected ${expectedKind}`);
@@ -111,7 +111,7 @@ function parseModelJson(file: string, text: string, expectedKind: ModelKind | un
     throw new ModelFileError(file, "manifest weightsSha256 is not a 64-digit lower-case hex string");
   }
   if (!Number.isInteger(meta.parameterCount) || (meta.parameterCount as number) < 0) {
-    throw new ModelFileError(file, `manifest parameterCount=${String(meta.parameterCount)}, expected a non-negative integer`);
+    throw new ModelFileError(file, `manifest parameterCount=${show(meta.parameterCount)}, expected a non-negative integer`);
   }
   if (!isRecord(meta.config)) throw new ModelFileError(file, "manifest config is missing");
   if (!isRecord(meta.training) || typeof meta.training.scenario !== "string" || !Number.isInteger(meta.training.seed)) {
@@ -137,8 +137,8 @@ function parseModelJson(file: string, text: string, expectedKind: ModelKind | un
     if (!isRecord(w) || typeof w.name !== "string" || w.name.length === 0) throw new ModelFileError(file, `weight #${i} has no name`);
     if (names.has(w.name)) throw new ModelFileError(file, `weight "${w.name}" appears twice`);
     names.add(w.name);
-    if (w.dtype !== "float32") throw new ModelFileError(file, `weight "${w.name}" dtype=${String(w.dtype)}, expected float32`);
-    if (!isShape(w.shape)) throw new ModelFileError(file, `weight "${w.name}" shape ${JSON.stringify(w.shape)} is not a list of at most ${MAX_RANK} non-negative integers`);
+    if (w.dtype !== "float32") throw new ModelFileError(file, `weight "${w.name}" dtype=${show(w.dtype)}, expected float32`);
+    if (!isShape(w.shape)) throw new ModelFileError(file, `weight "${w.name}" shape ${show(w.shape)} is not a list of at most ${MAX_RANK} non-negative integers`);
     specs.push({ name: w.name, shape: w.shape });
   }
   return { specs, manifest: meta as unknown as ModelManifest };

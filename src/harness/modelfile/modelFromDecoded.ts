@@ -3,10 +3,11 @@
  * hostile file cannot make us allocate huge variables), constructs the model, then loads the
  * weights by name with exact shape checks (ParamStore.load). Pure: no file access.
  */
+import { withParameterBudget } from "../layers/ParamStore";
 import { HarnessNet } from "../models/HarnessNet";
 import { Student, type StudentConfig } from "../models/Student";
 import { Teacher, type TeacherConfig } from "../models/Teacher";
-import { ModelFileError } from "./ModelFileError";
+import { ModelFileError, show } from "./ModelFileError";
 import type { ModelKind, ModelManifest } from "./ModelManifest";
 import type { DecodedModel } from "./modelFileCodec";
 
@@ -23,13 +24,13 @@ export function modelKindOf(model: AnyModel): ModelKind {
 
 function intList(file: string, key: string, v: unknown, minLen: number, maxLen: number, max: number): number[] {
   if (!Array.isArray(v) || v.length < minLen || v.length > maxLen || !v.every((x) => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= max)) {
-    throw new ModelFileError(file, `config.${key}=${JSON.stringify(v)}, expected ${minLen}-${maxLen} integers in [1, ${max}]`);
+    throw new ModelFileError(file, `config.${key}=${show(v)}, expected ${minLen}-${maxLen} integers in [1, ${max}]`);
   }
   return v as number[];
 }
 
 function seedOf(file: string, v: unknown): number {
-  if (!Number.isInteger(v)) throw new ModelFileError(file, `config.seed=${JSON.stringify(v)}, expected an integer`);
+  if (!Number.isInteger(v)) throw new ModelFileError(file, `config.seed=${show(v)}, expected an integer`);
   return v as number;
 }
 
@@ -53,17 +54,25 @@ function build(file: string, manifest: ModelManifest): AnyModel {
     case "harness":
       return new HarnessNet({ seed: seedOf(file, c.seed) });
   }
-  throw new ModelFileError(file, `unknown model kind ${String(manifest.kind)}`);
+  throw new ModelFileError(file, `unknown model kind ${show(manifest.kind)}`);
 }
 
 /** The model described by `decoded`, with its weights loaded. */
 export function modelFromDecoded(file: string, decoded: DecodedModel): AnyModel {
-  const model = build(file, decoded.manifest);
+  let held = 0;
+  for (const w of decoded.weights) held += w.values.length;
+  let model: AnyModel;
+  try {
+    model = withParameterBudget(held, () => build(file, decoded.manifest));
+  } catch (err) {
+    if (err instanceof ModelFileError) throw err;
+    throw new ModelFileError(file, `config ${show(decoded.manifest.config)} describes a model larger than the ${held} weights in the file (${err instanceof Error ? err.message : "error"})`);
+  }
   try {
     model.params.load(decoded.weights);
   } catch (err) {
     model.dispose();
-    throw new ModelFileError(file, err instanceof Error ? err.message : String(err));
+    throw new ModelFileError(file, err instanceof Error ? err.message : "weights do not match the model");
   }
   return model;
 }
