@@ -171,8 +171,9 @@ export interface LifecycleRosNode extends RosNode {
 }
 
 /**
- * The process-wide graph (a "context"): creates nodes, and for the embedded graph can be driven
- * in lock-step (`spinUntil` advances sim time and runs due timers and queued callbacks).
+ * The process-wide graph (a "context"): creates nodes. The embedded graph (EmbeddedGraph) can also
+ * be driven in lock-step: publish /clock, then `spinOnce()` / `spinUntilIdle()` run the timers due
+ * at that sim time and the queued callbacks in publish order; `spin()` runs it in real time.
  */
 export interface RosGraph {
   createNode(name: string, options?: NodeOptions): RosNode;
