@@ -7,6 +7,9 @@
  * Reference measured in the same run: one pass over the 256x256x3 frame computing a sky
  * gradient per pixel (the least work any renderer does), so the render cost can be read as a
  * multiple of it on other machines.
+ * Both wall-clock and process CPU time (process.cpuUsage: the time this single-threaded process
+ * actually ran on a core) are printed; on a shared machine wall time also counts the time other
+ * processes held the core, so the one-core targets are judged on CPU time.
  */
 import { DEFAULT_SCENARIO, createSimulation, makeGpsFix, makeGpsVelocity, makeImuSample, type Scenario } from "../sim";
 import type { BodyVelocityCommand } from "../src/harness/actions";
@@ -18,6 +21,11 @@ function benchScenario(): Scenario {
   s.trees.count = { min: 30, max: 30 };
   s.trees.lateralSpread_m = { min: 3, max: 25 };
   return s;
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
 }
 
 function referencePass(out: Uint8Array, W: number, H: number, k: number): void {
@@ -53,15 +61,21 @@ export async function run(print: (line: string) => void): Promise<void> {
   // Render only (the drone moves between frames so caches do not flatter).
   for (let i = 0; i < 20; i++) sim.renderCamera({ rgb, mask, boxes });
   const frames = 300;
+  let c0 = process.cpuUsage();
   t0 = performance.now();
   for (let i = 0; i < frames; i++) {
     sim.renderCamera({ rgb, mask, boxes });
     sim.step(cmd, 1 / 30);
   }
   const renderMs = (performance.now() - t0) / frames;
+  const renderCpuMs = cpuMs(c0) / frames;
   const fps = 1000 / renderMs;
-  print(`reference pass: ${refMs.toFixed(3)} ms/frame`);
-  print(`render 256x256 + mask + boxes: ${renderMs.toFixed(2)} ms/frame = ${fps.toFixed(0)} fps (${(renderMs / refMs).toFixed(1)}x reference) target >= 300 fps: ${fps >= 300 ? "MET" : "NOT MET"}`);
+  const cpuFps = 1000 / renderCpuMs;
+  print(`reference pass: ${refMs.toFixed(3)} ms/frame (wall)`);
+  print(
+    `render 256x256 + mask + boxes (incl. 1/30 s physics step): wall ${renderMs.toFixed(2)} ms/frame = ${fps.toFixed(0)} fps (${(renderMs / refMs).toFixed(1)}x reference); ` +
+      `CPU ${renderCpuMs.toFixed(2)} ms/frame = ${cpuFps.toFixed(0)} fps per core; target >= 300 fps on one core: ${cpuFps >= 300 ? "MET" : "NOT MET"}`,
+  );
 
   // All sensors, fresh simulation.
   const full = createSimulation(scenario, { seed: 2 });
@@ -74,6 +88,7 @@ export async function run(print: (line: string) => void): Promise<void> {
   const imu = makeImuSample();
   const fix = makeGpsFix();
   const vel = makeGpsVelocity();
+  c0 = process.cpuUsage();
   t0 = performance.now();
   for (let k = 0; k < ticks; k++) {
     full.step(cmd, tick);
@@ -88,6 +103,11 @@ export async function run(print: (line: string) => void): Promise<void> {
     }
   }
   const wall = (performance.now() - t0) / 1000;
+  const cpu = cpuMs(c0) / 1000;
   const rate = simSeconds / wall;
-  print(`all sensors (camera ${scenario.camera.rate_hz} Hz + mask, IMU ${scenario.imu.rate_hz} Hz, GPS ${scenario.gps.rate_hz} Hz, privileged/frame): ${rate.toFixed(1)} sim s per wall s, target >= 20: ${rate >= 20 ? "MET" : "NOT MET"}`);
+  const cpuRate = simSeconds / cpu;
+  print(
+    `all sensors (camera ${scenario.camera.rate_hz} Hz + mask, IMU ${scenario.imu.rate_hz} Hz, GPS ${scenario.gps.rate_hz} Hz, privileged/frame): ` +
+      `${rate.toFixed(1)} sim s per wall s, ${cpuRate.toFixed(1)} sim s per CPU s; target >= 20 on one core: ${cpuRate >= 20 ? "MET" : "NOT MET"}`,
+  );
 }

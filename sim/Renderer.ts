@@ -5,9 +5,10 @@
  *    sample the ground texture's mip level chosen from the pixel footprint (bilinear), faded into
  *    haze with distance; rays going up get the analytic sky (gradient, sun glow and disk, clouds
  *    on a plane).
- * 2. Thin structures: every cylinder segment is transformed to the optical frame, clipped at the
- *    near plane, projected, sorted far to near (painter's algorithm: structures occlude each other
- *    by segment mid-point depth, not per pixel) and rasterised as a line whose projected width is
+ * 2. Thin structures: objects (a conductor span, a tree's branches, a trunk, a pole) are culled by
+ *    their bounding spheres and sorted far to near by centre depth (painter's algorithm per object:
+ *    no per-pixel depth test); each segment is transformed to the optical frame, clipped at the
+ *    near plane, projected and rasterised as a line whose projected width is
  *    w = 2 r f / z px, interpolated along the segment. Coverage-based anti-aliasing: along the
  *    minor axis each pixel gets the exact overlap of the band [c - w/2, c + w/2] (scaled by
  *    1/cos(angle)) with the pixel; when w < 1 px the band is 1 px wide and its intensity is scaled
@@ -170,7 +171,7 @@ export class Renderer {
     this.sy1 = new Float64Array(sc);
     this.sw1 = new Float64Array(sc);
     this.scol = new Float32Array(sc * 3);
-    this.keys = new Float64Array(sc);
+    this.keys = new Float64Array(world.objects.length);
     const oc = world.objects.length;
     this.bx0 = new Int32Array(oc);
     this.by0 = new Int32Array(oc);
@@ -409,18 +410,27 @@ export class Renderer {
     const fx = cam.fx, fy = cam.fy, ccx = cam.cx + 0.5, ccy = cam.cy + 0.5;
     const r00 = R[0]!, r01 = R[1]!, r02 = R[2]!, r10 = R[3]!, r11 = R[4]!, r12 = R[5]!, r20 = R[6]!, r21 = R[7]!, r22 = R[8]!;
     const { a, b, radius } = seg;
-    let visible = 0;
-    // Conservative frustum test per object (bounding sphere against the four side planes).
+    // Objects are culled with a conservative frustum test on their bounding spheres, sorted far
+    // to near by sphere-centre depth (painter's algorithm per object; segments of one object are
+    // drawn in their stored order), and their segments projected and rasterised.
     const tanX = (0.5 * W + 2) / fx, tanY = (0.5 * H + 2) / fy;
     const secX = Math.sqrt(1 + tanX * tanX), secY = Math.sqrt(1 + tanY * tanY);
     const sph = this.objSphere;
-    const objects0 = this.world.objects;
-    for (let oi = 0; oi < objects0.length; oi++) {
+    const objects = this.world.objects;
+    const keys = this.keys;
+    let visible = 0;
+    for (let oi = 0; oi < objects.length; oi++) {
       const sx = sph[4 * oi]! - pose.x, sy = sph[4 * oi + 1]! - pose.y, sz = sph[4 * oi + 2]! - pose.z, rho = sph[4 * oi + 3]!;
       const Xc = r00 * sx + r10 * sy + r20 * sz, Yc = r01 * sx + r11 * sy + r21 * sz, Zc = r02 * sx + r12 * sy + r22 * sz;
       if (Zc < NEAR_M - rho) continue;
       if (Math.abs(Xc) - Zc * tanX > rho * secX || Math.abs(Yc) - Zc * tanY > rho * secY) continue;
-      const ob = objects0[oi]!;
+      // Key: farther first; depth in mm in the high part, the object index in the low 20 bits.
+      keys[visible++] = Math.max(0, 1e7 - Math.round(Math.max(0, Zc) * 1000)) * 1048576 + oi;
+    }
+    const order = keys.subarray(0, visible);
+    order.sort();
+    for (let q = 0; q < visible; q++) {
+      const ob = objects[order[q]! % 1048576]!;
       const end = ob.firstSegment + ob.segmentCount;
       for (let i = ob.firstSegment; i < end; i++) {
         const ax = a[3 * i]! - pose.x, ay = a[3 * i + 1]! - pose.y, az = a[3 * i + 2]! - pose.z;
@@ -450,15 +460,8 @@ export class Renderer {
         this.scol[3 * i] = (base[3 * i]! * h + hazeR * (1 - h)) * gain;
         this.scol[3 * i + 1] = (base[3 * i + 1]! * h + hazeG * (1 - h)) * gain;
         this.scol[3 * i + 2] = (base[3 * i + 2]! * h + hazeB * (1 - h)) * gain;
-        // Sort key: farther first; depth in mm in the high part, the index in the low 20 bits.
-        this.keys[visible++] = Math.max(0, 1e7 - Math.round(depth * 1000)) * 1048576 + i;
+        this.rasterise(i, W, H, out, mask, noiseOffset);
       }
-    }
-    const keys = this.keys.subarray(0, visible);
-    keys.sort();
-    for (let q = 0; q < visible; q++) {
-      const i = keys[q]! % 1048576;
-      this.rasterise(i, W, H, out, mask, noiseOffset);
     }
   }
 
