@@ -92,6 +92,23 @@ describe("harness models", () => {
     expect(tf.memory().numBytes).toBe(bytes);
   });
 
+  it("leaks no tensors over repeated training steps through the custom-gradient convs", () => {
+    const small = new Student({ policyHidden: [16], seed: 12 });
+    const image = tf.tidy(() => buildImageInput(tf.randomUniform<tf.Rank.R4>([2, 64, 64, 3], 0, 1, "float32", 13)));
+    const state = tf.zeros<tf.Rank.R2>([2, STATE_DIM]);
+    const opt = tf.train.adam(1e-3);
+    const step = (): void => {
+      opt.minimize(() => tf.mean<tf.Scalar>(tf.square(small.forward({ image, state }).detLogits)), false, small.trainableVariables());
+    };
+    step(); // creates Adam's moment variables
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 10; i++) step();
+    expect(tf.memory().numTensors).toBe(before);
+    opt.dispose();
+    small.dispose();
+    tf.dispose([image, state]);
+  });
+
   it("prints both parameter counts and the ratio", () => {
     const c = harnessParameterReport(student, harness);
     // Hand count of HarnessNet (see docs/harness.md): encoder convs 1,024 + 4,640 + 18,496,
