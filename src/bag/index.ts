@@ -1,0 +1,28 @@
+/** rosbag2 bags (MCAP and sqlite3): the public face of src/bag. See docs/bag.md. */
+export { Bag, defaultSchemaLookup, type OpenBagOptions, type StorageId } from "./BagReader";
+export { BagWriter, type BagTopic, type BagWriterOptions } from "./BagWriter";
+export { BagRecorder, type BagRecorderOptions, type RawTopicMessage, type RawTopicSource } from "./BagRecorder";
+export { parseBagMetadata, stringifyBagMetadata, METADATA_VERSION, type BagMetadata, type BagTopicInfo, type BagFileInfo } from "./BagMetadata";
+export type { BagFileSystem, Db3Database, ReadableFile, WritableFile } from "./BagStorage";
+export { MessageDecoder } from "./MessageDecoder";
+export { decodeItems, type DecodedBagItem } from "./decodeItems";
+export { recoverMcap, type RecoverOptions, type RecoverResult } from "./recoverMcap";
+export { playMessages, timerPlayClock, type PlayClock, type PlayOptions, type PlayResult, type PlaySink } from "./PlayScheduler";
+export { playBag, encodeClock, type PlayBagOptions, type RawPublishTarget } from "./playBag";
+export { replayBag, settleGraph, type LockStepGraph, type ReplayOptions, type ReplayResult } from "./replayBag";
+export {
+  compareMessageStreams,
+  formatDifferences,
+  type CompareOptions,
+  type CompareResult,
+  type MessageDifference,
+  type StreamMessage,
+} from "./compareMessageStreams";
+export { expectBagOutputsToMatch, decodedMessages, type BagOutputs } from "./expectBagOutputsToMatch";
+export { formatBagInfo, formatFileSize, formatTimePoint } from "./formatBagInfo";
+export { summarizeBag, bagSizeBytes } from "./summarizeBag";
+export { offeredQosProfilesYaml, parseOfferedQosProfiles } from "./offeredQosProfiles";
+export { commonSchemaText, commonDefinition } from "./commonDefinitions";
+export { ros2MsgSchemaText, ROS2MSG_SEPARATOR } from "./ros2MsgSchema";
+export { zstdChunkCompressor, type ChunkCompressor } from "./zstdChunkCompressor";
+export { BagError, type BagChannel, type BagMessage, type BagReadItem, type BagReadOptions, type RawBagMessage } from "./types";
