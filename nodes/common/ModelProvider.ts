@@ -1,9 +1,11 @@
 /**
  * Where the perception and harness nodes get their networks. The default reads the trained
  * model files (src/harness/modelfile: <model_dir>/student.model.json + .weights.bin, likewise
- * harness) when the node is configured; the embedded launch of the main job can pass models it
+ * harness) when the node is configured, on the backend initBackend() picks (wasm here; once per
+ * process, before any weight is created); the embedded launch of the main job can pass models it
  * holds in memory instead (`createNodeRegistry`), and tests inject deterministic fakes.
  */
+import { initBackend } from "../../src/harness/backend";
 import { loadHarness, loadStudent } from "../../src/harness/modelfile";
 import { loadOpenCv } from "../../src/vision/opencv";
 import { VisionPipeline } from "../../src/vision/VisionPipeline";
@@ -17,8 +19,12 @@ export type ModelProvider = {
 };
 
 export const FILE_MODEL_PROVIDER: ModelProvider = {
-  detector: async ({ width, height, modelDir }) => new StudentDetector((await loadStudent(modelDir)).model, width, height),
+  detector: async ({ width, height, modelDir }) => {
+    await initBackend();
+    return new StudentDetector((await loadStudent(modelDir)).model, width, height);
+  },
   corrector: async ({ modelDir, imaginedRollout, width, height }) => {
+    await initBackend();
     const harness = (await loadHarness(modelDir)).model;
     if (!imaginedRollout) return new HarnessCorrector(harness);
     if (!(width > 0 && height > 0)) throw new RangeError(`imagined_rollout needs a fixed image size, got expected_width=${width}, expected_height=${height}`);
