@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { Bag } from "../../src/bag/BagReader";
 import { BagWriter } from "../../src/bag/BagWriter";
@@ -133,5 +135,23 @@ describe("bad input gives an error naming the file and the problem, after every 
     await mem.makeDirectory("/t");
     await mem.writeText("/t/metadata.yaml", real);
     await expect(Bag.open(mem, "/t")).rejects.toThrow("/t/talker.mcap: missing");
+  });
+});
+
+describe("a corrupt .db3", () => {
+  it("with a SQLite header but garbage after it gives a problem naming the file", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "baddb3-"));
+    try {
+      const file = path.join(dir, "broken.db3");
+      const bytes = new Uint8Array(4096);
+      bytes.set(new TextEncoder().encode("SQLite format 3\0"));
+      for (let i = 16; i < bytes.length; i++) bytes[i] = (i * 131) & 0xff;
+      writeFileSync(file, bytes);
+      const got = await items(await Bag.open(new NodeBagFileSystem(), file));
+      expect(got).toHaveLength(1);
+      expect(got[0]).toMatchObject({ type: "problem", file });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
