@@ -78,8 +78,8 @@ export class Ros2McapWriter {
     const record: McapRecords["Channel"] = { type: "Channel", id: this.#channels.length + 1, ...channel };
     this.#channels.push(record);
     this.#channelCounts.set(record.id, 0n);
-    // A channel first seen mid-chunk: close the chunk so the Channel record precedes its messages.
-    await this.#finishChunk();
+    // Written to the file now, before the chunk in progress (which is written when full), so the
+    // Channel record precedes every message of the channel even when it appears mid-chunk.
     this.#records.writeChannel(record);
     await this.#flushRecords();
     return record.id;

@@ -113,3 +113,29 @@ describe("recoverMcap on corrupt data", () => {
     expect(result.problem).toMatch(/corrupt/);
   });
 });
+
+describe("a topic added in the middle of a chunk", () => {
+  it("has its Channel record before its messages: a streaming read of the file without summary gets every message", async () => {
+    const fs = new MemoryBagFileSystem();
+    const w = await BagWriter.create({ fs, directory: "/b/mid", compression: "none", chunkSizeBytes: 1 << 20 });
+    const topic = (name: string) => ({ topic: name, type: "std_msgs/msg/String", schemaText: commonSchemaText("std_msgs/msg/String"), offeredQosProfiles: "" });
+    await w.addTopic(topic("/a"));
+    const data = new Uint8Array([0, 1, 0, 0, 2, 0, 0, 0, 120, 0]);
+    for (let i = 0; i < 5; i++) await w.write("/a", T0 + BigInt(i), data);
+    await w.addTopic(topic("/b"));
+    for (let i = 5; i < 10; i++) await w.write(i % 2 === 0 ? "/a" : "/b", T0 + BigInt(i), data);
+    await w.close();
+    const full = fs.files.get("/b/mid/mid_0.mcap")!;
+    const handlers = await loadDecompressHandlers();
+    const indexed = await McapIndexedReader.Initialize({ readable: bytesReadable(full), decompressHandlers: handlers });
+    expect(indexed.chunkIndexes).toHaveLength(1);
+    // cut right after the chunk and its message indexes (before DataEnd and the summary)
+    const ci = indexed.chunkIndexes[0]!;
+    const cut = Number(ci.chunkStartOffset + ci.chunkLength + ci.messageIndexLength);
+    const out = memoryWritable();
+    const result = await recoverMcap(bytesReadable(full.slice(0, cut)), out, { decompressHandlers: handlers });
+    expect(result.messages).toBe(10);
+    const fixed = await McapIndexedReader.Initialize({ readable: bytesReadable(out.bytes()), decompressHandlers: handlers });
+    expect([...fixed.channelsById.values()].map((c) => c.topic).sort()).toEqual(["/a", "/b"]);
+  });
+});
