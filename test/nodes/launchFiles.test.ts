@@ -32,6 +32,10 @@ describe("launch files start the processing nodes", () => {
         const l = await registry[d.executable]!(graph, factoryOptions(d));
         await activateIfLifecycle(l);
         started.push(l);
+        if (d.executable === "harness") {
+          // The launch argument `harness` is the A/B switch.
+          expect(l.node.getParameter("correction_enabled").value).toBe(args.harness !== "false");
+        }
       }
       for (const l of started) await l.stop();
       await graph.shutdown();
