@@ -35,7 +35,8 @@ export function segmentSegmentClosest(
   const f = d2x * rx + d2y * ry + d2z * rz;
   let s: number;
   let t: number;
-  const EPS = 1e-12;
+  // Degenerate (point) segments: squared length below 1e-20 m^2; parallel: relative test.
+  const EPS = 1e-20;
   if (a <= EPS && e <= EPS) {
     s = 0;
     t = 0;
@@ -50,7 +51,7 @@ export function segmentSegmentClosest(
     } else {
       const b = d1x * d2x + d1y * d2y + d1z * d2z;
       const denom = a * e - b * b;
-      s = denom > EPS ? clamp01((b * f - c * e) / denom) : 0;
+      s = denom > 1e-12 * a * e ? clamp01((b * f - c * e) / denom) : 0;
       t = (b * s + f) / e;
       if (t < 0) {
         t = 0;

@@ -61,8 +61,10 @@ describe("collision", () => {
           const x = p1[0] + (q1[0] - p1[0]) * s, y = p1[1] + (q1[1] - p1[1]) * s, z = p1[2] + (q1[2] - p1[2]) * s;
           brute = Math.min(brute, pointSegmentDistance(x, y, z, ...p2, ...q2));
         }
-        // Sampling s at 1/200 over segments up to ~17 m overestimates by at most ~0.09 m.
-        return pair.distance <= brute + 1e-6 && pair.distance >= brute - 0.09;
+        // Sampling s at 1/200 over segments up to ~17 m overestimates by at most ~0.09 m; the
+        // closed form may exceed the true minimum by micrometres for nearly parallel segments
+        // (Ericson 5.1.9 takes an end point there): allow 10 um.
+        return pair.distance <= brute + 1e-5 && pair.distance >= brute - 0.09;
       }),
       { numRuns: 300 },
     );
