@@ -3,7 +3,7 @@
  * backend fallback warning. Expected values are worked out in the comments.
  */
 import * as tf from "@tensorflow/tfjs";
-import { ParamStore, STATE_DIM, buildImageInput, initBackend, normaliseState } from "../../src/harness";
+import { ParamStore, STATE_DIM, buildHarnessImage, buildImageInput, initBackend, normaliseState } from "../../src/harness";
 import { concatChannels } from "../../src/harness/layers/concatChannels";
 
 describe("backend selection", () => {
@@ -93,5 +93,33 @@ describe("concatChannels", () => {
     });
     expect(ours).toEqual(ref);
     expect(() => concatChannels([{ zeroChannels: 1 }])).toThrow("needs at least one tensor");
+  });
+});
+
+describe("buildHarnessImage", () => {
+  it("puts the image pooled to 64x64 in channels 0-3 and each rollout frame as pooled grey in [-1,1]", async () => {
+    await initBackend();
+    const [ours, refImage, refFrame] = tf.tidy(() => {
+      const rgb = tf.randomUniform<tf.Rank.R4>([1, 128, 128, 3], 0, 1, "float32", 21);
+      const frame = tf.randomUniform<tf.Rank.R4>([1, 128, 128, 3], 0, 1, "float32", 22);
+      const image = buildImageInput(rgb);
+      const h = buildHarnessImage(image, [frame]);
+      // Reference: grey first, then 2x-1, then 2x2 average pooling (128 -> 64).
+      const grey = tf.sub<tf.Tensor4D>(tf.mul(tf.mean(frame, 3, true), 2), 1);
+      return [
+        h.dataSync().slice(),
+        tf.avgPool(image, 2, 2, "valid").dataSync().slice(),
+        tf.avgPool(grey, 2, 2, "valid").dataSync().slice(),
+      ];
+    });
+    let maxErr = 0;
+    for (let p = 0; p < 64 * 64; p++) {
+      for (let c = 0; c < 4; c++) maxErr = Math.max(maxErr, Math.abs((ours[p * 7 + c] ?? NaN) - (refImage[p * 4 + c] ?? NaN)));
+      maxErr = Math.max(maxErr, Math.abs((ours[p * 7 + 4] ?? NaN) - (refFrame[p] ?? NaN)));
+      expect(ours[p * 7 + 5]).toBe(0);
+      expect(ours[p * 7 + 6]).toBe(0);
+    }
+    // Float32 rounding of differently ordered linear operations.
+    expect(maxErr).toBeLessThan(1e-5);
   });
 });
