@@ -20,7 +20,7 @@
  * - Loading it installs process-wide handlers: `process.on("uncaughtException")` (rethrows) and
  *   `process.on("unhandledRejection", abort)`, so after loading, an unhandled promise rejection
  *   anywhere in the process ends it with an Emscripten "abort(...)" message naming the reason.
- * - No `cv.convertMaps` in this build: cv.remap converts the float maps to fixed point per call.
+ * - No `cv.convertMaps` in this build: RolloutWarper writes remap's fixed-point maps itself.
  */
 
 /** An OpenCV `cv::Mat` as exposed by embind. Only the members used in this package. */
@@ -30,6 +30,8 @@ export interface CvMat {
   /** Bytes of the matrix (view into the WASM heap; invalidated when the heap grows). */
   readonly data: Uint8Array;
   readonly data32F: Float32Array;
+  readonly data16S: Int16Array;
+  readonly data16U: Uint16Array;
   type(): number;
   channels(): number;
   isContinuous(): boolean;
@@ -64,6 +66,8 @@ export interface Cv {
   readonly CV_32FC1: number;
   readonly CV_32FC2: number;
   readonly CV_32F: number;
+  readonly CV_16SC2: number;
+  readonly CV_16UC1: number;
   readonly CV_8U: number;
   readonly INTER_LINEAR: number;
   readonly INTER_NEAREST: number;
