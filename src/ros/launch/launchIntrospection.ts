@@ -1,11 +1,26 @@
 import type { RawTopicAccess } from "../graph/raw";
-import type { Parameter, RosGraph, RosNode, SetParametersResult } from "../graph/types";
+import type { Parameter, QoSProfile, RosGraph, RosNode, SetParametersResult } from "../graph/types";
 import type { IntrospectionTarget } from "../ipc/IntrospectionTarget";
 import type { LaunchInfo } from "../ipc/protocol";
 import { parseParameterValue } from "../params";
 
 /** A graph the introspection server can read: nodes, topics and raw bytes (EmbeddedGraph). */
-export type IntrospectableGraph = RosGraph & RawTopicAccess & { node?(fullyQualifiedName: string): RosNode | undefined };
+export type IntrospectableGraph = RosGraph &
+  RawTopicAccess & {
+    node?(fullyQualifiedName: string): RosNode | undefined;
+    topicInfo?(topic: string): { publishers: Array<{ qos: QoSProfile }> };
+  };
+
+/**
+ * The QoS a tool subscription offers, chosen from the topic's publishers as ros2cli does
+ * (ros2topic/api choose_qos): best effort if any publisher is best effort (a reliable reader would
+ * be incompatible with it), transient local if every publisher is (to get latched messages).
+ */
+export function toolQos(publishers: ReadonlyArray<{ qos: QoSProfile }>): QoSProfile {
+  const bestEffort = publishers.some((p) => p.qos.reliability === "best_effort");
+  const transientLocal = publishers.length > 0 && publishers.every((p) => p.qos.durability === "transient_local");
+  return { history: "keep_last", depth: 100, reliability: bestEffort ? "best_effort" : "reliable", durability: transientLocal ? "transient_local" : "volatile" };
+}
 
 /** "harness" and "/harness" both name the root-namespace node, as in `ros2 param get`. */
 const absolute = (name: string): string => (name.startsWith("/") ? name : `/${name}`);
@@ -35,7 +50,7 @@ export function launchIntrospection(graph: IntrospectableGraph, findNode: (fqn: 
     listTopics: () => graph.topicNamesAndTypes(),
     topicType: (topic) => graph.topicNamesAndTypes().find((t) => t.name === topic)?.types[0],
     subscribeRaw: (topic, callback) => {
-      const sub = graph.subscribeRaw(topic, callback);
+      const sub = graph.subscribeRaw(topic, callback, { qos: toolQos(graph.topicInfo?.(topic).publishers ?? []) });
       return { topic: sub.topic, destroy: () => sub.destroy() };
     },
     listParams: (name) => parameterNames(nodeOrThrow(name)),

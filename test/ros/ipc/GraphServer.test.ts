@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EmbeddedGraph } from "../../../src/ros/graph";
+import { EmbeddedGraph, QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL } from "../../../src/ros/graph";
 import { GraphClient, GraphServer, introspectionDir, type RawMessage } from "../../../src/ros/ipc";
 import { FrameDecoder, encodeJsonFrame, encodeMessageHeader } from "../../../src/ros/ipc/frames";
 import { Launcher } from "../../../src/ros/launch/Launcher";
-import { launchIntrospection } from "../../../src/ros/launch/launchIntrospection";
+import { launchIntrospection, toolQos } from "../../../src/ros/launch/launchIntrospection";
 import type { NodeLaunchDescription } from "../../../src/ros/launch/LaunchPlan";
 import { talker } from "../launch/testNodes";
 
@@ -94,6 +94,17 @@ describe("GraphServer + GraphClient over a Unix socket", () => {
     expect(Buffer.from(m.bytes).equals(Buffer.from(bytes))).toBe(true);
   });
 
+  it("matches a best-effort (sensor data) publisher's QoS, as ros2 topic echo does", async () => {
+    const node = graph.createNode("camera");
+    const pub = node.createPublisher<{ data: string }>("std_msgs/msg/String", "/sensor", { qos: QOS_SENSOR_DATA });
+    let resolveMsg: (m: RawMessage) => void = () => undefined;
+    const got = new Promise<RawMessage>((r) => (resolveMsg = r));
+    await client.subscribeRaw("/sensor", resolveMsg);
+    pub.publish({ data: "frame" });
+    expect(graph.registry.deserialize<{ data: string }>("std_msgs/msg/String", (await got).bytes).data).toBe("frame");
+    node.destroy();
+  });
+
   it("gets and sets parameters with ROS 2 validation results", async () => {
     expect(await client.getParam("/talker", "greeting")).toEqual({ name: "greeting", type: "string", value: "Hello, world!" });
     expect(await client.getParam("talker", "period_ms")).toEqual({ name: "period_ms", type: "integer", value: 5 });
@@ -115,6 +126,15 @@ describe("GraphServer + GraphClient over a Unix socket", () => {
     await server.close();
     await closed;
     await expect(client.listNodes()).rejects.toThrow();
+  });
+});
+
+describe("toolQos", () => {
+  it("is best effort if any publisher is, transient local only if all are", () => {
+    expect(toolQos([{ qos: QOS_DEFAULT }, { qos: QOS_SENSOR_DATA }])).toMatchObject({ reliability: "best_effort", durability: "volatile" });
+    expect(toolQos([{ qos: QOS_TRANSIENT_LOCAL }])).toMatchObject({ reliability: "reliable", durability: "transient_local" });
+    expect(toolQos([{ qos: QOS_TRANSIENT_LOCAL }, { qos: QOS_DEFAULT }])).toMatchObject({ reliability: "reliable", durability: "volatile" });
+    expect(toolQos([])).toMatchObject({ reliability: "reliable", durability: "volatile" });
   });
 });
 

@@ -20,21 +20,20 @@ describe("launch/sim.launch.xml", () => {
     expect(sim.parameters.scenario).toEqual({ type: "string", value: "default" });
     for (const n of plan.nodes) expect(n.parameters.use_sim_time).toEqual({ type: "bool", value: true });
     expect(plan.nodes[2]!.parameters.correction_enabled).toEqual({ type: "bool", value: false });
-    expect(plan.nodes[2]!.parameters.lambda0).toEqual({ type: "double", value: 0.3 });
+    expect(plan.nodes[2]!.parameters.model_dir).toEqual({ type: "string", value: "models" });
     expect(plan.nodes[4]!.respawn).toBe(true);
   });
 
   it.each([
-    ["cmd_vel", "/cmd_vel", false],
-    ["px4", "/cmd_vel", true],
-    ["mavros", "/mavros/setpoint_velocity/cmd_vel", false],
-    ["ardupilot", "/ap/cmd_vel", false],
-  ])("output:=%s sends commands to %s (sim listens there too)", (output, topic, px4) => {
+    ["cmd_vel", "/cmd_vel"],
+    ["px4", "/cmd_vel"],
+    ["mavros", "/mavros/setpoint_velocity/cmd_vel"],
+    ["ardupilot", "/ap/cmd_vel"],
+  ])("output:=%s: the safety node (last stage) sends commands to %s, the sim listens there", (output, topic) => {
     const plan = load("sim.launch.xml", { output });
-    expect(remapOf(plan, "controller", "cmd_vel")).toBe(topic);
     expect(remapOf(plan, "safety", "cmd_vel")).toBe(topic);
     expect(remapOf(plan, "sim", "cmd_vel")).toBe(topic);
-    expect(plan.nodes.find((n) => n.name === "controller")?.parameters.px4_enabled).toEqual({ type: "bool", value: px4 });
+    expect(plan.nodes.find((n) => n.name === "safety")?.parameters.output).toEqual({ type: "string", value: output });
   });
 });
 
@@ -44,7 +43,7 @@ describe("launch/drone.launch.xml", () => {
     expect(plan.nodes.map((n) => n.fullyQualifiedName)).toEqual(["/drone1/perception", "/drone1/harness", "/drone1/controller", "/drone1/safety"]);
     expect(remapOf(plan, "perception", "camera/image_raw")).toBe("/cam/color/image_raw");
     expect(remapOf(plan, "harness", "camera/image_raw")).toBe("/cam/color/image_raw");
-    expect(remapOf(plan, "controller", "cmd_vel")).toBe("/mavros/setpoint_velocity/cmd_vel");
+    expect(remapOf(plan, "safety", "cmd_vel")).toBe("/mavros/setpoint_velocity/cmd_vel");
     for (const n of plan.nodes) expect(n.parameters.use_sim_time).toEqual({ type: "bool", value: false });
   });
 
@@ -66,6 +65,15 @@ describe("launch/gazebo.launch.xml", () => {
 });
 
 describe("config/*.yaml", () => {
+  // Every key of config/<node>.yaml must be declared by nodes/<node>.ts (a key no node declares
+  // would be silently ignored, as ROS 2 ignores overrides of undeclared parameters).
+  it.each(["sim", "perception", "harness", "controller", "safety"])("config/%s.yaml only sets parameters nodes/%s.ts declares", (node) => {
+    const source = readFileSync(join(ROOT, "nodes", `${node}.ts`), "utf8");
+    const parsed = parseParameterFile(readFileSync(join(ROOT, "config", `${node}.yaml`), "utf8"), `config/${node}.yaml`);
+    const undeclared = [...parsed.sections[0]!.params.keys()].filter((k) => !new RegExp(`declare\\w*(?:<[^>]*>)?\\(\\s*node,\\s*"${k}"`).test(source));
+    expect(undeclared).toEqual([]);
+  });
+
   const files = readdirSync(join(ROOT, "config")).filter((f) => f.endsWith(".yaml") && f !== "gz_bridge.yaml");
   it.each(files)("%s is a valid ROS 2 parameter file with a /** section", (f) => {
     const parsed = parseParameterFile(readFileSync(join(ROOT, "config", f), "utf8"), `config/${f}`);
