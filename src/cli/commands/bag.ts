@@ -14,7 +14,15 @@ import { recoverMcap } from "../../bag/recoverMcap";
 import { bagSizeBytes, summarizeBag } from "../../bag/summarizeBag";
 import { BagError } from "../../bag/types";
 import { zstdChunkCompressor } from "../../bag/zstdChunkCompressor";
+import { playBag } from "../../bag/playBag";
+import { timerPlayClock } from "../../bag/PlayScheduler";
+import { EmbeddedGraph } from "../../ros/graph";
 import { GraphClient } from "../../ros/ipc/GraphClient";
+import { Launcher } from "../../ros/launch/Launcher";
+import { LaunchFileError } from "../../ros/launch/LaunchFileError";
+import { loadLaunchFile, resolveLaunchPath } from "../../ros/launch/loadLaunchFile";
+import type { NodeRegistry } from "../../ros/launch/NodeFactory";
+import { findPackageRoot } from "../../ros/launch/packageRoot";
 import { defaultRegistry } from "../../ros/msgs";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 
@@ -22,7 +30,7 @@ const USAGE = [
   "bag info <bag>",
   "bag recover <file.mcap> [-o <out.mcap>]",
   "bag record -o <dir> (-a | <topic>...) [--max-bag-size <bytes>] [--max-bag-duration <s>] [--compression zstd|none] [--duration <s>] [--socket <path>]",
-  "bag play <bag> [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>] [--socket <path>]",
+  "bag play <bag> --launch <file.launch.xml> [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>] [name:=value ...]",
 ].join("\n       ");
 
 /** Schema text from the message registry (ros2jazzy + msgs/), for .db3 bags that carry none. */
@@ -159,22 +167,106 @@ async function record(args: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-async function play(args: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(args, new Set(["--rate", "-r", "--start-offset", "--socket"]), new Set(["--topics", "--clock"]));
-  const target = p.positional[0];
-  if (target === undefined) throw new UsageError("bag play takes one bag");
+export type BagPlayContext = {
+  /** exec name -> factory for `--launch` (the CLI passes nodes/index.ts's NODE_REGISTRY). */
+  registry: () => NodeRegistry;
+  /** Package share directory (default: found from this file). */
+  packageRoot?: string;
+  /** Stops playback early (default: SIGINT or SIGTERM). */
+  stop?: AbortSignal;
+};
+
+/**
+ * `bag play <bag> --launch <file>`: starts the launch file's nodes in this process (embedded graph,
+ * real-time executor) and plays the bag into it at the recorded pace. Without --launch it would
+ * have to publish into a launch in another process, which the introspection socket cannot do yet.
+ */
+export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext): Promise<number> {
+  const p = parseArgs(args, new Set(["--rate", "-r", "--start-offset", "--socket", "--launch"]), new Set(["--topics", "--clock"]));
+  const launchArgs: Record<string, string> = {};
+  const positional: string[] = [];
+  for (const a of p.positional) {
+    if (a.includes(":=")) launchArgs[a.slice(0, a.indexOf(":="))] = a.slice(a.indexOf(":=") + 2);
+    else positional.push(a);
+  }
+  const target = positional[0];
+  if (target === undefined || positional.length > 1) throw new UsageError("bag play takes one bag");
   const rate = numberFlag(p, p.flags.has("-r") ? "-r" : "--rate", Number.MIN_VALUE, 1);
-  numberFlag(p, "--start-offset", 0, 0);
-  const hz = p.flags.get("--clock")?.[0];
-  if (hz !== undefined && !(Number(hz) > 0)) throw new UsageError(`--clock ${hz}: expected a frequency in Hz > 0`);
+  const startOffsetNs = BigInt(Math.round(numberFlag(p, "--start-offset", 0, 0) * 1e9));
+  const clockFlag = p.flags.get("--clock");
+  // rosbag2: `--clock` alone publishes at 40 Hz (ros2bag play verb default).
+  const hz = clockFlag === undefined ? undefined : clockFlag.length === 0 ? 40 : Number(clockFlag[0]);
+  if (hz !== undefined && !(hz > 0 && Number.isFinite(hz))) throw new UsageError(`--clock ${clockFlag?.[0] ?? ""}: expected a frequency in Hz > 0`);
+  const topicsFlag = p.flags.get("--topics");
+  if (topicsFlag !== undefined && topicsFlag.length === 0) throw new UsageError("--topics needs at least one topic");
   const bag = await Bag.open(new NodeBagFileSystem(), target, { lookupSchema: registryLookup });
-  // The timing core (playBag/playMessages) is done and tested in-process; what is missing is a
-  // way to publish into a launch running in another process.
-  io.err(
-    `bag play ${bag.path} (rate ${rate}): not available from a separate process: the launch's introspection ` +
-      "socket (src/ros/ipc) has no publish operation yet; in-process playback is src/bag/playBag.ts\n",
-  );
-  return 1;
+  const launchFile = p.flags.get("--launch")?.[0];
+  if (launchFile === undefined) {
+    io.err(
+      `bag play ${bag.path}: publishing into a launch running in another process is not available (the introspection ` +
+        "socket has no publish operation yet); use --launch <file> to run the nodes in this process\n",
+    );
+    return 1;
+  }
+  const packageRoot = ctx.packageRoot ?? findPackageRoot();
+  let plan;
+  try {
+    plan = loadLaunchFile(resolveLaunchPath(packageRoot, launchFile), {
+      packageRoot,
+      arguments: { ...(hz !== undefined ? { use_sim_time: "true" } : {}), ...launchArgs },
+    });
+  } catch (err) {
+    if (err instanceof LaunchFileError) {
+      io.err(`drone-harness bag play: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  const graph = new EmbeddedGraph({ writeLine: (line) => io.err(`${line}\n`) });
+  const launcher = new Launcher({ graph, registry: ctx.registry(), log: (line) => io.err(`${line}\n`) });
+  graph.spin();
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  if (ctx.stop === undefined) {
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  } else {
+    ctx.stop.addEventListener("abort", onSignal);
+  }
+  try {
+    await launcher.start(plan);
+    const clock = timerPlayClock(
+      () => process.hrtime.bigint(),
+      (cb, ms) => void setTimeout(cb, ms),
+    );
+    const res = await playBag(bag, graph, clock, {
+      rate,
+      loop: p.flags.has("--loop") || p.flags.has("-l"),
+      startOffsetNs,
+      clockPeriodNs: hz === undefined ? undefined : BigInt(Math.round(1e9 / hz)),
+      topics: topicsFlag,
+      signal: abort.signal,
+      onProblem: (m) => io.err(`bag play: ${m}\n`),
+    });
+    // Deliver what is still queued before the nodes stop.
+    graph.stop();
+    graph.spinUntilIdle();
+    io.out(`played ${res.published} messages${hz !== undefined ? ` and ${res.clockTicks} /clock ticks` : ""} from ${bag.path} into ${plan.nodes.length} nodes (rate ${rate}${res.loops > 1 ? `, ${res.loops} loops` : ""})\n`);
+    return 0;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await launcher.stop();
+    await graph.shutdown();
+  }
+}
+
+async function play(args: string[], io: CliIO): Promise<number> {
+  return await runBagPlay(args, io, {
+    // Loaded only when needed: the node registry pulls in TensorFlow.js.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    registry: () => (require("../../../nodes/index") as typeof import("../../../nodes/index")).NODE_REGISTRY,
+  });
 }
 
 export const command: CliCommand = {
