@@ -135,7 +135,9 @@ export function buildGround(rng: Rng, o: GroundOptions): GroundTexture {
         break;
       }
       case "water": {
-        const base: [number, number, number] = [rng.uniform(0.05, 0.12), rng.uniform(0.1, 0.18), rng.uniform(0.14, 0.24)];
+        // Seen from low altitude water mostly reflects the sky: blue-grey, sometimes murky green.
+        const murky = rng.uniform(0, 1);
+        const base: [number, number, number] = [0.16 + 0.06 * murky, 0.24 + 0.04 * murky, 0.34 - 0.08 * murky];
         for (let y = p.y; y < p.y + p.h; y++) {
           for (let x = p.x; x < p.x + p.w; x++) {
             const k = jitter * (0.9 + 0.2 * medium[(((y + oy) & M) * N + ((x + ox) & M))]!);
