@@ -77,3 +77,18 @@ describe("drone-harness bag record on a running launch", () => {
     }
   });
 });
+
+describe("drone-harness bag record without a launch", () => {
+  it("exits 1 naming where it looked", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bag-nolaunch-"));
+    try {
+      const err: string[] = [];
+      const code = await main(["bag", "record", "-o", join(dir, "x"), "-a", "--socket", join(dir, "none.sock")], { out: () => undefined, err: (t) => err.push(t) });
+      expect(code).toBe(1);
+      expect(err.join("")).toContain("drone-harness bag record:");
+      expect(err.join("")).toContain("none.sock");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -137,7 +137,13 @@ async function record(args: string[], io: CliIO): Promise<number> {
   if (compression !== "zstd" && compression !== "none") throw new UsageError(`--compression ${compression}: expected zstd or none`);
   const duration = p.flags.has("--duration") ? numberFlag(p, "--duration", 0, 0) : undefined;
   const socketPath = p.flags.get("--socket")?.[0];
-  const client = await GraphClient.connect(socketPath === undefined ? {} : { socketPath });
+  let client: GraphClient;
+  try {
+    client = await GraphClient.connect(socketPath === undefined ? {} : { socketPath });
+  } catch (err) {
+    io.err(`drone-harness bag record: ${err instanceof Error ? err.message : String(err)} (start one with \`drone-harness launch <file>\`)\n`);
+    return 1;
+  }
   const writer = await BagWriter.create({
     fs: new NodeBagFileSystem(),
     directory: out,
