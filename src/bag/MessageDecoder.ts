@@ -6,6 +6,8 @@
 import { parse } from "@foxglove/rosmsg";
 import { MessageReader } from "@foxglove/rosmsg2-serialization";
 import type { BagChannel } from "./types";
+// Caps CDR sequence lengths against the buffer before allocating (see the file).
+import "../ros/msgs/boundSequenceLengths";
 
 export class MessageDecoder {
   readonly #readers = new Map<string, MessageReader | Error>();

@@ -3,6 +3,8 @@ import { parse } from "@foxglove/rosmsg";
 import { MessageReader } from "@foxglove/rosmsg2-serialization";
 
 import { CdrMessageWriter } from "./CdrMessageWriter";
+import "./boundSequenceLengths";
+import { MessageDecodeError } from "./MessageDecodeError";
 
 import { defaultMessage } from "./defaultMessage";
 import type { MsgFile } from "./MsgFile";
@@ -122,7 +124,12 @@ export class MessageRegistry {
       reader = new MessageReader(this.#closure(internal));
       this.#readers.set(internal, reader);
     }
-    return reader.readMessage<T>(bytes);
+    try {
+      return reader.readMessage<T>(bytes);
+    } catch (err) {
+      // Truncated or corrupt bytes: one error type naming the type (test/fuzz/cdr.fuzz.test.ts).
+      throw new MessageDecodeError(toRosTypeName(internal), bytes.byteLength, err instanceof Error ? err.message : String(err));
+    }
   }
 
   /** A fresh message with all fields zero/empty (or the .msg default value). */

@@ -6,6 +6,8 @@ import { MessageRegistry } from "./MessageRegistry";
 export { MessageRegistry } from "./MessageRegistry";
 export type { MessageRegistryOptions } from "./MessageRegistry";
 export { MessageValidationError } from "./MessageValidator";
+export { MessageDecodeError } from "./MessageDecodeError";
+export { CdrLengthError } from "./boundSequenceLengths";
 export type { MsgFile } from "./MsgFile";
 export { loadMsgFiles, findMsgsDir } from "./loadMsgFiles";
 export { toInternalTypeName, toRosTypeName } from "./typeNames";
