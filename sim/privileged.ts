@@ -18,7 +18,10 @@ export type PrivilegedState = {
   nearestObject: number;
   nearestAzimuth_rad: number;
   nearestElevation_rad: number;
-  /** Distance along the path to the first structure the body would hit, m; Infinity if none. */
+  /**
+   * Distance along the path to where the body would first touch a structure (closest approach
+   * minus the half-chord of the reach circle), m; Infinity if none within the horizon.
+   */
   pathDistance_m: number;
   pathClass: number;
   pathObject: number;
@@ -84,6 +87,7 @@ export function computePrivileged(
   }
   const ex = cx + dx * horizon, ey = cy + dy * horizon, ez = cz + dz * horizon;
   const cyaw = Math.cos(s.yaw), syaw = Math.sin(s.yaw);
+  const pLx = Math.min(cx, ex), pHx = Math.max(cx, ex), pLy = Math.min(cy, ey), pHy = Math.max(cy, ey), pLz = Math.min(cz, ez), pHz = Math.max(cz, ez);
   const seg = world.segments;
   out.nearestDistance_m = Infinity;
   out.nearestClass = CLASS_BACKGROUND;
@@ -97,20 +101,34 @@ export function computePrivileged(
     const j = 3 * i;
     const ax = seg.a[j]!, ay = seg.a[j + 1]!, az = seg.a[j + 2]!, bx = seg.b[j]!, by = seg.b[j + 1]!, bz = seg.b[j + 2]!;
     const r = seg.radius[i]!;
-    // Nearest in any direction: the path segment with zero length is the point c.
-    segmentSegmentClosest(cx, cy, cz, cx, cy, cz, ax, ay, az, bx, by, bz, pair);
-    const surface = pair.distance - r - bodyRadius_m;
     const cls = seg.cls[i]!;
-    if (surface < out.classDistance_m[cls]!) out.classDistance_m[cls] = surface;
-    if (surface < out.nearestDistance_m) {
-      out.nearestDistance_m = surface;
-      out.nearestClass = cls;
-      out.nearestObject = seg.object[i]!;
-      nearestPx = ax + (bx - ax) * pair.t; nearestPy = ay + (by - ay) * pair.t; nearestPz = az + (bz - az) * pair.t;
+    // Lower bound of the distance from c to the segment: distance to its bounding box. Skip the
+    // exact test when the bound cannot beat the class's best (exact result, less work).
+    const lx = Math.min(ax, bx), hx = Math.max(ax, bx), ly = Math.min(ay, by), hy = Math.max(ay, by), lz = Math.min(az, bz), hz = Math.max(az, bz);
+    const ox = cx < lx ? lx - cx : cx > hx ? cx - hx : 0;
+    const oy = cy < ly ? ly - cy : cy > hy ? cy - hy : 0;
+    const oz = cz < lz ? lz - cz : cz > hz ? cz - hz : 0;
+    const bound = Math.sqrt(ox * ox + oy * oy + oz * oz) - r - bodyRadius_m;
+    if (bound < out.classDistance_m[cls]!) {
+      // Nearest in any direction: the path segment with zero length is the point c.
+      segmentSegmentClosest(cx, cy, cz, cx, cy, cz, ax, ay, az, bx, by, bz, pair);
+      const surface = pair.distance - r - bodyRadius_m;
+      if (surface < out.classDistance_m[cls]!) out.classDistance_m[cls] = surface;
+      if (surface < out.nearestDistance_m) {
+        out.nearestDistance_m = surface;
+        out.nearestClass = cls;
+        out.nearestObject = seg.object[i]!;
+        nearestPx = ax + (bx - ax) * pair.t; nearestPy = ay + (by - ay) * pair.t; nearestPz = az + (bz - az) * pair.t;
+      }
     }
+    // The path check only where the segment's box meets the swept body's box.
+    const reach = r + bodyRadius_m + margin;
+    if (hx < pLx - reach || lx > pHx + reach || hy < pLy - reach || ly > pHy + reach || hz < pLz - reach || lz > pHz + reach) continue;
     segmentSegmentClosest(cx, cy, cz, ex, ey, ez, ax, ay, az, bx, by, bz, pair);
-    if (pair.distance < r + bodyRadius_m + margin) {
-      const along = pair.s * horizon;
+    if (pair.distance < reach) {
+      // First contact along the path, for a crossing at right angles: the closest approach minus
+      // the half-chord of the reach circle (exact for perpendicular crossings, conservative else).
+      const along = Math.max(0, pair.s * horizon - Math.sqrt(reach * reach - pair.distance * pair.distance));
       if (along < out.pathDistance_m) {
         out.pathDistance_m = along;
         out.pathClass = cls;
@@ -119,15 +137,19 @@ export function computePrivileged(
       }
     }
   }
-  const bearing = (px: number, py: number, pz: number, set: (az: number, el: number) => void): void => {
-    const rx = px - cx, ry = py - cy, rz = pz - cz;
+  if (out.nearestObject >= 0) {
+    const rx = nearestPx - cx, ry = nearestPy - cy, rz = nearestPz - cz;
     const fwd = cyaw * rx + syaw * ry;
     const left = -syaw * rx + cyaw * ry;
-    set(Math.atan2(left, fwd), Math.atan2(rz, Math.hypot(fwd, left)));
-  };
-  if (out.nearestObject >= 0) bearing(nearestPx, nearestPy, nearestPz, (a, e) => { out.nearestAzimuth_rad = a; out.nearestElevation_rad = e; });
+    out.nearestAzimuth_rad = Math.atan2(left, fwd);
+    out.nearestElevation_rad = Math.atan2(rz, Math.hypot(fwd, left));
+  }
   if (out.pathObject >= 0) {
-    bearing(pathPx, pathPy, pathPz, (a, e) => { out.pathAzimuth_rad = a; out.pathElevation_rad = e; });
+    const rx = pathPx - cx, ry = pathPy - cy, rz = pathPz - cz;
+    const fwd = cyaw * rx + syaw * ry;
+    const left = -syaw * rx + cyaw * ry;
+    out.pathAzimuth_rad = Math.atan2(left, fwd);
+    out.pathElevation_rad = Math.atan2(rz, Math.hypot(fwd, left));
     out.timeToCollision_s = speed > 0.3 ? out.pathDistance_m / speed : Infinity;
   } else {
     out.pathAzimuth_rad = 0;
