@@ -5,6 +5,7 @@ export const SUITES: BenchSuite[] = [
   { name: "bag", run: async (print) => (await import("./bag.bench.js")).run(print) },
   { name: "graph", run: async (print) => (await import("./graph.bench.js")).run(print) },
   { name: "harness", run: async (print) => (await import("./harness.bench.js")).run(print) },
+  { name: "ipc", run: async (print) => (await import("./ipc.bench.js")).run(print) },
   { name: "nodes", run: async (print) => (await import("./nodes.bench.js")).run(print) },
   { name: "sim", run: async (print) => (await import("./sim.bench.js")).run(print) },
   { name: "vision", run: async (print) => (await import("./vision.bench.js")).run(print) },

@@ -1,0 +1,101 @@
+/**
+ * Introspection socket benchmark (issue 2, item 6): what `bag record` and `topic echo` get from a
+ * running launch. 256x256 rgb8 sensor_msgs/msg/Image CDR bytes (196,660 bytes) are published raw
+ * on the embedded graph and received by a GraphClient over the Unix socket, server and client in
+ * this one process (so both ends share the CPU; two processes would overlap them).
+ *  - latency: publish -> client callback, one message in flight, p50/p99;
+ *  - throughput: 16 messages in flight, messages/s and MB/s.
+ * Reference, measured in the same run: Buffer.copy of the same bytes (a memory-bandwidth floor).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EmbeddedGraph } from "../src/ros/graph";
+import { GraphClient, GraphServer, socketFileName } from "../src/ros/ipc";
+import { launchIntrospection } from "../src/ros/launch/launchIntrospection";
+
+const TOPIC = "/camera/image_raw";
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+export async function run(print: (line: string) => void): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "dh-ipc-bench-"));
+  const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+  graph.spin();
+  const server = new GraphServer(launchIntrospection(graph, () => undefined, { pid: process.pid, launchFile: "bench", startedAtMs: Date.now() }));
+  await server.listen(join(dir, "s", socketFileName(process.pid)));
+  const client = await GraphClient.connect({ dir: join(dir, "s") });
+  try {
+    const data = new Uint8Array(256 * 256 * 3);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7) & 0xff;
+    const bytes = graph.registry.serialize("sensor_msgs/msg/Image", {
+      header: { stamp: { sec: 1, nanosec: 0 }, frame_id: "camera" },
+      height: 256,
+      width: 256,
+      encoding: "rgb8",
+      is_bigendian: 0,
+      step: 768,
+      data,
+    });
+    let received = 0;
+    let onReceive: () => void = () => undefined;
+    await client.subscribeRaw(TOPIC, (m) => {
+      if (m.bytes.byteLength !== bytes.byteLength) throw new Error(`received ${m.bytes.byteLength} bytes, sent ${bytes.byteLength}`);
+      received++;
+      onReceive();
+    });
+    const waitFor = (count: number): Promise<void> =>
+      new Promise((resolve) => {
+        if (received >= count) return resolve();
+        onReceive = () => {
+          if (received >= count) resolve();
+        };
+      });
+
+    // Latency, one in flight (after 50 warm-up messages).
+    const latencies: number[] = [];
+    for (let i = 0; i < 350; i++) {
+      const t0 = process.hrtime.bigint();
+      graph.publishRaw(TOPIC, "sensor_msgs/msg/Image", bytes);
+      await waitFor(received + 1);
+      if (i >= 50) latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    latencies.sort((a, b) => a - b);
+
+    // Throughput, 16 in flight.
+    const total = 2000;
+    const start = received;
+    const t0 = process.hrtime.bigint();
+    let sent = 0;
+    while (sent < total) {
+      while (sent < total && sent - (received - start) < 16) {
+        graph.publishRaw(TOPIC, "sensor_msgs/msg/Image", bytes);
+        sent++;
+      }
+      await waitFor(start + Math.min(total, sent - 8));
+    }
+    await waitFor(start + total);
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+
+    // Reference: Buffer.copy of the same bytes, same count.
+    const src = Buffer.from(bytes);
+    const dst = Buffer.allocUnsafe(src.length);
+    const r0 = process.hrtime.bigint();
+    for (let i = 0; i < total; i++) src.copy(dst);
+    const refSeconds = Number(process.hrtime.bigint() - r0) / 1e9;
+
+    const mb = (bytes.byteLength * total) / 1e6;
+    print(`Image ${bytes.byteLength} B over the introspection socket (server + client in one process)`);
+    print(`  latency publish->client: p50 ${percentile(latencies, 50).toFixed(3)} ms  p99 ${percentile(latencies, 99).toFixed(3)} ms  (n=${latencies.length})`);
+    print(`  throughput: ${(total / seconds).toFixed(0)} Images/s  ${(mb / seconds).toFixed(0)} MB/s`);
+    print(`  reference Buffer.copy: ${(total / refSeconds).toFixed(0)} copies/s  ${(mb / refSeconds).toFixed(0)} MB/s  (socket/copy = ${(refSeconds / seconds).toFixed(3)})`);
+    print(`  a 30 Hz camera needs 30 Images/s: headroom x${(total / seconds / 30).toFixed(0)}`);
+  } finally {
+    client.close();
+    await server.close();
+    await graph.shutdown();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
