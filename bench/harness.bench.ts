@@ -104,12 +104,30 @@ export async function run(print: (line: string) => void): Promise<void> {
     det.dataSync();
     tf.dispose([act, S, risk, detLogits, det]);
   };
-  const [tStudent, tBoth] = timeInterleaved([studentOnly, withHarness], { warmup: 5, rounds: 10, iterations: 5 });
-  if (tStudent === undefined || tBoth === undefined) return;
+  // Reference from SPEC "Known facts": a plain 3-conv [16, 32, 64] encoder on 256x256x4, here
+  // with 2x2 pooling after the first two convs, timed in the same rounds.
+  const refW = [tf.randomNormal<tf.Rank.R4>([3, 3, 4, 16]), tf.randomNormal<tf.Rank.R4>([3, 3, 16, 32]), tf.randomNormal<tf.Rank.R4>([3, 3, 32, 64])];
+  const refX = tf.randomNormal<tf.Rank.R4>([1, 256, 256, 4]);
+  const reference = (): void => {
+    const y = tf.tidy(() => {
+      let x = refX;
+      refW.forEach((w, i) => {
+        x = tf.relu(tf.conv2d(x, w, 1, "same"));
+        if (i < 2) x = tf.maxPool(x, 2, 2, "valid");
+      });
+      return x;
+    });
+    y.dataSync();
+    y.dispose();
+  };
+  const [tStudent, tBoth, tRef] = timeInterleaved([studentOnly, withHarness, reference], { warmup: 5, rounds: 10, iterations: 5 });
+  tf.dispose([...refW, refX]);
+  if (tStudent === undefined || tBoth === undefined || tRef === undefined) return;
   print(`inference 256x256 per frame (input prep + forward + readback), 10 interleaved rounds of 5 frames:`);
   print(`  student alone:      ${fmt(tStudent)}`);
   print(`  student + harness:  ${fmt(tBoth)}`);
   print(`  harness overhead:   ratio ${(tBoth.min / tStudent.min).toFixed(2)}x of min (+${(tBoth.min - tStudent.min).toFixed(2)} ms), ${(tBoth.median / tStudent.median).toFixed(2)}x of median`);
+  print(`  reference 3-conv [16,32,64] encoder (SPEC "Known facts"): ${fmt(tRef)}; student / reference ${(tStudent.min / tRef.min).toFixed(2)}x of min`);
   const perception = tf.tidy(() => {
     const p = student.perceive(buildImageInput(rgb));
     return [p.detBase, p.pooled] as const;
