@@ -1,8 +1,12 @@
 /**
+ * `drone-harness sim` (what `npm start` runs): the main job, closed-loop flights of
+ * launch/sim.launch.xml with the trained models, harness on and off on the same test seeds, a
+ * summary table, and out/<timestamp>/ with bags, summary.json and report.html (src/app).
+ *
  * `drone-harness sim --scenario <yaml|name> --seed N --headless [--duration s] [--save-frames dir]
  * [--perturbed] [--every n]`: flies the embedded simulator with the scripted pilot and prints
  * progress; --save-frames writes PNGs of the camera with the ground-truth mask overlaid.
- * The flight itself is sim/runHeadless.ts (reused by the closed-loop job).
+ * The flight itself is sim/runHeadless.ts.
  */
 import { mkdirSync } from "node:fs";
 import * as path from "node:path";
@@ -10,11 +14,53 @@ import { UsageError, type CliCommand } from "../CliCommand";
 import { loadScenarioFile } from "../../../sim/io/loadScenarioFile";
 import { writeFramePng } from "../../../sim/io/writePng";
 import { runHeadless } from "../../../sim/runHeadless";
+import { MissingModelsError } from "../../app/loadModels";
+import { runMainJob } from "../../app/runMainJob";
+import { outputTimestamp, writeMainJobOutput } from "../../app/writeMainJobOutput";
 
-export type SimArgs = { scenario: string; seed: number; headless: boolean; duration?: number; saveFrames?: string; every: number; perturbed: boolean };
+export type SimArgs = {
+  scenario: string;
+  seed: number;
+  headless: boolean;
+  duration?: number;
+  saveFrames?: string;
+  every: number;
+  perturbed: boolean;
+  /** Main job (without --headless): seeds per arm, first seed, output dir, models, bagged seeds, report frames per flight. */
+  flights: number;
+  seedStart: number;
+  out?: string;
+  models: string;
+  bagFlights: number;
+  samples: number;
+  /** Options given that only one of the two modes understands. */
+  headlessOnly: string[];
+  mainJobOnly: string[];
+};
+
+/** Main-job defaults: 4 test seeds x 2 arms x 20 s of sim time (a few minutes on 2 cores). */
+export const MAIN_JOB_DEFAULTS = { flights: 4, duration_s: 20, bagFlights: 1, samples: 4 } as const;
 
 export function parseSimArgs(args: string[]): SimArgs {
-  const out: SimArgs = { scenario: "default", seed: 0, headless: false, every: 1, perturbed: false };
+  const out: SimArgs = {
+    scenario: "default",
+    seed: 0,
+    headless: false,
+    every: 1,
+    perturbed: false,
+    flights: MAIN_JOB_DEFAULTS.flights,
+    seedStart: 0,
+    models: "models",
+    bagFlights: MAIN_JOB_DEFAULTS.bagFlights,
+    samples: MAIN_JOB_DEFAULTS.samples,
+    headlessOnly: [],
+    mainJobOnly: [],
+  };
+  const int = (name: string, v: string, min: number, max: number): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name}=${v}, expected an integer in [${min}, ${max}]`);
+    return n;
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const value = (): string => {
@@ -31,6 +77,7 @@ export function parseSimArgs(args: string[]): SimArgs {
         const n = Number(v);
         if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new UsageError(`--seed=${v}, expected an integer in [0, 4294967295]`);
         out.seed = n;
+        out.headlessOnly.push(a);
         break;
       }
       case "--duration": {
@@ -45,10 +92,36 @@ export function parseSimArgs(args: string[]): SimArgs {
         const n = Number(v);
         if (!Number.isInteger(n) || n < 1) throw new UsageError(`--every=${v}, expected an integer >= 1`);
         out.every = n;
+        out.headlessOnly.push(a);
         break;
       }
       case "--save-frames":
         out.saveFrames = value();
+        out.headlessOnly.push(a);
+        break;
+      case "--flights":
+        out.flights = int(a, value(), 1, 1000);
+        out.mainJobOnly.push(a);
+        break;
+      case "--seed-start":
+        out.seedStart = int(a, value(), 0, 0xffffffff);
+        out.mainJobOnly.push(a);
+        break;
+      case "--out":
+        out.out = value();
+        out.mainJobOnly.push(a);
+        break;
+      case "--models":
+        out.models = value();
+        out.mainJobOnly.push(a);
+        break;
+      case "--bag-flights":
+        out.bagFlights = int(a, value(), 0, 1000);
+        out.mainJobOnly.push(a);
+        break;
+      case "--samples":
+        out.samples = int(a, value(), 0, 16);
+        out.mainJobOnly.push(a);
         break;
       case "--headless":
         out.headless = true;
@@ -63,11 +136,47 @@ export function parseSimArgs(args: string[]): SimArgs {
   return out;
 }
 
+async function runMain(a: SimArgs, args: string[], io: Parameters<CliCommand["run"]>[1]): Promise<number> {
+  if (a.headlessOnly.length > 0) throw new UsageError(`${a.headlessOnly.join(", ")} only with --headless (the main job flies test-split seeds from --seed-start)`);
+  if (a.perturbed) throw new UsageError("--perturbed only with --headless");
+  const outDir = a.out ?? path.join("out", outputTimestamp(new Date()));
+  mkdirSync(outDir, { recursive: true });
+  const commandLine = ["drone-harness", "sim", ...args].join(" ");
+  let result;
+  try {
+    result = await runMainJob(
+      {
+        scenario: a.scenario,
+        flights: a.flights,
+        seedStart: a.seedStart,
+        duration_s: a.duration ?? MAIN_JOB_DEFAULTS.duration_s,
+        outDir,
+        modelDir: a.models,
+        bagFlights: a.bagFlights,
+        samplesPerFlight: a.samples,
+      },
+      { out: io.out, err: io.err, isTTY: process.stderr.isTTY === true },
+    );
+  } catch (err) {
+    if (err instanceof MissingModelsError) {
+      io.err(`drone-harness sim: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  const files = writeMainJobOutput(outDir, result, commandLine);
+  io.out(`wrote ${files.map((f) => path.relative(process.cwd(), f) || f).join(", ")}\n`);
+  return result.arms.some((x) => x.callbackErrors > 0 || x.framesWithoutCommand === x.cameraFrames) ? 1 : 0;
+}
+
 export const command: CliCommand = {
-  usage: "drone-harness sim --scenario <yaml|name> --seed N --headless [--duration s] [--save-frames dir] [--every n] [--perturbed]",
+  usage:
+    "drone-harness sim [--scenario <yaml|name>] [--flights N] [--seed-start S] [--duration s] [--out dir] [--models dir] [--bag-flights N] [--samples N]\n" +
+    "       drone-harness sim --headless --scenario <yaml|name> --seed N [--duration s] [--save-frames dir] [--every n] [--perturbed]",
   run: async (args, io) => {
     const a = parseSimArgs(args);
-    if (!a.headless) throw new UsageError("only --headless runs are available from this command (the closed-loop run with the nodes is `npm start`)");
+    if (!a.headless) return runMain(a, args, io);
+    if (a.mainJobOnly.length > 0) throw new UsageError(`${a.mainJobOnly.join(", ")} only without --headless (the main job)`);
     const scenario = loadScenarioFile(a.scenario);
     if (a.saveFrames !== undefined) mkdirSync(a.saveFrames, { recursive: true });
     const dir = a.saveFrames;

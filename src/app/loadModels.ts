@@ -1,0 +1,72 @@
+/**
+ * The trained networks of the main job, loaded once and shared by every flight (the perception
+ * and harness nodes of each launch wrap them without owning them). Untrained weights would make
+ * the A/B comparison meaningless, so missing model files are an error that says how to train,
+ * never a silent fallback to random weights.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { HarnessCorrector } from "../../nodes/common/HarnessCorrector";
+import { StudentDetector } from "../../nodes/common/StudentDetector";
+import { createNodeRegistry } from "../../nodes";
+import { initBackend } from "../harness/backend";
+import { loadHarness, loadStudent, modelPaths } from "../harness/modelfile";
+import type { HarnessNet } from "../harness/models/HarnessNet";
+import type { Student } from "../harness/models/Student";
+import type { NodeRegistry } from "../ros/launch/NodeFactory";
+
+export class MissingModelsError extends Error {}
+
+export type LoadedModels = { student: Student; harness: HarnessNet; backend: string; registry: NodeRegistry; trainingCommand: string | undefined; dispose(): void };
+
+/** How long the committed training took, from training.json's timings (when present). */
+function trainingHint(dir: string): string {
+  const info = path.join(dir, "training.json");
+  if (existsSync(info)) {
+    try {
+      const t = JSON.parse(readFileSync(info, "utf8")) as { timings_s?: Record<string, number> };
+      const total = Object.values(t.timings_s ?? {}).reduce((a, b) => a + b, 0);
+      if (total > 0) return ` (the run recorded in ${info} took ${(total / 60).toFixed(0)} min of training on its machine)`;
+    } catch {
+      // An unreadable training.json only loses the duration hint.
+    }
+  }
+  return "";
+}
+
+export async function loadModels(modelDir: string): Promise<LoadedModels> {
+  const missing = (["student", "harness"] as const)
+    .flatMap((k) => [modelPaths(modelDir, k).modelJson, modelPaths(modelDir, k).weightsBin])
+    .filter((f) => !existsSync(f));
+  if (missing.length > 0) {
+    throw new MissingModelsError(
+      `no trained models in ${path.resolve(modelDir)} (missing: ${missing.map((f) => path.basename(f)).join(", ")}).\n` +
+        `Train them first: \`npx drone-harness train --scenario default --out ${modelDir} --seed 1\`, about 20-25 min on a 2-core machine${trainingHint(modelDir)}, ` +
+        `or add \`--quick\` for small smoke-test models (shorter training, lower quality). The main job does not fly untrained (random) weights.`,
+    );
+  }
+  const backend = await initBackend();
+  const student = (await loadStudent(modelDir)).model;
+  const harness = (await loadHarness(modelDir)).model;
+  let trainingCommand: string | undefined;
+  try {
+    trainingCommand = (JSON.parse(readFileSync(path.join(modelDir, "training.json"), "utf8")) as { command?: string }).command;
+  } catch {
+    trainingCommand = undefined;
+  }
+  const registry = createNodeRegistry({
+    detector: ({ width, height }) => new StudentDetector(student, width, height, { ownsModel: false }),
+    corrector: () => new HarnessCorrector(harness, { ownsModel: false }),
+  });
+  return {
+    student,
+    harness,
+    backend: backend.name,
+    registry,
+    trainingCommand,
+    dispose: () => {
+      student.dispose();
+      harness.dispose();
+    },
+  };
+}

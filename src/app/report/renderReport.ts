@@ -1,0 +1,151 @@
+/**
+ * report.html of the main job: one self-contained page (inline SVG and PNG data URIs, inline CSS
+ * and script, no external resource). Pure: the job's result in, HTML out.
+ *
+ * A small inline script writes, on load, a JSON summary of what the browser rendered into
+ * <pre id="report-check"> (each <img>'s naturalWidth/Height, each plot's data-points), which
+ * scripts/check-report.ts reads back from headless Chromium's --dump-dom.
+ */
+import { tableRows } from "../formatTable";
+import type { MainJobResult } from "../runMainJob";
+import { ARMS, type Arm, type FlightRecord } from "../types";
+import { drawBoxes, pngDataUri } from "./framePng";
+import { escapeXml, linePlot, type PlotSeries } from "./svg";
+import { ARM_COLORS, topDownMap } from "./topDownMap";
+
+const ARM_NAME: Record<Arm, string> = { on: "harness ON", off: "harness OFF" };
+const PALETTE = ["#1f6fd1", "#e07b00", "#2a9d3a", "#c2185b", "#7b1fa2", "#00838f", "#6d4c41", "#546e7a"];
+
+/** The runaway threshold of SPEC "Co-evolution training": sustained max|delta| > 0.6. */
+const RUNAWAY_DELTA = 0.6;
+
+function esc(s: string): string {
+  return escapeXml(s);
+}
+
+function framesSection(flights: readonly FlightRecord[]): string {
+  const out: string[] = [];
+  for (const arm of ARMS) {
+    const f = flights.find((x) => x.arm === arm && x.samples.length > 0);
+    if (f === undefined) continue;
+    out.push(`<h3>${ARM_NAME[arm]}, seed ${f.seed}</h3><div class="frames">`);
+    for (const s of f.samples) {
+      const raw = pngDataUri(drawBoxes(s.rgb, s.width, s.height, s.raw, s.truth), s.width, s.height);
+      const cor = pngDataUri(drawBoxes(s.rgb, s.width, s.height, s.corrected, s.truth), s.width, s.height);
+      const t = `t=${s.time_s.toFixed(2)} s`;
+      out.push(
+        `<div class="pair"><figure><img alt="${esc(`${arm} seed ${f.seed} ${t} raw`)}" src="${raw}" width="${s.width * 1.5}" height="${s.height * 1.5}">` +
+          `<figcaption>${t} student only (obstacles_raw): ${s.raw.length} boxes</figcaption></figure>` +
+          `<figure><img alt="${esc(`${arm} seed ${f.seed} ${t} corrected`)}" src="${cor}" width="${s.width * 1.5}" height="${s.height * 1.5}">` +
+          `<figcaption>${t} ${arm === "on" ? "corrected" : "correction off"} (obstacles): ${s.corrected.length} boxes</figcaption></figure></div>`,
+      );
+    }
+    out.push(`</div>`);
+  }
+  return out.join("");
+}
+
+function seriesPlots(flights: readonly FlightRecord[]): string {
+  const out: string[] = [];
+  for (const arm of ARMS) {
+    const mine = flights.filter((f) => f.arm === arm);
+    const r: PlotSeries[] = mine.map((f, i) => ({ name: `seed ${f.seed}`, color: PALETTE[i % PALETTE.length]!, x: f.series.time_s, y: f.series.risk }));
+    const d: PlotSeries[] = mine.map((f, i) => ({ name: `seed ${f.seed}`, color: PALETTE[i % PALETTE.length]!, x: f.series.time_s, y: f.series.maxAbsDelta }));
+    out.push(linePlot({ name: `risk-${arm}`, title: `risk r over time, ${ARM_NAME[arm]}`, xLabel: "sim time, s", yLabel: "r", series: r, yRange: [0, 1] }));
+    out.push(
+      linePlot({
+        name: `delta-${arm}`,
+        title: `max|delta| over time, ${ARM_NAME[arm]}${arm === "off" ? " (computed, not applied)" : ""}`,
+        xLabel: "sim time, s",
+        yLabel: "max|delta|",
+        series: d,
+        hLines: [{ y: RUNAWAY_DELTA, label: "runaway 0.6" }],
+      }),
+    );
+  }
+  return out.join("");
+}
+
+function prPlots(result: MainJobResult): string {
+  const out: string[] = [];
+  for (const key of ["wire", "wireBranch"] as const) {
+    const series: PlotSeries[] = [];
+    for (const a of result.arms) {
+      const c = a.ap[key];
+      series.push({ name: `${ARM_NAME[a.arm]}: policy cells, AP ${c.ap.toFixed(3)}`, color: ARM_COLORS[a.arm], x: c.recall, y: c.precision });
+    }
+    const on = result.arms.find((a) => a.arm === "on");
+    if (on !== undefined) {
+      const c = on.apStudent[key];
+      series.push({ name: `ON run, student cells, AP ${c.ap.toFixed(3)}`, color: "#555", x: c.recall, y: c.precision, dashed: true });
+    }
+    const title = key === "wire" ? "precision-recall, wire cells" : "precision-recall, wire+branch cells";
+    out.push(linePlot({ name: `pr-${key}`, title, xLabel: "recall", yLabel: "precision (interpolated)", series, xRange: [0, 1], yRange: [0, 1] }));
+  }
+  return out.join("");
+}
+
+export function renderReport(result: MainJobResult, commandLine: string, generatedAt: Date): string {
+  const o = result.options;
+  const rows = tableRows(result.arms);
+  const table =
+    `<table><thead><tr><th></th>${result.arms.map((a) => `<th style="color:${ARM_COLORS[a.arm]}">${ARM_NAME[a.arm]}</th>`).join("")}</tr></thead><tbody>` +
+    rows.map((r) => `<tr><td>${esc(r.label)}</td>${r.values.map((v) => `<td>${esc(v)}</td>`).join("")}</tr>`).join("") +
+    `</tbody></table>`;
+  const flightsTable =
+    `<table><thead><tr><th>seed</th><th>arm</th><th>status</th><th>sim s</th><th>distance m</th><th>frames</th><th>latency p50 / p99 ms</th><th>wall s</th><th>bag</th></tr></thead><tbody>` +
+    result.flights
+      .map((f) => {
+        const l = [...f.latencyMs].sort((a, b) => a - b);
+        const q = (p: number): string => (l.length === 0 ? "n/a" : l[Math.min(l.length - 1, Math.ceil(p * l.length) - 1)]!.toFixed(2));
+        return `<tr><td>${f.seed}</td><td style="color:${ARM_COLORS[f.arm]}">${f.arm}</td><td>${f.status}${f.collision !== undefined ? ` (class ${f.collision.cls} at t=${f.collision.time_s.toFixed(1)} s)` : ""}</td><td>${f.simTime_s.toFixed(1)}</td><td>${f.distance_m.toFixed(0)}</td><td>${f.cameraFrames}</td><td>${q(0.5)} / ${q(0.99)}</td><td>${(f.wallTime_ms / 1000).toFixed(1)}</td><td>${f.recorded ? "yes" : ""}</td></tr>`;
+      })
+      .join("") +
+    `</tbody></table>`;
+  const maps = result.worlds.map((w) => topDownMap(w, result.flights.filter((f) => f.seed === w.seed))).join("");
+  const bags = result.bags.length === 0 ? "<p>No bag recorded (--bag-flights 0).</p>" : `<ul>${result.bags.map((b) => `<li><code>${esc(b.directory)}</code>: ${b.messages} messages${b.problems.length > 0 ? `, problems: ${esc(b.problems.join("; "))}` : ""}</li>`).join("")}</ul>`;
+  const check = `window.addEventListener("load", function () {
+  var images = Array.prototype.map.call(document.images, function (i) { return { alt: i.alt, naturalWidth: i.naturalWidth, naturalHeight: i.naturalHeight, complete: i.complete }; });
+  var plots = Array.prototype.map.call(document.querySelectorAll("svg.plot"), function (s) { return { name: s.getAttribute("data-plot"), points: Number(s.getAttribute("data-points")), paths: s.querySelectorAll("path").length, width: s.getBoundingClientRect().width }; });
+  var el = document.getElementById("report-check");
+  el.textContent = JSON.stringify({ images: images, plots: plots });
+  el.setAttribute("data-ready", "1");
+});`;
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>drone-harness main job report</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1800px}
+h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}h3{font-size:15px}
+table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child{text-align:left}
+code,pre{background:#f4f4f4;padding:2px 4px}
+.row{display:flex;flex-wrap:wrap;gap:12px}.frames{display:flex;flex-wrap:wrap;gap:18px}.pair{display:flex;gap:4px}
+figure{margin:0}figcaption{font-size:12px;color:#444;max-width:384px}img{image-rendering:pixelated;border:1px solid #999}
+.legend span{display:inline-block;margin-right:14px}#report-check{font-size:10px;color:#999;white-space:pre-wrap}
+</style></head><body>
+<h1>drone-harness main job</h1>
+<p>Command: <code>${esc(commandLine)}</code><br>
+Generated ${esc(generatedAt.toISOString())}; scenario <code>${esc(o.scenario)}</code>; test-split seeds ${result.seeds.join(", ")}; at most ${o.duration_s} s of sim time per flight;
+launch/sim.launch.xml on the embedded graph in lock-step; backend ${esc(result.backend)}; models from <code>${esc(o.modelDir)}</code>${result.trainingCommand !== undefined ? ` (trained with <code>${esc(result.trainingCommand)}</code>)` : ""}.
+Wall time ${result.wallTime_s.toFixed(0)} s, peak RSS ${result.peakRss_mb.toFixed(0)} MB.</p>
+<h2>Summary</h2>
+${table}
+<p>AP: area under the all-points interpolated precision-recall curve over all grid cells of all camera frames of the arm (8x8 px cells; a cell is positive where the simulator's ground-truth mask has a pixel of the class). "Policy cells" are the cell probabilities on harness/policy (after the correction in the ON arm; the student's own with the correction off); "student cells" are harness/student_output. Latency: wall time from the camera image reaching the graph to /cmd_vel with the same stamp (lock-step, so the simulator waits for it). r and max|delta|: harness/correction per frame (in the OFF arm the correction is computed but not applied).</p>
+<h3>Flights</h3>
+${flightsTable}
+<h2>Flights from above</h2>
+<p class="legend"><span style="color:${ARM_COLORS.on}">&#9473; harness ON</span><span style="color:${ARM_COLORS.off}">&#9476; harness OFF</span><span style="color:#d00">&#10005; collision</span><span>&#9473; wires (black), branches (green), &#9679; poles/trunks (brown), start (green dot), goal (purple square)</span></p>
+<div class="row">${maps}</div>
+<h2>Camera frames: raw vs corrected detections</h2>
+<p>The frames of each arm's first flight with the most wire/branch pixels in the ground-truth mask. Box colours: wire red, branch green, pole/trunk yellow; thin white boxes: ground-truth wires and branches.</p>
+${framesSection(result.flights)}
+<h2>Risk r and max|delta| over time</h2>
+<div class="row">${seriesPlots(result.flights)}</div>
+<h2>Precision-recall</h2>
+<div class="row">${prPlots(result)}</div>
+<h2>Bags</h2>
+${bags}
+<pre id="report-check" data-ready="0"></pre>
+<script>${check}</script>
+</body></html>
+`;
+}
