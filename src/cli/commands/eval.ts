@@ -8,15 +8,24 @@ import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { initBackend } from "../../harness/backend";
 import { parseSplit, type Split } from "../../harness/data/SeedSplit";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
-import { evaluate, formatReport } from "../../harness/eval/evaluate";
+import { evaluate, formatReport, ROWS, type RowName } from "../../harness/eval/evaluate";
 import { loadHarness, loadStudent, loadTeacher } from "../../harness/modelfile";
 import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainPipeline";
 import { LAMBDA_INITIAL } from "../../harness/correction/constants";
 import { UsageError, type CliCommand } from "../CliCommand";
 
-export const USAGE = "drone-harness eval --models <dir> --scenario <yaml|name> [--split test] [--flights 50] [--ap-seeds 12] [--conditions nominal,perturbed] [--json]";
+export const USAGE = "drone-harness eval --models <dir> --scenario <yaml|name> [--split test] [--flights 50] [--ap-seeds 12] [--conditions nominal,perturbed] [--fly-rows row,...] [--json]";
 
-export type EvalArgs = { models: string; scenario: string; split: Split; flights: number; apSeeds: number; json: boolean; conditions: ("nominal" | "perturbed")[] };
+export type EvalArgs = {
+  models: string;
+  scenario: string;
+  split: Split;
+  flights: number;
+  apSeeds: number;
+  json: boolean;
+  conditions: ("nominal" | "perturbed")[];
+  flyRows?: RowName[];
+};
 
 function intArg(flag: string, value: string | undefined, min: number): number {
   const n = Number(value);
@@ -55,6 +64,15 @@ export function parseEvalArgs(args: string[]): EvalArgs {
           throw new UsageError(`--conditions=${list.join(",")}, expected a comma list of nominal, perturbed`);
         }
         out.conditions = list as ("nominal" | "perturbed")[];
+        break;
+      }
+      case "--fly-rows": {
+        const list = (args[++i] ?? "").split(",");
+        const rows = list.map((r) => ROWS.find((x) => x === r));
+        if (list.length === 0 || rows.some((r) => r === undefined || r === "teacher")) {
+          throw new UsageError(`--fly-rows=${list.join(",")}, expected a comma list of ${ROWS.filter((r) => r !== "teacher").join(", ")}`);
+        }
+        out.flyRows = rows.filter((r): r is RowName => r !== undefined);
         break;
       }
       case "--json":
@@ -106,6 +124,7 @@ export const command: CliCommand = {
         flights: a.flights,
         apSeeds: a.apSeeds,
         conditions: a.conditions,
+        ...(a.flyRows === undefined ? {} : { flyRows: a.flyRows }),
         progress: (line) => io.err(`${line}\n`),
       },
     );

@@ -8,12 +8,13 @@ import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { initBackend } from "../../harness/backend";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
 import { modelStore } from "../../harness/training/modelStore";
-import { FULL_CONFIG, QUICK_CONFIG, runTraining } from "../../harness/training/trainPipeline";
+import { FULL_CONFIG, PHASES, QUICK_CONFIG, runTraining, type Phase } from "../../harness/training/trainPipeline";
 import { UsageError, type CliCommand } from "../CliCommand";
 
-export const USAGE = "drone-harness train --scenario <yaml|name> [--out models/] [--seed N] [--quick] [--resume] [--checkpoint-every N]";
+export const USAGE =
+  "drone-harness train --scenario <yaml|name> [--out models/] [--seed N] [--quick] [--resume] [--redo-from teacher|bc|bc_harness|coevo] [--checkpoint-every N]";
 
-export type TrainArgs = { scenario: string; out: string; seed: number; quick: boolean; resume: boolean; checkpointEvery: number };
+export type TrainArgs = { scenario: string; out: string; seed: number; quick: boolean; resume: boolean; checkpointEvery: number; redoFrom?: Phase };
 
 function intArg(flag: string, value: string | undefined, min: number): number {
   const n = Number(value);
@@ -44,6 +45,14 @@ export function parseTrainArgs(args: string[]): TrainArgs {
       case "--resume":
         out.resume = true;
         break;
+      case "--redo-from": {
+        const v = args[++i] ?? "";
+        const phase = PHASES.find((p) => p === v && p !== "data");
+        if (phase === undefined) throw new UsageError(`--redo-from=${v}, expected one of teacher, bc, bc_harness, coevo`);
+        out.redoFrom = phase;
+        out.resume = true;
+        break;
+      }
       default:
         throw new UsageError(`unknown argument "${a}"`);
     }
@@ -71,7 +80,7 @@ export const command: CliCommand = {
         progress: (line) => io.err(`${line}\n`),
         ...store,
       },
-      { scenario: a.scenario, seed: a.seed, quick: a.quick, resume: a.resume, checkpointEvery: a.checkpointEvery, command: commandLine },
+      { scenario: a.scenario, seed: a.seed, quick: a.quick, resume: a.resume, checkpointEvery: a.checkpointEvery, command: commandLine, redoFrom: a.redoFrom },
     );
     const f = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "NaN" : x.toFixed(3));
     io.out(`trained in ${((performance.now() - t0) / 1000).toFixed(1)} s: phases ${state.completed.join(", ")}; models in ${a.out}\n`);

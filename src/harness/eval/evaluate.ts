@@ -48,6 +48,8 @@ export type EvalOptions = {
   /** First seed of the scan (the seed list is the first `flights` seeds of the split from here). Default 0. */
   firstSeed?: number;
   conditions?: readonly ("nominal" | "perturbed")[];
+  /** Rows that fly (default all); the others get AP only. Lets a re-trained row be re-measured alone. */
+  flyRows?: readonly RowName[];
   progress?: (line: string) => void;
 };
 
@@ -114,7 +116,8 @@ export function evaluate(models: EvalModels, options: EvalOptions): EvalReport {
     const apBc = studentAp(models.bcStudent, undefined, 0, frames);
     const apBcH = studentAp(models.bcStudent, models.bcHarness, models.bcLambda, frames);
     const apCo = studentAp(models.coStudent, models.coHarness, models.coLambda, frames);
-    const run = (name: string, pilot: Pilot): ReturnType<typeof fly> => {
+    const flies = (row: RowName): boolean => options.flyRows === undefined || options.flyRows.includes(row);
+    const run = (name: string, pilot: Pilot): ReturnType<typeof fly> | null => {
       const t0 = performance.now();
       const r = fly(options.factory, source, flightSeeds, perturbed, pilot);
       log(
@@ -123,30 +126,32 @@ export function evaluate(models: EvalModels, options: EvalOptions): EvalReport {
       );
       return r;
     };
-    const fExpert = run("expert", new ExpertReferencePilot());
-    const fBc = run("BC student", new ModelPilot(models.bcStudent, undefined, 0));
-    const fBcH = run("BC student + harness", new ModelPilot(models.bcStudent, models.bcHarness, models.bcLambda));
-    const fCo = run("co-evolved student + harness", new ModelPilot(models.coStudent, models.coHarness, models.coLambda));
+    const fExpert = flies("expert_privileged") ? run("expert", new ExpertReferencePilot()) : null;
+    // The BC student flies whenever a harness row does: it is the reference of the overhead.
+    const fBc = flies("bc_student") || flies("bc_student_harness") || flies("coevolved_student_harness") ? run("BC student", new ModelPilot(models.bcStudent, undefined, 0)) : null;
+    const fBcH = flies("bc_student_harness") ? run("BC student + harness", new ModelPilot(models.bcStudent, models.bcHarness, models.bcLambda)) : null;
+    const fCo = flies("coevolved_student_harness") ? run("co-evolved student + harness", new ModelPilot(models.coStudent, models.coHarness, models.coLambda)) : null;
+    const overhead = (f: ReturnType<typeof fly> | null): number | null => (f === null || fBc === null ? null : f.latency.mean_ms - fBc.latency.mean_ms);
     const rows: RowResult[] = [
       { row: "teacher", ap: apTeacher, flights: null, latency: null, harnessOverhead_ms: null, parameters: { student: null, harness: null, teacher: params.teacher } },
-      { row: "bc_student", ap: apBc, flights: fBc.rates, latency: fBc.latency, harnessOverhead_ms: null, parameters: { student: params.bc, harness: null, teacher: null } },
+      { row: "bc_student", ap: apBc, flights: fBc?.rates ?? null, latency: fBc?.latency ?? null, harnessOverhead_ms: null, parameters: { student: params.bc, harness: null, teacher: null } },
       {
         row: "bc_student_harness",
         ap: apBcH,
-        flights: fBcH.rates,
-        latency: fBcH.latency,
-        harnessOverhead_ms: fBcH.latency.mean_ms - fBc.latency.mean_ms,
+        flights: fBcH?.rates ?? null,
+        latency: fBcH?.latency ?? null,
+        harnessOverhead_ms: overhead(fBcH),
         parameters: { student: params.bc, harness: params.bcH, teacher: null },
       },
       {
         row: "coevolved_student_harness",
         ap: apCo,
-        flights: fCo.rates,
-        latency: fCo.latency,
-        harnessOverhead_ms: fCo.latency.mean_ms - fBc.latency.mean_ms,
+        flights: fCo?.rates ?? null,
+        latency: fCo?.latency ?? null,
+        harnessOverhead_ms: overhead(fCo),
         parameters: { student: params.co, harness: params.coH, teacher: null },
       },
-      { row: "expert_privileged", ap: null, flights: fExpert.rates, latency: null, harnessOverhead_ms: null, parameters: { student: null, harness: null, teacher: null } },
+      { row: "expert_privileged", ap: null, flights: fExpert?.rates ?? null, latency: null, harnessOverhead_ms: null, parameters: { student: null, harness: null, teacher: null } },
     ];
     report.conditions.push({ condition, rows, flightSeeds, apSeeds, apFrames: frames.frames.length });
   }

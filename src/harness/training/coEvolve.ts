@@ -57,7 +57,13 @@ export type CoEvolutionOptions = {
   rngSeed: number;
   lambda: LambdaSchedule;
   schedule?: ScheduleOptions;
-  ppo?: { epochs: number; minibatch: number; learningRate: number };
+  /**
+   * PPO settings. `optimizer` "sgd" (default) or "adam". With Adam the entropy bonus alone moves
+   * every weight by about the learning rate per step even when all advantages are zero (Adam
+   * normalises the gradient's scale), which flattened the policy to uniform in our first run
+   * (docs/training.md); plain SGD keeps beta = 0.01 a small regulariser, as SPEC intends.
+   */
+  ppo?: { epochs: number; minibatch: number; learningRate: number; optimizer?: "adam" | "sgd" };
   harnessTraining?: { iterations: number; minibatch: number; learningRate: number; riskLoss: "hinge" | "bce" };
   replayCapacity?: number;
   /** Progress and warnings (one line each). */
@@ -145,10 +151,10 @@ export function coEvolve(options: CoEvolutionOptions): CoEvolutionStats {
   const log = options.log ?? (() => undefined);
   const schedule = new CoEvolutionSchedule(options.schedule ?? DEFAULT_SCHEDULE);
   const so = schedule.options;
-  const ppoOpt = options.ppo ?? { epochs: 4, minibatch: 32, learningRate: 3e-4 };
+  const ppoOpt = options.ppo ?? { epochs: 4, minibatch: 32, learningRate: 0.01, optimizer: "sgd" as const };
   const hOpt = options.harnessTraining ?? { iterations: 8, minibatch: 16, learningRate: 1e-3, riskLoss: "hinge" as const };
   const rng = new Rng(options.rngSeed);
-  const studentOptimizer = tf.train.adam(ppoOpt.learningRate);
+  const studentOptimizer = (ppoOpt.optimizer ?? "sgd") === "adam" ? tf.train.adam(ppoOpt.learningRate) : tf.train.sgd(ppoOpt.learningRate);
   const harnessOptimizer = tf.train.adam(hOpt.learningRate);
   const studentVars = policyVariables(student);
   const harnessVars = harness.trainableVariables();

@@ -44,7 +44,7 @@ export type TrainConfig = {
   harness: { config: Partial<HarnessConfig>; riskLoss: "hinge" | "bce"; iterations: number; minibatch: number; learningRate: number };
   bcHarnessSteps: number;
   coevoSteps: number;
-  ppo: { epochs: number; minibatch: number; learningRate: number };
+  ppo: { epochs: number; minibatch: number; learningRate: number; optimizer?: "adam" | "sgd" };
 };
 
 /** The configuration used for the committed weights (sized for < 20 min on 2 shared cores). */
@@ -56,7 +56,7 @@ export const FULL_CONFIG: TrainConfig = {
   harness: { config: {}, riskLoss: "hinge", iterations: 8, minibatch: 16, learningRate: 1e-3 },
   bcHarnessSteps: 600,
   coevoSteps: 1200,
-  ppo: { epochs: 4, minibatch: 32, learningRate: 3e-4 },
+  ppo: { epochs: 4, minibatch: 32, learningRate: 0.01, optimizer: "sgd" },
 };
 
 /** `--quick`: tiny networks and a few steps of every phase, for tests and smoke runs. */
@@ -68,7 +68,7 @@ export const QUICK_CONFIG: TrainConfig = {
   harness: { config: {}, riskLoss: "hinge", iterations: 1, minibatch: 4, learningRate: 1e-3 },
   bcHarnessSteps: 12,
   coevoSteps: 12,
-  ppo: { epochs: 1, minibatch: 8, learningRate: 3e-4 },
+  ppo: { epochs: 1, minibatch: 8, learningRate: 0.01, optimizer: "sgd" },
 };
 
 /** Small schedule for --quick (SPEC's 100/200 would never trigger in 12 steps). */
@@ -112,6 +112,11 @@ export type TrainRunOptions = {
   resume: boolean;
   /** Checkpoint period in steps inside a phase; 0 disables. */
   checkpointEvery: number;
+  /**
+   * With resume: retrain this phase and every later one with the current configuration
+   * (earlier phases are loaded from disk). training.json records the new configuration.
+   */
+  redoFrom?: Phase;
   command: string;
 };
 
@@ -151,7 +156,15 @@ export async function runTraining(io: TrainIO, options: TrainRunOptions): Promis
   const previous = options.resume ? io.readState() : undefined;
   // A resumed run continues with the configuration it started with (training.json), not with
   // whatever the constants say now.
-  const cfg = previous?.config ?? (options.quick ? QUICK_CONFIG : FULL_CONFIG);
+  let cfg = previous?.config ?? (options.quick ? QUICK_CONFIG : FULL_CONFIG);
+  if (previous !== undefined && options.redoFrom !== undefined) {
+    const keep = PHASES.slice(0, PHASES.indexOf(options.redoFrom));
+    previous.completed = previous.completed.filter((p) => keep.includes(p));
+    previous.checkpoint = null;
+    cfg = options.quick ? QUICK_CONFIG : FULL_CONFIG;
+    previous.config = cfg;
+    previous.command = `${previous.command}; then ${options.command}`;
+  }
   if (options.resume && previous !== undefined && (previous.seed !== options.seed || previous.scenario !== options.scenario || previous.quick !== options.quick)) {
     throw new Error(
       `--resume: training.json was written for scenario ${previous.scenario}, seed ${previous.seed}, quick ${previous.quick}; ` +
