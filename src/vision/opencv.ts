@@ -17,9 +17,8 @@
  * - WASM memory is not garbage-collected: every `cv.Mat` must be `delete()`d. The build allows
  *   memory growth, and `HEAPU8.length` only ever grows, so a leak shows up as heap growth.
  * - Built without threads (`Parallel framework: none`), so each call runs on the calling thread.
- * - Loading it installs process-wide handlers: `process.on("uncaughtException")` (rethrows) and
- *   `process.on("unhandledRejection", abort)`, so after loading, an unhandled promise rejection
- *   anywhere in the process ends it with an Emscripten "abort(...)" message naming the reason.
+ * - Evaluating it installs process-wide handlers: `process.on("uncaughtException")` (rethrows) and
+ *   `process.on("unhandledRejection", abort)`; `loadOpenCv` removes exactly those two again.
  * - No `cv.convertMaps` in this build: RolloutWarper writes remap's fixed-point maps itself.
  */
 
@@ -126,15 +125,27 @@ type RawModule = Partial<Cv> & { onRuntimeInitialized?: () => void; then?: unkno
 
 let loading: Promise<Cv> | undefined;
 
+const PROCESS_EVENTS = ["uncaughtException", "unhandledRejection"] as const;
+
 /**
  * Loads OpenCV.js once per process and resolves when its WASM runtime is initialised. Later calls
  * return the same instance. Typical cost: ~0.35 s on first call (WASM compile), 0 afterwards.
  */
 export async function loadOpenCv(): Promise<Cv> {
   loading ??= new Promise<Cv>((resolve, reject) => {
+    // The module adds process-wide "uncaughtException" (rethrow) and "unhandledRejection" (abort)
+    // listeners when it is evaluated (see above). They would override the host's own error
+    // handling (a node that logs and continues would die instead), so exactly the listeners it
+    // added are removed again; Node's defaults and anyone else's handlers stay in place.
+    const before = PROCESS_EVENTS.map((e) => new Set(process.listeners(e)));
     // Lazy require keeps the 7.6 MB module out of processes that never use vision.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const raw = require("@techstark/opencv-js") as RawModule;
+    PROCESS_EVENTS.forEach((event, i) => {
+      for (const listener of process.listeners(event)) {
+        if (!(before[i] as Set<unknown>).has(listener)) process.removeListener(event, listener);
+      }
+    });
     const done = (): void => {
       if (typeof raw.Mat !== "function") {
         reject(new Error("@techstark/opencv-js initialised without cv.Mat; unsupported build"));
