@@ -130,4 +130,25 @@ describe("sim node", () => {
     }
     expect(hashes[0]).toBe(hashes[1]);
   });
+
+  it("runs by itself in real-time mode, publishing /clock on the wall-clock tick", async () => {
+    const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+    const factory = createSimNode({ loadScenario: () => fastScenario("default", 64) });
+    const sim = (await factory(graph, { name: "sim", namespace: "/", parameterOverrides: { mode: "realtime", image_width: 32, image_height: 32 }, remappings: {} })) as SimLaunchedNode;
+    const stamps: number[] = [];
+    // Wait on the 40th /clock message (a signal, not a sleep); jest's timeout bounds the wait.
+    await new Promise<void>((resolve) => {
+      graph.createNode("listener").createSubscription<{ clock: { sec: number; nanosec: number } }>("rosgraph_msgs/msg/Clock", "/clock", { qos: RECORD_QOS }, (m) => {
+        stamps.push(m.clock.sec + m.clock.nanosec / 1e9);
+        if (stamps.length === 40) resolve();
+      });
+      graph.spin();
+    });
+    graph.stop();
+    expect(sim.controller.mode).toBe("realtime");
+    // Consecutive ticks 5 ms of sim time apart (imu_rate_hz 200).
+    for (let i = 1; i < stamps.length; i++) expect(stamps[i]! - stamps[i - 1]!).toBeCloseTo(0.005, 9);
+    await sim.stop();
+    await graph.shutdown();
+  });
 });
