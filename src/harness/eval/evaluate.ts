@@ -127,8 +127,8 @@ export function evaluate(models: EvalModels, options: EvalOptions): EvalReport {
       return r;
     };
     const fExpert = flies("expert_privileged") ? run("expert", new ExpertReferencePilot()) : null;
-    // The BC student flies whenever a harness row does: it is the reference of the overhead.
-    const fBc = flies("bc_student") || flies("bc_student_harness") || flies("coevolved_student_harness") ? run("BC student", new ModelPilot(models.bcStudent, undefined, 0)) : null;
+    // The BC student's flights are the reference of the harness overhead (null when not flown).
+    const fBc = flies("bc_student") ? run("BC student", new ModelPilot(models.bcStudent, undefined, 0)) : null;
     const fBcH = flies("bc_student_harness") ? run("BC student + harness", new ModelPilot(models.bcStudent, models.bcHarness, models.bcLambda)) : null;
     const fCo = flies("coevolved_student_harness") ? run("co-evolved student + harness", new ModelPilot(models.coStudent, models.coHarness, models.coLambda)) : null;
     const overhead = (f: ReturnType<typeof fly> | null): number | null => (f === null || fBc === null ? null : f.latency.mean_ms - fBc.latency.mean_ms);
