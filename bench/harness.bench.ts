@@ -28,6 +28,7 @@ import {
   newInt8DeltaWorkspace,
   softmaxCorrected,
 } from "../src/harness";
+import { concatChannels } from "../src/harness/layers/concatChannels";
 
 function msPer(iterations: number, f: () => void): number {
   const t0 = process.hrtime.bigint();
@@ -139,6 +140,26 @@ export async function run(print: (line: string) => void): Promise<void> {
   }, { warmup: 5, rounds: 5, iterations: 20 });
   print(`  student heads only (policy MLP + detection bias, from cached features): ${fmt(headsOnly)}`);
   tf.dispose([...perception]);
+  // Channel concatenation at 256x256 (RGB + texture): tf.concat on axis 3 vs concatChannels.
+  const rgbA = tf.randomUniform<tf.Rank.R4>([1, 256, 256, 3], -1, 1, "float32", 30);
+  const texA = tf.randomUniform<tf.Rank.R4>([1, 256, 256, 1], -1, 1, "float32", 31);
+  const [tConcat, tSel] = timeInterleaved(
+    [
+      () => {
+        const y = tf.concat([rgbA, texA], 3);
+        y.dataSync();
+        y.dispose();
+      },
+      () => {
+        const y = tf.tidy(() => concatChannels([rgbA, texA]));
+        y.dataSync();
+        y.dispose();
+      },
+    ],
+    { warmup: 3, rounds: 5, iterations: 5 },
+  );
+  if (tConcat !== undefined && tSel !== undefined) print(`  channel concat 256x256 (3+1): tf.concat ${fmt(tConcat)}; concatChannels ${fmt(tSel)}`);
+  tf.dispose([rgbA, texA]);
   const teacher = new Teacher();
   const tTeacher = timeIt(() => {
     const y = tf.tidy(() => teacher.forward(buildImageInput(rgb)));
