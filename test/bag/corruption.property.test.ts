@@ -36,7 +36,10 @@ describe("property: a corrupted or truncated bag never throws out of the reader"
         fc.option(fc.nat(), { nil: undefined }),
         async (kind, flips, cut) => {
           const bytes = originals[kind].slice();
-          for (const f of flips) bytes[f.at % bytes.length] ^= f.xor;
+          for (const f of flips) {
+            const i = f.at % bytes.length;
+            bytes[i] = (bytes[i] ?? 0) ^ f.xor;
+          }
           const fs = new MemoryBagFileSystem();
           fs.files.set("/x/bag.mcap", cut === undefined ? bytes : bytes.slice(0, cut % bytes.length));
           let bag: Bag;
