@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { RosGraph } from "../graph/types";
+import type { LogLevel, RosGraph } from "../graph/types";
 import { parametersForNode, parseParameterFile, toOverrides, type TypedParameters } from "../params";
 import { activateIfLifecycle, type LaunchedNode, type NodeFactory, type NodeFactoryOptions } from "./NodeFactory";
 import { parseRosArgs, type RosArgs } from "./RosArgs";
@@ -63,11 +63,17 @@ export function untilSignal(): Promise<void> {
  */
 export async function runNodeStandalone(factory: NodeFactory, argv: readonly string[], options: StandaloneOptions): Promise<number> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const nodeOptions = nodeOptionsFromRosArgs(parseRosArgs(argv), { name: options.defaultName }, options.readFile);
+  const rosArgs = parseRosArgs(argv);
+  const nodeOptions = nodeOptionsFromRosArgs(rosArgs, { name: options.defaultName }, options.readFile);
   const graph = await options.createGraph();
   let launched: LaunchedNode | undefined;
   try {
     launched = await factory(graph, nodeOptions);
+    // --log-level LEVEL, or --log-level <node name>:=LEVEL for this node ("unset" keeps the default).
+    for (const l of rosArgs.logLevels) {
+      if (l.level === "unset" || (l.logger !== undefined && l.logger !== nodeOptions.name)) continue;
+      launched.node.getLogger().setLevel(l.level as LogLevel);
+    }
     await activateIfLifecycle(launched);
     log(`[INFO] [${launched.node.fullyQualifiedName}]: running (Ctrl-C to stop)`);
     await (options.untilShutdown ?? untilSignal());

@@ -61,3 +61,27 @@ describe("runNodeStandalone", () => {
     expect(lines).toEqual(["[FATAL] [/perception]: model file missing"]);
   });
 });
+
+describe("runNodeStandalone --log-level", () => {
+  it("applies a global level and a level for this node's name, ignoring other nodes' levels", async () => {
+    const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+    const levels: string[] = [];
+    const code = await runNodeStandalone(
+      async (g, o) => {
+        const node = g.createNode(o.name);
+        const logger = node.getLogger();
+        const setLevel = logger.setLevel.bind(logger);
+        logger.setLevel = (level) => {
+          levels.push(level);
+          setLevel(level);
+        };
+        const wrapped = Object.create(node, { getLogger: { value: () => logger } }) as typeof node;
+        return { node: wrapped, stop: async () => node.destroy() };
+      },
+      ["--ros-args", "--log-level", "warn", "--log-level", "other:=error", "--log-level", "perception:=debug"],
+      { createGraph: () => graph, defaultName: "perception", untilShutdown: Promise.resolve(), log: () => undefined },
+    );
+    expect(code).toBe(0);
+    expect(levels).toEqual(["warn", "debug"]);
+  });
+});
