@@ -107,11 +107,12 @@ describe("bag fuzz", () => {
         fs.files.set(file, bytes);
         await tally.runAsync(() => readAll(() => Bag.open(fs, "/b/f"), file));
         await recover.runAsync(async () => {
-          const out = { position: () => 0n, write: async () => undefined };
           let pos = 0n;
-          out.position = () => pos;
-          out.write = async (b: Uint8Array) => {
-            pos += BigInt(b.byteLength);
+          const out = {
+            position: () => pos,
+            write: async (b: Uint8Array): Promise<void> => {
+              pos += BigInt(b.byteLength);
+            },
           };
           try {
             const r = await recoverMcap(bytesReadable(bytes), out, { decompressHandlers: handlers });
