@@ -35,7 +35,12 @@ async function tryTfjsNode(): Promise<boolean> {
   } catch {
     return false;
   }
-  return tf.setBackend("tensorflow");
+  try {
+    // Throws "not found in registry" when tfjs-node registered into another copy of tfjs-core.
+    return await tf.setBackend("tensorflow");
+  } catch {
+    return false;
+  }
 }
 
 async function tryWasm(): Promise<boolean> {
