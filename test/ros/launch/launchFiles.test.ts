@@ -64,6 +64,13 @@ describe("launch/gazebo.launch.xml", () => {
   });
 });
 
+describe("every launch file", () => {
+  it.each(readdirSync(join(ROOT, "launch")).filter((f) => f.endsWith(".launch.xml")))("%s only names executables the node registry has", (f) => {
+    const registry = readFileSync(join(ROOT, "nodes", "index.ts"), "utf8");
+    for (const n of load(f).nodes) expect({ exec: n.executable, registered: new RegExp(`^\\s*${n.executable}:`, "m").test(registry) }).toEqual({ exec: n.executable, registered: true });
+  });
+});
+
 describe("config/*.yaml", () => {
   // Every key of config/<node>.yaml must be declared by nodes/<node>.ts (a key no node declares
   // would be silently ignored, as ROS 2 ignores overrides of undeclared parameters).

@@ -69,6 +69,17 @@ describe("CMakeLists.txt (drone_harness)", () => {
   });
 });
 
+describe("node registry (nodes/index.ts) and wrappers", () => {
+  it("every registered executable has a wrapper installed by CMakeLists.txt, and vice versa", () => {
+    // Read textually: importing the registry would load the networks' runtime into this test.
+    const source = read("nodes/index.ts");
+    const body = /createNodeRegistry[^{]*\{[^]*?return \{([^]*?)\};/.exec(source)?.[1] ?? "";
+    const registered = [...body.matchAll(/^\s*(\w+):/gm)].map((m) => m[1]).sort();
+    expect(registered).toEqual([...NODE_EXECUTABLES].sort());
+    for (const exec of registered) expect(existsSync(join(ROOT, "scripts", "ros2", exec ?? ""))).toBe(true);
+  });
+});
+
 describe("msgs/ (drone_harness_msgs)", () => {
   const manifest = parseXmlTree(read("msgs/package.xml"), "msgs/package.xml");
   const text = cmake("msgs/CMakeLists.txt");
