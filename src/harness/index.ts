@@ -56,5 +56,5 @@ export type { BatchedPolicy } from "./diagnostics/finiteDifferenceSgt";
 export { harnessLoss, harnessLossValue } from "./diagnostics/harnessLoss";
 export type { HarnessLossOptions, HarnessLossTerms } from "./diagnostics/harnessLoss";
 export { correctionDeltaInt8, quantizeSymmetricInt8, newInt8DeltaWorkspace } from "./correction/int8Delta";
-export type { Int8DeltaWorkspace } from "./correction/int8Delta";
+export type { Int8DeltaWorkspace, QuantizeOptions } from "./correction/int8Delta";
 export * from "./modelfile";

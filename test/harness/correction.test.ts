@@ -23,6 +23,7 @@ import {
   stateRates,
   textureGain,
   SeededRandom,
+  quantizeSymmetricInt8,
 } from "../../src/harness";
 
 const D = STATE_DIM;
@@ -221,5 +222,18 @@ describe("texture rule and rollout rates", () => {
     expect(rates[1]).toBe(0);
     expect(stateRates(padRollout(new Float32Array(D), [], r), 0.5, new Float32Array(D)).every((v) => v === 0)).toBe(true);
     expect(() => stateRates(r, 0, new Float32Array(D))).toThrow("dt_s=0, expected a finite number > 0");
+  });
+});
+
+describe("quantizeSymmetricInt8", () => {
+  it("maps max|x| to 127 and 0 to 0, with scale max|x|/127", () => {
+    // x = (-2, 1, 0, 0.5): scale 2/127; q = round(x * 63.5) = (-127, 64, 0, 32) (63.5 rounds up, 31.75 -> 32)
+    const q = new Int8Array(4);
+    const scale = quantizeSymmetricInt8(new Float32Array([-2, 1, 0, 0.5]), q);
+    expect(scale).toBeCloseTo(2 / 127, 12);
+    expect(Array.from(q)).toEqual([-127, 64, 0, 32]);
+    expect(quantizeSymmetricInt8(new Float32Array([-2, 1]), q.subarray(0, 2), { absolute: true })).toBeCloseTo(2 / 127, 12);
+    expect(Array.from(q.subarray(0, 2))).toEqual([127, 64]);
+    expect(quantizeSymmetricInt8(new Float32Array(3), new Int8Array(3))).toBe(0);
   });
 });

@@ -12,8 +12,14 @@ import { STATE_DIM } from "../models/stateVector";
 import { DELTA_NORM_MAX } from "./constants";
 import { allFinite, clipNorm, rejectNonFinite, type CorrectionDelta, type DeltaStats } from "./correctionDelta";
 
+export type QuantizeOptions = {
+  /** Quantise |x| instead of x (the rates enter the formula as |ds/dt|). Default false. */
+  absolute?: boolean;
+};
+
 /** Quantises `x` into `out` and returns the scale (0 for an all-zero tensor). */
-export function quantizeSymmetricInt8(x: Float32Array, out: Int8Array, absolute = false): number {
+export function quantizeSymmetricInt8(x: Float32Array, out: Int8Array, options: QuantizeOptions = {}): number {
+  const absolute = options.absolute ?? false;
   if (out.length !== x.length) throw new RangeError(`out length=${out.length}, expected ${x.length}`);
   let m = 0;
   for (let i = 0; i < x.length; i++) {
@@ -56,7 +62,7 @@ export function correctionDeltaInt8(
   if (!(lambda >= 0 && Number.isFinite(lambda))) throw new RangeError(`lambda=${lambda}, expected a finite number >= 0`);
   if (!allFinite(S) || !allFinite(rates)) return rejectNonFinite(out);
   const sS = quantizeSymmetricInt8(S, ws.qS);
-  const sR = quantizeSymmetricInt8(rates, ws.qR, true);
+  const sR = quantizeSymmetricInt8(rates, ws.qR, { absolute: true });
   const k = -lambda * risk * sS * sR;
   const qS = ws.qS;
   const qR = ws.qR;
