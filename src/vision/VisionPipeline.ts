@@ -82,7 +82,6 @@ export class VisionPipeline {
   private readonly warped: CvMat;
   private readonly scratch: CvMat;
   private readonly textureRange: number;
-  private readonly greyBuffer: Uint8Array;
   private prevStampNs: bigint | undefined;
   private readonly valueScale: number;
   private readonly valueOffset: number;
@@ -106,7 +105,6 @@ export class VisionPipeline {
     this.curr32 = this.pool.alloc(height, width, cv.CV_32FC1);
     this.warped = this.pool.alloc(height, width, cv.CV_32FC1);
     this.scratch = this.pool.alloc(height, width, cv.CV_32FC1);
-    this.greyBuffer = new Uint8Array(width * height);
     const steps = this.warper.steps;
     this.result = {
       steps,
@@ -138,17 +136,21 @@ export class VisionPipeline {
   push(image: ImageLike, input: FrameInput): RolloutTensors {
     const problem = checkImage(image, { width: this.width, height: this.height });
     if (problem !== undefined) throw new RangeError(`VisionPipeline.push: ${problem.message}`);
-    imageToGrey(image, this.greyBuffer);
-    return this.pushGrey(this.greyBuffer, input);
+    // Straight into the WASM heap: the grey frame is written once, into the Mat flow reads.
+    imageToGrey(image, this.currGrey.data);
+    return this.process(input);
   }
 
   /** Same as `push` for an already grey frame (width*height bytes). */
   pushGrey(grey: Uint8Array, input: FrameInput): RolloutTensors {
     const n = this.width * this.height;
     if (grey.length !== n) throw new RangeError(`VisionPipeline.pushGrey: grey.length=${grey.length}, expected ${n}`);
-    const cv = this.cv;
     this.currGrey.data.set(grey);
-    this.currGrey.convertTo(this.curr32, cv.CV_32FC1, 1, 0);
+    return this.process(input);
+  }
+
+  private process(input: FrameInput): RolloutTensors {
+    this.currGrey.convertTo(this.curr32, this.cv.CV_32FC1, 1, 0);
     const r = this.result;
     r.rotationCompensated = false;
 

@@ -137,13 +137,15 @@ export async function loadOpenCv(): Promise<Cv> {
     // listeners when it is evaluated (see above). They would override the host's own error
     // handling (a node that logs and continues would die instead), so exactly the listeners it
     // added are removed again; Node's defaults and anyone else's handlers stay in place.
-    const before = PROCESS_EVENTS.map((e) => new Set(process.listeners(e)));
+    // Viewed as a plain EventEmitter: the listeners are only compared and removed, never called.
+    const emitter: Pick<NodeJS.EventEmitter, "listeners" | "removeListener"> = process;
+    const before = PROCESS_EVENTS.map((e) => new Set(emitter.listeners(e)));
     // Lazy require keeps the 7.6 MB module out of processes that never use vision.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const raw = require("@techstark/opencv-js") as RawModule;
     PROCESS_EVENTS.forEach((event, i) => {
-      for (const listener of process.listeners(event)) {
-        if (!(before[i] as Set<unknown>).has(listener)) process.removeListener(event, listener);
+      for (const listener of emitter.listeners(event)) {
+        if (!(before[i] as Set<unknown>).has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
       }
     });
     const done = (): void => {
