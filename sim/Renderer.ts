@@ -78,7 +78,8 @@ const HAZE_LUT_SIZE = 1 << 16;
 export class Renderer {
   readonly camera: CameraModel;
   private readonly world: World;
-  private readonly acc: Float32Array;
+  /** Motion-blur accumulator, allocated on first use. */
+  private accBuffer: Float32Array | undefined;
   private viewBuffer: Uint8ClampedArray | undefined;
   private readonly blurPose: CameraPose = { x: 0, y: 0, z: 0, yaw: 0, pitch: 0, roll: 0 };
   private readonly rot = new Float64Array(9);
@@ -114,8 +115,6 @@ export class Renderer {
   constructor(world: World, camera: CameraModel, options: RendererOptions = {}) {
     this.world = world;
     this.camera = camera;
-    const n = camera.width * camera.height;
-    this.acc = new Float32Array(n * 3);
     this.noiseStd = options.noiseStd ?? 0;
     if (!(this.noiseStd >= 0)) throw new RangeError(`noiseStd=${this.noiseStd}, expected >= 0`);
     this.noiseRng = Rng.derive(options.noiseSeed ?? 0, 77);
@@ -205,7 +204,7 @@ export class Renderer {
       this.renderView(pose, out, mask, gain, noiseOffset);
     } else {
       // Motion blur: average noise-free views in float, then add the noise once.
-      const acc = this.acc;
+      const acc = (this.accBuffer ??= new Float32Array(n * 3));
       acc.fill(0);
       const view = this.view;
       const w = 1 / (blurSamples + 1);
@@ -246,7 +245,7 @@ export class Renderer {
 
   /** Scratch 8-bit view for motion blur, allocated on first use. */
   private get view(): Uint8ClampedArray {
-    if (this.viewBuffer === undefined) this.viewBuffer = new Uint8ClampedArray(this.acc.length);
+    if (this.viewBuffer === undefined) this.viewBuffer = new Uint8ClampedArray(this.camera.width * this.camera.height * 3);
     return this.viewBuffer;
   }
 
@@ -427,8 +426,10 @@ export class Renderer {
       // Key: farther first; depth in mm in the high part, the object index in the low 20 bits.
       keys[visible++] = Math.max(0, 1e7 - Math.round(Math.max(0, Zc) * 1000)) * 1048576 + oi;
     }
-    const order = keys.subarray(0, visible);
-    order.sort();
+    // Unused slots sort last; sorting the whole preallocated array allocates nothing.
+    keys.fill(Infinity, visible);
+    keys.sort();
+    const order = keys;
     for (let q = 0; q < visible; q++) {
       const ob = objects[order[q]! % 1048576]!;
       const end = ob.firstSegment + ob.segmentCount;

@@ -113,3 +113,29 @@ describe("thin wire rendering", () => {
     }
   });
 });
+
+describe("motion blur", () => {
+  it("blurs a turning view deterministically and keeps the labels of the final pose", () => {
+    const world = withWire(0.02, 5, 10 + 0.25 * 5);
+    const end = { ...pose, yaw: pose.yaw + 0.05 };
+    const render = (blur: boolean): { rgb: Uint8Array; mask: Uint8Array } => {
+      const rgb = new Uint8Array(256 * 256 * 3);
+      const mask = new Uint8Array(256 * 256);
+      new Renderer(world, camera, { noiseStd: 0 }).render(end, { rgb, mask }, blur ? pose : undefined, blur ? 4 : 0);
+      return { rgb, mask };
+    };
+    const sharp = render(false);
+    const blurred = render(true);
+    expect(Buffer.from(blurred.rgb).equals(Buffer.from(render(true).rgb))).toBe(true);
+    expect(Buffer.from(blurred.rgb).equals(Buffer.from(sharp.rgb))).toBe(false);
+    expect(Buffer.from(blurred.mask).equals(Buffer.from(sharp.mask))).toBe(true);
+    // A yaw of 0.05 rad (6.4 px at f = 128) smears the view horizontally: neighbouring columns
+    // of the upper image differ less in the blurred image than in the sharp one.
+    const roughness = (rgb: Uint8Array): number => {
+      let sum = 0;
+      for (let v = 0; v < 100; v++) for (let u = 1; u < 256; u++) sum += Math.abs(rgb[(v * 256 + u) * 3]! - rgb[(v * 256 + u - 1) * 3]!);
+      return sum;
+    };
+    expect(roughness(blurred.rgb)).toBeLessThan(roughness(sharp.rgb));
+  });
+});
