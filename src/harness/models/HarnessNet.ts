@@ -12,7 +12,7 @@
  *   (a) S = softplus(dense(z' -> R*D)) reshaped [R, D], non-negative like |d pi / d s|; rows are
  *       the 7 actions then the 4 detection classes (SENSITIVITY_ROWS), columns the D = 16 state
  *       features of stateVector.ts;
- *   (b) r = sigmoid(dense(relu(dense([z', clip(rollout rewards, -1, 1) (K), tanh|ds/dt| (D)] -> 16))
+ *   (b) r = sigmoid(dense(relu(dense([z', clip(rollout rewards, -1, 1) (K), |ds/dt| (D)] -> 16))
  *       -> 1)): the probability that the rollout hits a negative reward within 3 steps.
  * The Correction Generator has no weights (correction/).
  */
@@ -117,10 +117,10 @@ export class HarnessNet {
     const p = this.params;
     const embedding = this.embed(inputs.image, inputs.state);
     const sensitivity = tf.reshape<tf.Rank.R3>(tf.softplus(dense(embedding, p.w2("diagnostics/S/w"), p.w1("diagnostics/S/b"))), [n, SENSITIVITY_ROWS, STATE_DIM]);
-    // All network inputs in [-1, 1] (SPEC "Inputs"): rewards are clipped (the environment's are
-    // -1, 0, +1), rates |ds/dt| in [0, inf) are squashed by tanh. The Correction Generator uses
-    // the raw rates.
-    const riskIn = tf.concat([embedding, tf.clipByValue(inputs.rolloutRewards, -1, 1), tf.tanh(tf.abs(inputs.stateRates))], 1);
+    // Rewards are clipped to [-1, 1] (the environment's are -1, 0, +1, so this only guards other
+    // reward sources). The rates |ds/dt| enter as they are (normalised units per second, >= 0):
+    // squashing them would change what the weights in models/ were trained on.
+    const riskIn = tf.concat([embedding, tf.clipByValue(inputs.rolloutRewards, -1, 1), inputs.stateRates], 1);
     const rh = tf.relu(dense(riskIn, p.w2("diagnostics/risk/fc0/w"), p.w1("diagnostics/risk/fc0/b")));
     const risk = tf.reshape<tf.Rank.R1>(tf.sigmoid(dense(rh, p.w2("diagnostics/risk/out/w"), p.w1("diagnostics/risk/out/b"))), [n]);
     return { sensitivity, risk, embedding };
