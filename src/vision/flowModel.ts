@@ -33,14 +33,19 @@ export type Vec3 = { x: number; y: number; z: number };
 
 /**
  * Angular velocity from the body frame (REP-103 FLU: x forward, y left, z up) to the optical
- * frame of a forward-looking camera (z forward, x right, y down): x_opt = -y_body,
- * y_opt = -z_body, z_opt = x_body. Writes into `out` and returns it.
+ * frame (z forward, x right, y down) of a forward-looking camera pitched down by `pitchDownRad`
+ * about the body y axis (0 = looking straight ahead). The optical axes in body coordinates are
+ * x_opt = (0, -1, 0), y_opt = (-sin t, 0, -cos t), z_opt = (cos t, 0, -sin t), so
+ * w_opt = (-wy, -sin t wx - cos t wz, cos t wx - sin t wz); for t = 0: (-wy, -wz, wx).
+ * Writes into `out` and returns it.
  */
-export function bodyFluToOptical(w: Vec3, out: Vec3): Vec3 {
+export function bodyFluToOptical(w: Vec3, out: Vec3, pitchDownRad = 0): Vec3 {
   const { x, y, z } = w;
+  const c = Math.cos(pitchDownRad);
+  const s = Math.sin(pitchDownRad);
   out.x = -y;
-  out.y = -z;
-  out.z = x;
+  out.y = -s * x - c * z;
+  out.z = c * x - s * z;
   return out;
 }
 
