@@ -22,8 +22,11 @@ export async function startFlightBag(graph: EmbeddedGraph, directory: string, do
   const source: RawTopicSource = {
     listTopics: async () => graph.topicNamesAndTypes(),
     subscribeRaw: async (topic, cb) => {
+      // Like rosbag2's recorder, adapt to the publishers: a reliable subscription would not
+      // match the best-effort sensor topics (rosbag2_transport qos.cpp adapt_request_to_offers).
+      const bestEffort = graph.topicInfo(topic).publishers.some((p) => p.qos.reliability === "best_effort");
       const sub = graph.subscribeRaw(topic, (bytes, typeName, receiveTimeNs) => cb({ bytes, typeName, receiveTimeNs }), {
-        qos: { history: "keep_last", depth: 1000, reliability: "reliable", durability: "volatile" },
+        qos: { history: "keep_last", depth: 1000, reliability: bestEffort ? "best_effort" : "reliable", durability: "volatile" },
         clock,
       });
       return { unsubscribe: async () => sub.destroy() };

@@ -38,8 +38,8 @@ export type SimArgs = {
   mainJobOnly: string[];
 };
 
-/** Main-job defaults: 4 test seeds x 2 arms x 20 s of sim time (a few minutes on 2 cores). */
-export const MAIN_JOB_DEFAULTS = { flights: 4, duration_s: 20, bagFlights: 1, samples: 4 } as const;
+/** Main-job defaults: 3 test seeds x 2 arms x at most 20 s of sim time (a few minutes on 2 cores). */
+export const MAIN_JOB_DEFAULTS = { flights: 3, duration_s: 20, bagFlights: 1, samples: 4 } as const;
 
 export function parseSimArgs(args: string[]): SimArgs {
   const out: SimArgs = {

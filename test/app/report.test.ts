@@ -1,0 +1,71 @@
+import { PNG } from "pngjs";
+import { drawBoxes, pngDataUri } from "../../src/app/report/framePng";
+import { linePlot, tickStep } from "../../src/app/report/svg";
+import { topDownMap } from "../../src/app/report/topDownMap";
+import { judge, parseDumpedCheck } from "../../src/app/checkReport";
+import type { FlightRecord, WorldSketch } from "../../src/app/types";
+
+describe("report pieces", () => {
+  it("linePlot counts finite points, breaks lines at NaN and escapes text", () => {
+    const svg = linePlot({ name: "r", title: "a < b", xLabel: "t", yLabel: "r", series: [{ name: "s", color: "#000", x: [0, 1, 2, 3], y: [0.1, Number.NaN, 0.3, 0.4] }] });
+    expect(svg).toContain('data-plot="r"');
+    expect(svg).toContain('data-points="3"');
+    expect(svg).toContain("a &lt; b");
+    // Two separate pieces of line: the NaN lifts the pen.
+    const d = /<path d="([^"]+)" fill="none" stroke="#000"/.exec(svg)![1]!;
+    expect(d.match(/M/g)).toHaveLength(2);
+  });
+
+  it("tick steps are 1, 2 or 5 times a power of ten", () => {
+    expect(tickStep(1)).toBeCloseTo(0.2, 12);
+    expect(tickStep(20)).toBe(5);
+    expect(tickStep(0)).toBe(1);
+  });
+
+  it("drawBoxes outlines a box in the class colour and leaves the inside untouched", () => {
+    const W = 16, H = 16;
+    const rgb = new Uint8Array(W * H * 3).fill(10);
+    const img = drawBoxes(rgb, W, H, [{ classId: "wire", score: 0.9, x0: 2, y0: 2, x1: 10, y1: 8 }], []);
+    const px = (x: number, y: number): number[] => Array.from(img.subarray((y * W + x) * 4, (y * W + x) * 4 + 4));
+    expect(px(2, 2)).toEqual([255, 40, 40, 255]); // corner
+    expect(px(9, 7)).toEqual([255, 40, 40, 255]); // opposite corner (x1, y1 exclusive)
+    expect(px(3, 3)).toEqual([255, 40, 40, 255]); // 2 px thick
+    expect(px(5, 5)).toEqual([10, 10, 10, 255]); // inside
+    expect(px(12, 12)).toEqual([10, 10, 10, 255]); // outside
+    expect(() => drawBoxes(new Uint8Array(5), W, H, [], [])).toThrow("rgb.length=5, expected 16x16x3=768");
+  });
+
+  it("pngDataUri decodes back to the same pixels", () => {
+    const rgba = Uint8Array.from({ length: 4 * 3 * 4 }, (_, i) => (i * 37) % 256);
+    const uri = pngDataUri(rgba, 4, 3);
+    expect(uri.startsWith("data:image/png;base64,")).toBe(true);
+    const png = PNG.sync.read(Buffer.from(uri.slice("data:image/png;base64,".length), "base64"));
+    expect([png.width, png.height]).toEqual([4, 3]);
+    expect(Array.from(png.data)).toEqual(Array.from(rgba));
+  });
+
+  it("topDownMap draws both trajectories, the collision and the structures", () => {
+    const world: WorldSketch = { seed: 7, wires: [-20, 30, 20, 32], branches: [3, 10, 4, 11], posts: [-20, 30, 0.15], start: { x: 0, y: 0 }, goal: { x: 0, y: 100 } };
+    const f = (arm: "on" | "off", collided: boolean): FlightRecord => ({
+      arm, seed: 7, status: collided ? "collided" : "flying", simTime_s: 3, cameraFrames: 3, distance_m: 30,
+      collision: collided ? { time_s: 3, x: 0, y: 31, z: 8, cls: 1 } : undefined, latencyMs: [], framesWithoutCommand: 0, framesIncomplete: 0,
+      series: { time_s: [0, 1, 2], x: [0, 0, 0], y: [0, 15, 31], z: [8, 8, 8], risk: [], maxAbsDelta: [] }, samples: [], wallTime_ms: 0, callbackErrors: 0, recorded: false,
+    });
+    const svg = topDownMap(world, [f("on", false), f("off", true)]);
+    expect(svg).toContain('data-plot="map-seed-7"');
+    expect(svg).toContain('data-points="6"');
+    expect(svg.match(/class="trajectory"/g)).toHaveLength(2);
+    expect(svg.match(/class="collision" data-arm="off"/g)).toHaveLength(1);
+    expect(svg).toContain('stroke="#333"'); // wires
+    expect(svg).toContain('fill="#6b4a2b"'); // a pole
+  });
+
+  it("reads the report's own check back from a dumped DOM and judges it", () => {
+    const json = JSON.stringify({ images: [{ alt: "a", naturalWidth: 256, naturalHeight: 256, complete: true }, { alt: "b", naturalWidth: 0, naturalHeight: 0, complete: true }], plots: [{ name: "pr-wire", points: 10, paths: 3, width: 500 }] });
+    const dom = `<html><body><pre id="report-check" data-ready="1">${json.replace(/"/g, "&quot;")}</pre></body></html>`;
+    const v = judge(parseDumpedCheck(dom), ["pr-wire", "risk-on"]);
+    expect(v.ok).toBe(false);
+    expect(v.problems).toEqual(['image "b" did not decode (naturalWidth=0)', "plot risk-on* missing"]);
+    expect(() => parseDumpedCheck("<html></html>")).toThrow('no <pre id="report-check">');
+  });
+});
