@@ -71,7 +71,9 @@ describe("correctionDelta", () => {
     const out = newCorrectionDelta();
     expect(() => correctionDelta(new Float32Array(3), new Float32Array(D), 0.5, 0.3, out)).toThrow("S length=3, expected 11x16=176");
     expect(() => correctionDelta(new Float32Array(176), new Float32Array(D), 1.5, 0.3, out)).toThrow("risk=1.5, expected a number in [0, 1]");
-    expect(() => correctionDelta(new Float32Array(176), new Float32Array(D), Number.NaN, 0.3, out)).toThrow("risk=NaN");
+    expect(() => correctionDelta(new Float32Array(176), new Float32Array(D), Number.POSITIVE_INFINITY, 0.3, out)).toThrow("risk=Infinity");
+    // NaN risk is a data failure: no correction, flagged (next test), not a throw.
+    expect(correctionDelta(new Float32Array(176), new Float32Array(D), Number.NaN, 0.3, out).finite).toBe(false);
   });
 
   it("gives no correction and flags NaN max|delta| when S or the rates are not finite", () => {

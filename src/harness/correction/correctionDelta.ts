@@ -23,7 +23,7 @@ export type CorrectionDelta = {
 
 export type DeltaStats = {
   /**
-   * False when S or the rates held a non-finite value: delta is then all zeros (no correction)
+   * False when S, the rates or the risk held a non-finite value: delta is then all zeros (no correction)
    * and maxAbs is NaN, which the safety watchdog counts as a runaway harness.
    */
   finite: boolean;
@@ -39,13 +39,14 @@ export function newCorrectionDelta(): CorrectionDelta {
 }
 
 function checkInputs(sLen: number, ratesLen: number, risk: number, lambda: number): void {
+  // NaN risk is a data failure handled like non-finite S (no correction, flagged), not a throw.
   if (sLen !== SENSITIVITY_ROWS * STATE_DIM) {
     throw new RangeError(`S length=${sLen}, expected ${SENSITIVITY_ROWS}x${STATE_DIM}=${SENSITIVITY_ROWS * STATE_DIM}`);
   }
   if (ratesLen !== STATE_DIM) {
     throw new RangeError(`rates length=${ratesLen}, expected ${STATE_DIM}`);
   }
-  if (!(risk >= 0 && risk <= 1)) {
+  if (!Number.isNaN(risk) && !(risk >= 0 && risk <= 1)) {
     throw new RangeError(`risk=${risk}, expected a number in [0, 1]`);
   }
   if (!(lambda >= 0 && Number.isFinite(lambda))) {
@@ -100,7 +101,7 @@ export function correctionDelta(
   maxNorm: number = DELTA_NORM_MAX,
 ): DeltaStats {
   checkInputs(S.length, rates.length, risk, lambda);
-  if (!allFinite(S) || !allFinite(rates)) return rejectNonFinite(out);
+  if (Number.isNaN(risk) || !allFinite(S) || !allFinite(rates)) return rejectNonFinite(out);
   const k = -lambda * risk;
   for (let i = 0; i < SENSITIVITY_ROWS; i++) {
     let acc = 0;

@@ -58,9 +58,9 @@ export function correctionDeltaInt8(
 ): DeltaStats {
   if (S.length !== SENSITIVITY_ROWS * STATE_DIM) throw new RangeError(`S length=${S.length}, expected ${SENSITIVITY_ROWS * STATE_DIM}`);
   if (rates.length !== STATE_DIM) throw new RangeError(`rates length=${rates.length}, expected ${STATE_DIM}`);
-  if (!(risk >= 0 && risk <= 1)) throw new RangeError(`risk=${risk}, expected a number in [0, 1]`);
+  if (!Number.isNaN(risk) && !(risk >= 0 && risk <= 1)) throw new RangeError(`risk=${risk}, expected a number in [0, 1]`);
   if (!(lambda >= 0 && Number.isFinite(lambda))) throw new RangeError(`lambda=${lambda}, expected a finite number >= 0`);
-  if (!allFinite(S) || !allFinite(rates)) return rejectNonFinite(out);
+  if (Number.isNaN(risk) || !allFinite(S) || !allFinite(rates)) return rejectNonFinite(out);
   const sS = quantizeSymmetricInt8(S, ws.qS);
   const sR = quantizeSymmetricInt8(rates, ws.qR, { absolute: true });
   const k = -lambda * risk * sS * sR;
