@@ -59,6 +59,8 @@ export function parseScenario(text: string, fileName: string): Scenario {
       const keyNode = pair.key as YamlNode | null;
       const key = isScalar(keyNode) ? String(keyNode.value) : "";
       const dotted = prefix === "" ? key : `${prefix}.${key}`;
+      // The fault schedule is validated by sim/faults/parseScenarioFaults.ts.
+      if (prefix === "" && key === "faults") continue;
       if (!(key in schema)) {
         fail(keyNode, dotted, `unknown key; valid keys here: ${Object.keys(schema).join(", ")}`);
       }
