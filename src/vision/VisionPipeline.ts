@@ -96,9 +96,20 @@ export class VisionPipeline {
     const height = options.height ?? 256;
     this.width = width;
     this.height = height;
-    this.flow = new FlowEstimator(cv, { width, height, ...options.flow });
-    this.warper = new RolloutWarper(cv, { width, height, ...options.rollout });
-    this.textures = new TextureAnalyzer(cv, { width, height, ...options.texture });
+    const range = options.textureRange ?? 127.5;
+    if (!(range > 0)) throw new RangeError(`VisionPipeline: textureRange=${range}, expected > 0`);
+    // A bad option in a later part must not leak the Mats of the parts built before it.
+    const built: { dispose(): void }[] = [];
+    try {
+      this.flow = new FlowEstimator(cv, { width, height, ...options.flow });
+      built.push(this.flow);
+      this.warper = new RolloutWarper(cv, { width, height, ...options.rollout });
+      built.push(this.warper);
+      this.textures = new TextureAnalyzer(cv, { width, height, ...options.texture });
+    } catch (err) {
+      for (const part of built) part.dispose();
+      throw err;
+    }
     this.pool = new MatPool(cv);
     this.prevGrey = this.pool.alloc(height, width, cv.CV_8UC1);
     this.currGrey = this.pool.alloc(height, width, cv.CV_8UC1);
@@ -121,8 +132,6 @@ export class VisionPipeline {
     const signed = (options.output ?? "signed") === "signed";
     this.valueScale = signed ? 2 / 255 : 1 / 255;
     this.valueOffset = signed ? -1 : 0;
-    const range = options.textureRange ?? 127.5;
-    if (!(range > 0)) throw new RangeError(`VisionPipeline: textureRange=${range}, expected > 0`);
     this.textureRange = range;
     this.textureScale = signed ? 2 / range : 1 / range;
     this.textureOffset = signed ? -1 : 0;

@@ -110,5 +110,8 @@ describe("VisionPipeline", () => {
     expect(MatPool.live).toBe(live0);
     p.dispose();
     expect(MatPool.live).toBe(liveBefore);
+    // A bad option in a later part frees the Mats of the parts already built.
+    expect(() => new VisionPipeline(cv, { width: S, height: S, texture: { ridgeKernel: 2 } })).toThrow("ridgeKernel=2");
+    expect(MatPool.live).toBe(liveBefore);
   });
 });
