@@ -1,7 +1,7 @@
 import { connect, type Socket } from "node:net";
-import type { Parameter, SetParametersResult } from "../graph/types";
-import { encodeJsonFrame, FrameDecoder } from "./frames";
-import type { LaunchInfo, Request, Response, ServerEvent, SubscribeResult, TopicEntry } from "./protocol";
+import type { Parameter, QoSProfile, SetParametersResult } from "../graph/types";
+import { encodeJsonFrame, encodePublishHeader, FrameDecoder } from "./frames";
+import type { LaunchInfo, PublishHeader, Request, Response, ServerEvent, StatsResult, SubscribeResult, TopicEntry, TopicInfo } from "./protocol";
 import { introspectionDir, listLaunchSockets } from "./socketDir";
 
 /** Raised when no launch is listening; the message names the directory that was searched. */
@@ -44,6 +44,7 @@ type SubState = { topic: string; typeName: string | undefined; callback: (m: Raw
  *   const client = await GraphClient.connect();
  *   const topics = await client.listTopics();
  *   const sub = await client.subscribeRaw("/camera/image_raw", (m) => writer.write(m.bytes));
+ *   await client.publishRaw("/clock", "rosgraph_msgs/msg/Clock", clockCdr);
  *   await sub.unsubscribe(); client.close();
  */
 export class GraphClient {
@@ -73,6 +74,11 @@ export class GraphClient {
           const s = this.#subs.get(f.subscriptionId);
           s?.callback({ bytes: f.bytes, typeName: s.typeName, receiveTimeNs: f.receiveTimeNs });
           continue;
+        }
+        if (f.kind !== "json") {
+          this.#fail(new Error("the launch sent a PUBLISH frame, which only clients send"));
+          socket.destroy();
+          return;
         }
         const v = f.value as Response | ServerEvent;
         if ("event" in v) {
@@ -133,6 +139,34 @@ export class GraphClient {
 
   listTopics(): Promise<TopicEntry[]> {
     return this.#call({ op: "listTopics" }) as Promise<TopicEntry[]>;
+  }
+
+  /** Publishers and subscriptions of `topic` (absolute name) with node names and QoS, as `ros2 topic info -v`. */
+  topicInfo(topic: string): Promise<TopicInfo> {
+    return this.#call({ op: "topicInfo", topic }) as Promise<TopicInfo>;
+  }
+
+  /** Delivery counts of this client's subscriptions, including messages the server dropped because this client read too slowly. */
+  stats(): Promise<StatsResult> {
+    return this.#call({ op: "stats" }) as Promise<StatsResult>;
+  }
+
+  /**
+   * Publishes CDR bytes (with the 4-byte encapsulation header) on `topic` (absolute name) in the
+   * launch's graph, with `qos` (default: the graph's default profile). Resolves once the launch has
+   * published it; rejects with the launch's error (unknown type, bad QoS). Calls keep their order.
+   */
+  publishRaw(topic: string, typeName: string, bytes: Uint8Array, qos?: QoSProfile): Promise<void> {
+    if (this.#closed) return Promise.reject(this.#closeError ?? new Error("connection closed"));
+    const id = this.#nextId++;
+    const header: PublishHeader = qos === undefined ? { topic, typeName } : { topic, typeName, qos };
+    return new Promise<void>((resolve, reject) => {
+      this.#pending.set(id, { resolve: (r) => (r.ok ? resolve() : reject(new Error(r.error))), reject });
+      this.#socket.cork();
+      this.#socket.write(encodePublishHeader(id, header, bytes.byteLength));
+      this.#socket.write(bytes);
+      this.#socket.uncork();
+    });
   }
 
   listParams(node: string): Promise<string[]> {

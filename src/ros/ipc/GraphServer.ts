@@ -3,7 +3,8 @@ import { createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
 import { encodeJsonFrame, encodeMessageHeader, FrameDecoder } from "./frames";
 import type { IntrospectionTarget, TargetSubscription } from "./IntrospectionTarget";
-import type { Request, Response, ResponseResult, ServerEvent } from "./protocol";
+import type { QoSProfile } from "../graph/types";
+import type { PublishHeader, Request, Response, ResponseResult, ServerEvent, StatsResult } from "./protocol";
 import { ensurePrivateDir } from "./socketDir";
 
 export type GraphServerOptions = {
@@ -12,11 +13,39 @@ export type GraphServerOptions = {
   log?: (line: string) => void;
 };
 
-type ClientSubscription = { sub: TargetSubscription; typeName: string | undefined; dropped: number };
+type ClientSubscription = { sub: TargetSubscription; typeName: string | undefined; sent: number; dropped: number };
+
+const HISTORY = ["keep_last", "keep_all"] as const;
+const RELIABILITY = ["reliable", "best_effort"] as const;
+const DURABILITY = ["volatile", "transient_local"] as const;
+
+function oneOf<T extends string>(what: string, value: unknown, valid: readonly T[]): T {
+  if (typeof value === "string" && (valid as readonly string[]).includes(value)) return value as T;
+  throw new RangeError(`${what}=${JSON.stringify(value)}, expected one of ${valid.join(", ")}`);
+}
+
+/** Checks the header of a PUBLISH frame; errors name the field and the valid values. */
+export function parsePublishHeader(value: unknown): PublishHeader {
+  const h = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  if (typeof h.topic !== "string" || !h.topic.startsWith("/")) throw new RangeError(`publish topic=${JSON.stringify(h.topic)}, expected an absolute name (start with "/")`);
+  if (typeof h.typeName !== "string" || h.typeName === "") throw new RangeError(`publish typeName=${JSON.stringify(h.typeName)}, expected "pkg/msg/Name"`);
+  if (h.qos === undefined) return { topic: h.topic, typeName: h.typeName };
+  const q = (typeof h.qos === "object" && h.qos !== null ? h.qos : {}) as Record<string, unknown>;
+  const qos: QoSProfile = {
+    history: oneOf("qos.history", q.history, HISTORY),
+    depth: typeof q.depth === "number" ? q.depth : NaN,
+    reliability: oneOf("qos.reliability", q.reliability, RELIABILITY),
+    durability: oneOf("qos.durability", q.durability, DURABILITY),
+  };
+  if (!Number.isInteger(qos.depth) || qos.depth < 0) throw new RangeError(`qos.depth=${JSON.stringify(q.depth)}, expected an integer >= 0`);
+  return { topic: h.topic, typeName: h.typeName, qos };
+}
 
 /**
  * Serves an IntrospectionTarget on a Unix domain socket in a private (0700) directory: JSON
- * requests in, JSON responses and raw CDR MESSAGE frames out (frames.ts). No network listener.
+ * requests and raw CDR PUBLISH frames in, JSON responses and raw CDR MESSAGE frames out
+ * (frames.ts). No network listener. A client that reads slower than its subscriptions produce
+ * loses messages once `maxQueuedBytes` are queued on its socket; the `stats` op reports how many.
  */
 export class GraphServer {
   readonly #target: IntrospectionTarget;
@@ -101,6 +130,18 @@ export class GraphServer {
         return;
       }
       for (const frame of frames) {
+        if (frame.kind === "publish") {
+          try {
+            const header = parsePublishHeader(frame.header);
+            // A copy: the frame is a view of the socket's read buffer, and the graph may keep the
+            // message (transient_local history, queued deliveries).
+            this.#target.publishRaw(header.topic, header.typeName, Uint8Array.prototype.slice.call(frame.bytes), header.qos);
+            send({ id: frame.id, ok: true, result: null });
+          } catch (err) {
+            send({ id: frame.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+          }
+          continue;
+        }
         if (frame.kind !== "json") {
           socket.destroy();
           return;
@@ -132,6 +173,16 @@ export class GraphServer {
         return t.listNodes();
       case "listTopics":
         return t.listTopics();
+      case "topicInfo":
+        if (typeof req.topic !== "string" || !req.topic.startsWith("/")) throw new RangeError(`topic "${String(req.topic)}" must be an absolute name (start with "/")`);
+        return t.topicInfo(req.topic);
+      case "stats": {
+        const result: StatsResult = { subscriptions: [] };
+        for (const [subscriptionId, s] of subs) {
+          result.subscriptions.push({ subscriptionId, topic: s.sub.topic, sent: s.sent, droppedSlowClient: s.dropped, droppedQueue: s.sub.droppedCount?.() ?? 0 });
+        }
+        return result;
+      }
       case "listParams":
         return t.listParams(req.node);
       case "getParam":
@@ -146,7 +197,7 @@ export class GraphServer {
       case "subscribe": {
         if (typeof req.topic !== "string" || !req.topic.startsWith("/")) throw new RangeError(`topic "${String(req.topic)}" must be an absolute name (start with "/")`);
         const subscriptionId = newId();
-        const entry: ClientSubscription = { sub: { topic: req.topic, destroy: () => undefined }, typeName: t.topicType(req.topic), dropped: 0 };
+        const entry: ClientSubscription = { sub: { topic: req.topic, destroy: () => undefined }, typeName: t.topicType(req.topic), sent: 0, dropped: 0 };
         entry.sub = t.subscribeRaw(req.topic, (bytes, typeName, receiveTimeNs) => {
           if (socket.destroyed) return;
           if (typeName !== entry.typeName) {
@@ -157,6 +208,7 @@ export class GraphServer {
             entry.dropped++;
             return;
           }
+          entry.sent++;
           socket.cork();
           socket.write(encodeMessageHeader(subscriptionId, receiveTimeNs, bytes.byteLength));
           socket.write(bytes);

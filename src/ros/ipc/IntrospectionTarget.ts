@@ -1,8 +1,13 @@
-import type { Parameter, SetParametersResult } from "../graph/types";
-import type { LaunchInfo, TopicEntry } from "./protocol";
+import type { Parameter, QoSProfile, SetParametersResult } from "../graph/types";
+import type { LaunchInfo, TopicEntry, TopicInfo } from "./protocol";
 
 /** A live raw subscription held by the server for one client. */
-export type TargetSubscription = { readonly topic: string; destroy(): void };
+export type TargetSubscription = {
+  readonly topic: string;
+  /** Messages the graph's keep_last queue of this subscription discarded (0 when not tracked). */
+  droppedCount?(): number;
+  destroy(): void;
+};
 
 /**
  * What the introspection server exposes (the ros2 daemon's role): implemented over a running
@@ -14,6 +19,10 @@ export interface IntrospectionTarget {
   listTopics(): TopicEntry[];
   /** Raw CDR bytes of every message on `topic` (absolute name), with its type and receive time. */
   subscribeRaw(topic: string, callback: (bytes: Uint8Array, typeName: string, receiveTimeNs: bigint) => void): TargetSubscription;
+  /** Publishers and subscriptions of `topic` with their QoS; throws naming the topic when unknown. */
+  topicInfo(topic: string): TopicInfo;
+  /** Publishes CDR bytes into the graph (typed subscribers get them decoded), e.g. from `bag play`. */
+  publishRaw(topic: string, typeName: string, bytes: Uint8Array, qos?: QoSProfile): void;
   /** Type of `topic` if known now. */
   topicType(topic: string): string | undefined;
   listParams(node: string): string[];

@@ -5,16 +5,21 @@
  *   u32 BE  length of everything after this field
  *   u8      kind: 1 = JSON (UTF-8 request, response or event), 2 = MESSAGE
  *   MESSAGE: u32 BE subscription id, u64 BE receive time (ns since the Unix epoch), CDR bytes
+ *   PUBLISH (client to server): u32 BE request id, u32 BE header length, UTF-8 JSON header
+ *            {topic, typeName, qos?}, CDR bytes; answered by a JSON response with that id
  */
 export const FRAME_JSON = 1;
 export const FRAME_MESSAGE = 2;
+export const FRAME_PUBLISH = 3;
 /** Largest frame accepted (a 4K rgb8 image is 25 MB; this leaves room for bigger point clouds). */
 export const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 const MESSAGE_HEADER_BYTES = 4 + 1 + 4 + 8;
+const PUBLISH_FIXED_BYTES = 4 + 1 + 4 + 4;
 
 export type Frame =
   | { kind: "json"; value: unknown }
-  | { kind: "message"; subscriptionId: number; receiveTimeNs: bigint; bytes: Uint8Array };
+  | { kind: "message"; subscriptionId: number; receiveTimeNs: bigint; bytes: Uint8Array }
+  | { kind: "publish"; id: number; header: unknown; bytes: Uint8Array };
 
 export function encodeJsonFrame(value: unknown): Buffer {
   const body = Buffer.from(JSON.stringify(value), "utf8");
@@ -32,6 +37,18 @@ export function encodeMessageHeader(subscriptionId: number, receiveTimeNs: bigin
   out.writeUInt8(FRAME_MESSAGE, 4);
   out.writeUInt32BE(subscriptionId, 5);
   out.writeBigUInt64BE(receiveTimeNs < 0n ? 0n : receiveTimeNs, 9);
+  return out;
+}
+
+/** The header of a PUBLISH frame (with its JSON header); the CDR bytes are written after it. */
+export function encodePublishHeader(id: number, header: unknown, byteLength: number): Buffer {
+  const json = Buffer.from(JSON.stringify(header), "utf8");
+  const out = Buffer.allocUnsafe(PUBLISH_FIXED_BYTES + json.length);
+  out.writeUInt32BE(PUBLISH_FIXED_BYTES - 4 + json.length + byteLength, 0);
+  out.writeUInt8(FRAME_PUBLISH, 4);
+  out.writeUInt32BE(id, 5);
+  out.writeUInt32BE(json.length, 9);
+  json.copy(out, PUBLISH_FIXED_BYTES);
   return out;
 }
 
@@ -81,5 +98,15 @@ function decodeFrame(frame: Buffer): Frame {
     if (frame.length < MESSAGE_HEADER_BYTES - 4) throw new RangeError(`introspection MESSAGE frame of ${frame.length} bytes is shorter than its ${MESSAGE_HEADER_BYTES - 4}-byte header`);
     return { kind: "message", subscriptionId: frame.readUInt32BE(1), receiveTimeNs: frame.readBigUInt64BE(5), bytes: frame.subarray(13) };
   }
-  throw new RangeError(`introspection frame kind ${kind} is not 1 (JSON) or 2 (MESSAGE)`);
+  if (kind === FRAME_PUBLISH) {
+    const fixed = PUBLISH_FIXED_BYTES - 4;
+    if (frame.length < fixed) throw new RangeError(`introspection PUBLISH frame of ${frame.length} bytes is shorter than its ${fixed}-byte header`);
+    const headerLength = frame.readUInt32BE(5);
+    if (headerLength > frame.length - fixed) {
+      throw new RangeError(`introspection PUBLISH header length ${headerLength} exceeds the frame's remaining ${frame.length - fixed} bytes`);
+    }
+    const header = JSON.parse(frame.subarray(fixed, fixed + headerLength).toString("utf8")) as unknown;
+    return { kind: "publish", id: frame.readUInt32BE(1), header, bytes: frame.subarray(fixed + headerLength) };
+  }
+  throw new RangeError(`introspection frame kind ${kind} is not 1 (JSON), 2 (MESSAGE) or 3 (PUBLISH)`);
 }

@@ -1,11 +1,11 @@
 export { GraphClient, NoLaunchFoundError } from "./GraphClient";
 export type { ClientSubscription, ConnectOptions, RawMessage } from "./GraphClient";
-export { GraphServer } from "./GraphServer";
+export { GraphServer, parsePublishHeader } from "./GraphServer";
 export type { GraphServerOptions } from "./GraphServer";
 export type { IntrospectionTarget, TargetSubscription } from "./IntrospectionTarget";
-export type { LaunchInfo, TopicEntry } from "./protocol";
+export type { EndpointInfo, LaunchInfo, PublishHeader, StatsResult, SubscriptionStats, TopicEntry, TopicInfo } from "./protocol";
 export { introspectionDir, ensurePrivateDir, listLaunchSockets, socketFileName } from "./socketDir";
 export { messageToYaml } from "./messageToYaml";
 export { formatParameter } from "./formatParameter";
 export { HzStats } from "./HzStats";
-export { FrameDecoder, encodeJsonFrame, encodeMessageHeader } from "./frames";
+export { FrameDecoder, encodeJsonFrame, encodeMessageHeader, encodePublishHeader } from "./frames";

@@ -1,14 +1,18 @@
 import type { RawTopicAccess } from "../graph/raw";
 import type { Parameter, QoSProfile, RosGraph, RosNode, SetParametersResult } from "../graph/types";
 import type { IntrospectionTarget } from "../ipc/IntrospectionTarget";
-import type { LaunchInfo } from "../ipc/protocol";
+import type { EndpointInfo, LaunchInfo, TopicInfo } from "../ipc/protocol";
 import { parseParameterValue } from "../params";
 
 /** A graph the introspection server can read: nodes, topics and raw bytes (EmbeddedGraph). */
 export type IntrospectableGraph = RosGraph &
   RawTopicAccess & {
     node?(fullyQualifiedName: string): RosNode | undefined;
-    topicInfo?(topic: string): { publishers: Array<{ qos: QoSProfile }> };
+    topicInfo?(topic: string): {
+      type: string | undefined;
+      publishers: Array<{ node: string; qos: QoSProfile }>;
+      subscriptions: Array<{ node: string; qos: QoSProfile }>;
+    };
   };
 
 /**
@@ -21,6 +25,9 @@ export function toolQos(publishers: ReadonlyArray<{ qos: QoSProfile }>): QoSProf
   const transientLocal = publishers.length > 0 && publishers.every((p) => p.qos.durability === "transient_local");
   return { history: "keep_last", depth: 100, reliability: bestEffort ? "best_effort" : "reliable", durability: transientLocal ? "transient_local" : "volatile" };
 }
+
+/** An endpoint as the protocol reports it (a copy: the graph's QoS object is not shared). */
+const endpoint = (e: { node: string; qos: QoSProfile }): EndpointInfo => ({ node: e.node, qos: { ...e.qos } });
 
 /** "harness" and "/harness" both name the root-namespace node, as in `ros2 param get`. */
 const absolute = (name: string): string => (name.startsWith("/") ? name : `/${name}`);
@@ -47,11 +54,26 @@ export function launchIntrospection(graph: IntrospectableGraph, findNode: (fqn: 
   return {
     info: () => info,
     listNodes: () => graph.nodeNames(),
-    listTopics: () => graph.topicNamesAndTypes(),
+    // Each topic with its publishers' QoS, so a remote `bag record` can store offered_qos_profiles.
+    listTopics: () =>
+      graph.topicNamesAndTypes().map((t) => {
+        const info = graph.topicInfo?.(t.name);
+        return info === undefined ? t : { ...t, publishers: info.publishers.map(endpoint) };
+      }),
+    topicInfo: (topic): TopicInfo => {
+      const info = graph.topicInfo?.(topic);
+      if (info === undefined) throw new Error(`topic info is not available on this graph (topic '${topic}')`);
+      if (info.type === undefined && info.publishers.length === 0 && info.subscriptions.length === 0) throw new Error(`Unknown topic '${topic}'`);
+      return { name: topic, type: info.type, publishers: info.publishers.map(endpoint), subscriptions: info.subscriptions.map(endpoint) };
+    },
+    publishRaw: (topic, typeName, bytes, qos) => {
+      if (!topic.startsWith("/")) throw new RangeError(`topic "${topic}" must be an absolute name (start with "/")`);
+      graph.publishRaw(topic, typeName, bytes, qos);
+    },
     topicType: (topic) => graph.topicNamesAndTypes().find((t) => t.name === topic)?.types[0],
     subscribeRaw: (topic, callback) => {
       const sub = graph.subscribeRaw(topic, callback, { qos: toolQos(graph.topicInfo?.(topic).publishers ?? []) });
-      return { topic: sub.topic, destroy: () => sub.destroy() };
+      return { topic: sub.topic, droppedCount: () => sub.droppedCount(), destroy: () => sub.destroy() };
     },
     listParams: (name) => parameterNames(nodeOrThrow(name)),
     getParam: (name, param): Parameter => {

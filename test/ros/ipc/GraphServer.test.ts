@@ -56,7 +56,11 @@ describe("GraphServer + GraphClient over a Unix socket", () => {
 
   it("lists nodes and topics and reports launch info", async () => {
     expect(await client.listNodes()).toContain("/talker");
-    expect(await client.listTopics()).toContainEqual({ name: "/chatter", types: ["std_msgs/msg/String"] });
+    expect(await client.listTopics()).toContainEqual({
+      name: "/chatter",
+      types: ["std_msgs/msg/String"],
+      publishers: [{ node: "/talker", qos: QOS_DEFAULT }],
+    });
     expect(await client.info()).toEqual({ pid: process.pid, launchFile: "t.launch.xml", startedAtMs: 1 });
   });
 
@@ -172,6 +176,6 @@ describe("FrameDecoder", () => {
     const huge = Buffer.alloc(5);
     huge.writeUInt32BE(0xffffffff, 0);
     expect(() => new FrameDecoder().push(huge)).toThrow("introspection frame length 4294967295 is outside [1, 268435456]");
-    expect(() => new FrameDecoder().push(Buffer.from([0, 0, 0, 1, 9]))).toThrow("introspection frame kind 9 is not 1 (JSON) or 2 (MESSAGE)");
+    expect(() => new FrameDecoder().push(Buffer.from([0, 0, 0, 1, 9]))).toThrow("introspection frame kind 9 is not 1 (JSON), 2 (MESSAGE) or 3 (PUBLISH)");
   });
 });
