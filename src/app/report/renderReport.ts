@@ -16,6 +16,10 @@ import { ARM_COLORS, topDownMap } from "./topDownMap";
 const ARM_NAME: Record<Arm, string> = { on: "harness ON", off: "harness OFF" };
 const PALETTE = ["#1f6fd1", "#e07b00", "#2a9d3a", "#c2185b", "#7b1fa2", "#00838f", "#6d4c41", "#546e7a"];
 
+/** Names of the ground-truth classes of a collision (sim/World.ts; 0 is the ground). */
+const HIT_NAMES = ["ground", "wire", "branch", "pole/trunk"];
+export const hitName = (cls: number): string => HIT_NAMES[cls] ?? `class ${cls}`;
+
 /** The runaway threshold of SPEC "Co-evolution training": sustained max|delta| > 0.6. */
 const RUNAWAY_DELTA = 0.6;
 
@@ -51,6 +55,8 @@ function seriesPlots(flights: readonly FlightRecord[]): string {
     const mine = flights.filter((f) => f.arm === arm);
     const r: PlotSeries[] = mine.map((f, i) => ({ name: `seed ${f.seed}`, color: PALETTE[i % PALETTE.length]!, x: f.series.time_s, y: f.series.risk }));
     const d: PlotSeries[] = mine.map((f, i) => ({ name: `seed ${f.seed}`, color: PALETTE[i % PALETTE.length]!, x: f.series.time_s, y: f.series.maxAbsDelta }));
+    const z: PlotSeries[] = mine.map((f, i) => ({ name: `seed ${f.seed}`, color: PALETTE[i % PALETTE.length]!, x: f.series.time_s, y: f.series.z }));
+    out.push(linePlot({ name: `altitude-${arm}`, title: `altitude over time, ${ARM_NAME[arm]}`, xLabel: "sim time, s", yLabel: "z above ground, m", series: z }));
     out.push(linePlot({ name: `risk-${arm}`, title: `risk r over time, ${ARM_NAME[arm]}`, xLabel: "sim time, s", yLabel: "r", series: r, yRange: [0, 1] }));
     out.push(
       linePlot({
@@ -98,7 +104,7 @@ export function renderReport(result: MainJobResult, commandLine: string, generat
       .map((f) => {
         const l = [...f.latencyMs].sort((a, b) => a - b);
         const q = (p: number): string => (l.length === 0 ? "n/a" : l[Math.min(l.length - 1, Math.ceil(p * l.length) - 1)]!.toFixed(2));
-        return `<tr><td>${f.seed}</td><td style="color:${ARM_COLORS[f.arm]}">${f.arm}</td><td>${f.status}${f.collision !== undefined ? ` (class ${f.collision.cls} at t=${f.collision.time_s.toFixed(1)} s)` : ""}</td><td>${f.simTime_s.toFixed(1)}</td><td>${f.distance_m.toFixed(0)}</td><td>${f.cameraFrames}</td><td>${q(0.5)} / ${q(0.99)}</td><td>${(f.wallTime_ms / 1000).toFixed(1)}</td><td>${f.recorded ? "yes" : ""}</td></tr>`;
+        return `<tr><td>${f.seed}</td><td style="color:${ARM_COLORS[f.arm]}">${f.arm}</td><td>${f.status}${f.collision !== undefined ? ` (${hitName(f.collision.cls)} at t=${f.collision.time_s.toFixed(1)} s)` : ""}</td><td>${f.simTime_s.toFixed(1)}</td><td>${f.distance_m.toFixed(0)}</td><td>${f.cameraFrames}</td><td>${q(0.5)} / ${q(0.99)}</td><td>${(f.wallTime_ms / 1000).toFixed(1)}</td><td>${f.recorded ? "yes" : ""}</td></tr>`;
       })
       .join("") +
     `</tbody></table>`;
@@ -138,7 +144,7 @@ ${flightsTable}
 <h2>Camera frames: raw vs corrected detections</h2>
 <p>The frames of each arm's first flight with the most wire/branch pixels in the ground-truth mask. Box colours: wire red, branch green, pole/trunk yellow; thin white boxes: ground-truth wires and branches.</p>
 ${framesSection(result.flights)}
-<h2>Risk r and max|delta| over time</h2>
+<h2>Altitude, risk r and max|delta| over time</h2>
 <div class="row">${seriesPlots(result.flights)}</div>
 <h2>Precision-recall</h2>
 <div class="row">${prPlots(result)}</div>

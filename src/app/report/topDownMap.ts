@@ -68,7 +68,7 @@ export function topDownMap(world: WorldSketch, flights: readonly FlightRecord[],
     if (f.collision !== undefined) {
       const x = sx(f.collision.x), y = sy(f.collision.y);
       parts.push(
-        `<g class="collision" data-arm="${f.arm}"><path d="M${x - 6} ${y - 6}L${x + 6} ${y + 6}M${x - 6} ${y + 6}L${x + 6} ${y - 6}" stroke="#d00" stroke-width="3"/>` +
+        `<g class="collision" data-arm="${f.arm}"><title>${f.arm} arm hit class ${f.collision.cls} (0 ground, 1 wire, 2 branch, 3 pole/trunk) at t=${f.collision.time_s.toFixed(1)} s, z=${f.collision.z.toFixed(1)} m</title><path d="M${x - 6} ${y - 6}L${x + 6} ${y + 6}M${x - 6} ${y + 6}L${x + 6} ${y - 6}" stroke="#d00" stroke-width="3"/>` +
           `<circle cx="${x}" cy="${y}" r="9" stroke="${ARM_COLORS[f.arm]}" stroke-width="1.5" fill="none"/></g>`,
       );
     }
