@@ -160,6 +160,7 @@ export async function runTraining(io: TrainIO, options: TrainRunOptions): Promis
   if (previous !== undefined && options.redoFrom !== undefined) {
     const keep = PHASES.slice(0, PHASES.indexOf(options.redoFrom));
     previous.completed = previous.completed.filter((p) => keep.includes(p));
+    for (const p of PHASES) if (!keep.includes(p) && p !== "data") delete previous.timings_s[p];
     previous.checkpoint = null;
     cfg = options.quick ? QUICK_CONFIG : FULL_CONFIG;
     previous.config = cfg;
