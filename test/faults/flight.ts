@@ -2,7 +2,7 @@
  * A short lock-step flight for the fault tests: the faulty sim node (sim/faults) and the four real
  * nodes (perception, harness, controller, safety) on one EmbeddedGraph. Models are the
  * deterministic fakes of test/nodes/fixtures.ts (the student prefers "cruise", 4 m/s forward;
- * the harness runs with correction_enabled=false so the command stays cruise), at 128x128 so
+ * the harness runs with correction_enabled=false so the command stays cruise), at 64x64 so
  * rendering stays cheap. Records /cmd_vel with the sim time, the largest subscription queue seen
  * after each physics tick (before the executor runs) and the keep_last drop counters.
  */
@@ -50,9 +50,9 @@ export async function startFlight(options: FlightOptions = {}): Promise<FlightRi
     name: "sim",
     namespace: "/",
     remappings: {},
-    parameterOverrides: { mode: "lockstep", seed: options.seed ?? 1, image_width: 128, image_height: 128, publish_ground_truth: false },
+    parameterOverrides: { mode: "lockstep", seed: options.seed ?? 1, image_width: 64, image_height: 64, publish_ground_truth: false },
   })) as FaultySimLaunchedNode;
-  const common = { use_sim_time: true, expected_width: 128, expected_height: 128 };
+  const common = { use_sim_time: true, expected_width: 64, expected_height: 64 };
   const add = async (f: NodeFactory, name: string, params: Record<string, boolean | number> = {}): Promise<void> => {
     const l = await f(graph, { name, namespace: "/", parameterOverrides: { ...common, ...params }, remappings: {} });
     await activateIfLifecycle(l);

@@ -1,0 +1,66 @@
+/** Validation of fault schedules (sim/faults/FaultSpec.ts) and the scenario `faults:` block. */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { FaultSpecError, injectFaults, parseFaults, parseScenarioFaults } from "../../sim/faults";
+import { parseScenario } from "../../sim/parseScenario";
+import { EmbeddedGraph } from "../../src/ros/graph";
+
+describe("fault schedule validation", () => {
+  it("fills defaults and accepts every kind", () => {
+    expect(
+      parseFaults([
+        { kind: "camera_freeze", start_s: 1, duration_s: 2 },
+        { kind: "imu_spikes", start_s: 0, duration_s: 1 },
+        { kind: "flood", start_s: 0, duration_s: 1 },
+        { kind: "gps_loss", start_s: 3, duration_s: 0.5 },
+        { kind: "camera_blackout", start_s: 3, duration_s: 0.5 },
+      ]),
+    ).toEqual([
+      { kind: "camera_freeze", start_s: 1, duration_s: 2 },
+      { kind: "imu_spikes", start_s: 0, duration_s: 1, magnitude_m_s2: 500, probability: 1 },
+      { kind: "flood", start_s: 0, duration_s: 1, topic: "camera", factor: 10 },
+      { kind: "gps_loss", start_s: 3, duration_s: 0.5 },
+      { kind: "camera_blackout", start_s: 3, duration_s: 0.5 },
+    ]);
+  });
+
+  it.each([
+    [{ kind: "camera_melt", start_s: 0, duration_s: 1 }, 'faults[0].kind: "camera_melt" is not one of camera_freeze, camera_blackout, imu_spikes, gps_loss, flood'],
+    [{ kind: "gps_loss", start_s: 0 }, "faults[0].duration_s: is required"],
+    [{ kind: "gps_loss", start_s: -1, duration_s: 1 }, "faults[0].start_s: value=-1 is outside [0, 86400]"],
+    [{ kind: "imu_spikes", start_s: 0, duration_s: 1, probability: 2 }, "faults[0].probability: value=2 is outside [0, 1]"],
+    [{ kind: "flood", start_s: 0, duration_s: 1, factor: 2.5 }, "faults[0].factor: value=2.5 must be an integer"],
+    [{ kind: "flood", start_s: 0, duration_s: 1, topic: "lidar" }, 'faults[0].topic: "lidar" is not one of camera, imu, gps'],
+    [{ kind: "gps_loss", start_s: 0, duration_s: 1, magnitude_m_s2: 3 }, "faults[0].magnitude_m_s2: unknown key for kind gps_loss; valid keys: kind, start_s, duration_s"],
+    [{ kind: "gps_loss", start_s: "soon", duration_s: 1 }, 'faults[0].start_s: expected a finite number, got string "soon"'],
+  ])("rejects %j naming the key", (fault, message) => {
+    expect(() => parseFaults([fault])).toThrow(new FaultSpecError(message));
+  });
+
+  it("a scenario file's faults: block is read with line numbers; the scenario parser skips it", () => {
+    const base = readFileSync(path.resolve(__dirname, "../../sim/scenarios/default.yaml"), "utf8");
+    const text = `${base}\nfaults:\n  - kind: camera_freeze\n    start_s: 2\n    duration_s: 1\n  - kind: flood\n    start_s: 1\n    duration_s: -3\n`;
+    expect(parseScenario(text, "x.yaml").name).toBe(parseScenario(base, "x.yaml").name);
+    const lines = text.split("\n");
+    const bad = lines.indexOf("    duration_s: -3") + 1;
+    expect(() => parseScenarioFaults(text, "x.yaml")).toThrow(`x.yaml:${bad}: faults[1].duration_s: value=-3 is outside [0, 86400]`);
+    expect(parseScenarioFaults(text.replace("duration_s: -3", "duration_s: 3"), "x.yaml")).toHaveLength(2);
+    expect(parseScenarioFaults(base, "x.yaml")).toEqual([]);
+    expect(() => parseScenarioFaults("faults: 3\n", "y.yaml")).toThrow("y.yaml:1: faults: expected a list of faults, got number 3");
+  });
+
+  it("the injector leaves other publishers and the graph's other methods untouched", async () => {
+    const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+    const inj = injectFaults(graph, [{ kind: "camera_blackout", start_s: 0, duration_s: 10 }]);
+    const node = inj.graph.createNode("n");
+    const got: string[] = [];
+    graph.createNode("r").createSubscription<{ data: string }>("std_msgs/msg/String", "/chatter", {}, (m) => got.push(m.data));
+    node.createPublisher<{ data: string }>("std_msgs/msg/String", "chatter").publish({ data: "hi" });
+    graph.spinUntilIdle();
+    expect(got).toEqual(["hi"]);
+    expect(inj.graph.nodeNames()).toEqual(graph.nodeNames());
+    expect(inj.activeAt(5_000_000_000n)).toHaveLength(1);
+    expect(inj.activeAt(10_000_000_000n)).toHaveLength(0);
+    await graph.shutdown();
+  });
+});
