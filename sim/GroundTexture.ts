@@ -16,7 +16,13 @@ export type GroundTexture = {
   size: number;
   /** levels[k] is (size >> k)^2 texels, RGB interleaved. */
   levels: Uint8Array[];
+  /** GRAIN_SIZE^2 brightness factors (about 0.82..1.18), tiled GRAIN_PER_TEXEL times per texel. */
+  grain: Float32Array;
 };
+
+export const GRAIN_SIZE = 64;
+/** Grain cells per ground texel. */
+export const GRAIN_PER_TEXEL = 4;
 
 export type GroundOptions = {
   texel_m: number;
@@ -221,7 +227,10 @@ export function buildGround(rng: Rng, o: GroundOptions): GroundTexture {
     }
     levels.push(cur);
   }
-  return { texel_m: o.texel_m, size: N, levels };
+  // Sub-texel grain for close range (grass, gravel), applied where level 0 is magnified.
+  const grain = noiseLayer(detailSeed + 5, GRAIN_SIZE, 2);
+  for (let i = 0; i < grain.length; i++) grain[i] = 0.82 + 0.36 * grain[i]!;
+  return { texel_m: o.texel_m, size: N, levels, grain };
 }
 
 function to8(v: number): number {

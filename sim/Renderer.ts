@@ -23,6 +23,7 @@
  */
 import type { CameraModel } from "./Camera";
 import { cameraRotation } from "./Camera";
+import { GRAIN_PER_TEXEL, GRAIN_SIZE } from "./GroundTexture";
 import { Rng } from "./Rng";
 import type { World } from "./World";
 
@@ -277,6 +278,11 @@ export class Renderer {
     const levels = world.ground.levels;
     const maxLevel = levels.length - 1;
     const texSize = world.ground.size;
+    const grain = world.ground.grain;
+    const grainMask = GRAIN_SIZE - 1;
+    const grainShift = Math.log2(GRAIN_SIZE);
+    // Grain only where a texel covers more than about 2 px (footprint < texel / 2).
+    const grainThr = (0.5 * world.ground.texel_m) ** 4;
     const fx4 = cam.fx ** 4;
     const lodThr = this.lodThr;
     const hazeLut = this.hazeLut;
@@ -334,6 +340,13 @@ export class Renderer {
             tr = tex[i00]! * w00 + tex[i01]! * w01 + tex[i10]! * w10 + tex[i11]! * w11;
             tg = tex[i00 + 1]! * w00 + tex[i01 + 1]! * w01 + tex[i10 + 1]! * w10 + tex[i11 + 1]! * w11;
             tb = tex[i00 + 2]! * w00 + tex[i01 + 2]! * w01 + tex[i10 + 2]! * w10 + tex[i11 + 2]! * w11;
+            if (fp4 < grainThr) {
+              // Close range: modulate with sub-texel grain so the magnified texture is not smooth.
+              const gk = grain[(((iv * GRAIN_PER_TEXEL + ((av * GRAIN_PER_TEXEL) | 0)) & grainMask) << grainShift) + ((iu * GRAIN_PER_TEXEL + ((au * GRAIN_PER_TEXEL) | 0)) & grainMask)]!;
+              tr *= gk;
+              tg *= gk;
+              tb *= gk;
+            }
           } else {
             // Minified: the mip level already averages the footprint; nearest texel.
             const size = texSize >> level;
