@@ -9,9 +9,13 @@ import { parseOfferedQosProfiles } from "./offeredQosProfiles";
 import { playMessages, type PlayClock, type PlayOptions, type PlayResult } from "./PlayScheduler";
 import { BagError, type BagMessage, type BagReadOptions } from "./types";
 
-/** Where played messages go (RawTopicAccess of the embedded graph has this method). */
+/**
+ * Where played messages go: the embedded graph (RawTopicAccess, synchronous) or a running launch in
+ * another process (GraphClient, which resolves once the launch has published; playback awaits it,
+ * so messages keep their order and a slow launch slows playback instead of queueing without bound).
+ */
 export interface RawPublishTarget {
-  publishRaw(topic: string, typeName: string, bytes: Uint8Array, qos?: QoSProfile): void;
+  publishRaw(topic: string, typeName: string, bytes: Uint8Array, qos?: QoSProfile): void | Promise<void>;
 }
 
 export type PlayBagOptions = Omit<PlayOptions, "bagStartNs"> & {

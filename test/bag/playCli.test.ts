@@ -61,11 +61,4 @@ describe("drone-harness bag play --launch", () => {
     for (let i = 1; i < seen.clockNs.length; i++) expect(seen.clockNs[i]! >= seen.clockNs[i - 1]!).toBe(true);
     expect(seen.clockNs.length).toBeGreaterThanOrEqual(50);
   });
-
-  it("without --launch explains why and exits 1", async () => {
-    const err: string[] = [];
-    const code = await runBagPlay([path.join(dir, "flight")], { out: () => undefined, err: (t) => err.push(t) }, { registry: () => ({}) });
-    expect(code).toBe(1);
-    expect(err.join("")).toContain("use --launch <file>");
-  });
 });

@@ -14,7 +14,7 @@ import { recoverMcap } from "../../bag/recoverMcap";
 import { bagSizeBytes, summarizeBag } from "../../bag/summarizeBag";
 import { BagError } from "../../bag/types";
 import { zstdChunkCompressor } from "../../bag/zstdChunkCompressor";
-import { playBag } from "../../bag/playBag";
+import { playBag, type PlayBagOptions } from "../../bag/playBag";
 import { timerPlayClock } from "../../bag/PlayScheduler";
 import { EmbeddedGraph } from "../../ros/graph";
 import { GraphClient } from "../../ros/ipc/GraphClient";
@@ -30,6 +30,7 @@ const USAGE = [
   "bag info <bag>",
   "bag recover <file.mcap> [-o <out.mcap>]",
   "bag record -o <dir> (-a | <topic>...) [--max-bag-size <bytes>] [--max-bag-duration <s>] [--compression zstd|none] [--duration <s>] [--socket <path>]",
+  "bag play <bag> [--socket <path>] [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>]",
   "bag play <bag> --launch <file.launch.xml> [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>] [name:=value ...]",
 ].join("\n       ");
 
@@ -180,12 +181,14 @@ export type BagPlayContext = {
   packageRoot?: string;
   /** Stops playback early (default: SIGINT or SIGTERM). */
   stop?: AbortSignal;
+  /** Where to look for a running launch without --launch (default introspectionDir()). */
+  socketDir?: string;
 };
 
 /**
  * `bag play <bag> --launch <file>`: starts the launch file's nodes in this process (embedded graph,
- * real-time executor) and plays the bag into it at the recorded pace. Without --launch it would
- * have to publish into a launch in another process, which the introspection socket cannot do yet.
+ * real-time executor) and plays the bag into it at the recorded pace. Without --launch it
+ * publishes into a running launch (the newest, or `--socket`) over its introspection socket.
  */
 export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext): Promise<number> {
   const p = parseArgs(args, new Set(["--rate", "-r", "--start-offset", "--socket", "--launch"]), new Set(["--topics", "--clock"]));
@@ -207,12 +210,17 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
   if (topicsFlag !== undefined && topicsFlag.length === 0) throw new UsageError("--topics needs at least one topic");
   const bag = await Bag.open(new NodeBagFileSystem(), target, { lookupSchema: registryLookup });
   const launchFile = p.flags.get("--launch")?.[0];
+  const playOptions = {
+    rate,
+    loop: p.flags.has("--loop") || p.flags.has("-l"),
+    startOffsetNs,
+    clockPeriodNs: hz === undefined ? undefined : BigInt(Math.round(1e9 / hz)),
+    topics: topicsFlag,
+    onProblem: (m: string) => io.err(`bag play: ${m}\n`),
+  };
   if (launchFile === undefined) {
-    io.err(
-      `bag play ${bag.path}: publishing into a launch running in another process is not available (the introspection ` +
-        "socket has no publish operation yet); use --launch <file> to run the nodes in this process\n",
-    );
-    return 1;
+    if (Object.keys(launchArgs).length > 0) throw new UsageError(`launch arguments (${Object.keys(launchArgs).join(", ")}:=...) need --launch <file>`);
+    return await playIntoRunningLaunch(bag, p.flags.get("--socket")?.[0], playOptions, io, ctx);
   }
   const packageRoot = ctx.packageRoot ?? findPackageRoot();
   let plan;
@@ -241,19 +249,7 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
   }
   try {
     await launcher.start(plan);
-    const clock = timerPlayClock(
-      () => process.hrtime.bigint(),
-      (cb, ms) => void setTimeout(cb, ms),
-    );
-    const res = await playBag(bag, graph, clock, {
-      rate,
-      loop: p.flags.has("--loop") || p.flags.has("-l"),
-      startOffsetNs,
-      clockPeriodNs: hz === undefined ? undefined : BigInt(Math.round(1e9 / hz)),
-      topics: topicsFlag,
-      signal: abort.signal,
-      onProblem: (m) => io.err(`bag play: ${m}\n`),
-    });
+    const res = await playBag(bag, graph, wallPlayClock(), { ...playOptions, signal: abort.signal });
     // Deliver what is still queued before the nodes stop.
     graph.stop();
     graph.spinUntilIdle();
@@ -264,6 +260,70 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
     process.off("SIGTERM", onSignal);
     await launcher.stop();
     await graph.shutdown();
+  }
+}
+
+/** Wall-clock playback (process.hrtime and setTimeout). */
+function wallPlayClock(): ReturnType<typeof timerPlayClock> {
+  return timerPlayClock(
+    () => process.hrtime.bigint(),
+    (cb, ms) => void setTimeout(cb, ms),
+  );
+}
+
+/**
+ * `bag play <bag>` without --launch: publishes into a launch running in another process through
+ * its introspection socket (GraphClient.publishRaw), as `ros2 bag play` publishes into a running
+ * ROS 2 graph. The launch's nodes follow /clock when they run with use_sim_time.
+ */
+async function playIntoRunningLaunch(
+  bag: Bag,
+  socketPath: string | undefined,
+  options: Omit<PlayBagOptions, "signal">,
+  io: CliIO,
+  ctx: BagPlayContext,
+): Promise<number> {
+  let client: GraphClient;
+  try {
+    client = await GraphClient.connect({ ...(socketPath === undefined ? {} : { socketPath }), ...(ctx.socketDir === undefined ? {} : { dir: ctx.socketDir }) });
+  } catch (err) {
+    io.err(
+      `drone-harness bag play: ${err instanceof Error ? err.message : String(err)} (start one with \`drone-harness launch <file>\`, or use --launch <file> to run the nodes in this process)\n`,
+    );
+    return 1;
+  }
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  if (ctx.stop === undefined) {
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  } else {
+    ctx.stop.addEventListener("abort", onSignal);
+  }
+  let lost = false;
+  client.onClose(() => {
+    lost = true;
+    abort.abort();
+  });
+  try {
+    const res = await playBag(bag, client, wallPlayClock(), { ...options, signal: abort.signal });
+    if (lost) {
+      io.err(`drone-harness bag play: the launch at ${client.socketPath} went away after ${res.published} messages\n`);
+      return 1;
+    }
+    const clockText = options.clockPeriodNs !== undefined ? ` and ${res.clockTicks} /clock ticks` : "";
+    io.out(`played ${res.published} messages${clockText} from ${bag.path} into the launch at ${client.socketPath} (rate ${options.rate ?? 1}${res.loops > 1 ? `, ${res.loops} loops` : ""})\n`);
+    return 0;
+  } catch (err) {
+    if (lost) {
+      io.err(`drone-harness bag play: the launch at ${client.socketPath} went away: ${err instanceof Error ? err.message : String(err)}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    client.close();
   }
 }
 
