@@ -10,15 +10,16 @@
  * those pixels (9x9 mean of |central-difference gradient| > 2 grey levels/px).
  *
  * Measured with the default estimator (128x128 Farneback, upsampled) and the default scenario's
- * camera noise (std 2 grey levels), wind off, 5 m/s forward, frames 1/30 s apart (median true
- * ground flow 0.64-0.76 px): median EPE 0.26-0.39 px over seeds 1-3 (two versions of the
- * simulator), i.e. 38-52 % of the true flow, much worse than on the synthetic texture (0.03 px)
- * because the simulated ground has so little contrast. Tolerance: median EPE < 0.5 px and < 70 %
- * of the median true flow (a zero-flow answer scores 100 %).
+ * camera noise (std 2 grey levels), wind off, 5 m/s forward, frames 1/30 s apart, over seeds 1-3
+ * and three versions of the simulator during development (its ground texture changed): median
+ * true ground flow 0.64-1.69 px, median EPE 0.26-0.53 px, i.e. 17-52 % of the true flow, much
+ * worse than on the synthetic texture (0.03 px) because the simulated ground has little contrast.
+ * Tolerance, relative so that it survives simulator changes: median EPE < 70 % of the median
+ * true flow (a zero-flow answer scores 100 %).
  *
- * Yawing at 0.6 rad/s (seed 3): median rotational flow 3.2 px; EPE against the translation-only
- * truth 2.89 px raw, 0.22 px after subtracting the gyro's rotational flow (flowModel.ts with the
- * simulator's camera pitch). Tolerance: compensated < 0.6 px and < half the raw error.
+ * Yawing at 0.6 rad/s (seed 3): median rotational flow 2.7-3.2 px; EPE against the
+ * translation-only truth 2.31-2.89 px raw, 0.22-0.51 px after subtracting the gyro's rotational
+ * flow (flowModel.ts with the simulator's camera pitch). Tolerance: compensated < 35 % of raw.
  */
 import { DEFAULT_SCENARIO, cameraRotation, createSimulation, type CameraModel, type CameraPose } from "../../sim";
 import { FlowEstimator } from "../../src/vision/FlowEstimator";
@@ -143,7 +144,6 @@ describe("flow on simulator frames", () => {
     process.stdout.write(`seed ${seed}: ${gt.idx.length} textured ground px, median true flow ${medTrue.toFixed(3)} px, median EPE ${medErr.toFixed(3)} px\n`);
     expect(gt.idx.length).toBeGreaterThan(500);
     expect(medTrue).toBeGreaterThan(0.3); // the test must have real motion to measure
-    expect(medErr).toBeLessThan(0.5);
     expect(medErr).toBeLessThan(0.7 * medTrue);
   });
 
@@ -171,7 +171,6 @@ describe("flow on simulator frames", () => {
       `yaw 0.6 rad/s: median rotational flow ${medRot.toFixed(3)} px; EPE against translation-only truth: raw ${raw.toFixed(3)} px, gyro-compensated ${comp.toFixed(3)} px\n`,
     );
     expect(medRot).toBeGreaterThan(1);
-    expect(comp).toBeLessThan(0.5 * raw);
-    expect(comp).toBeLessThan(0.6);
+    expect(comp).toBeLessThan(0.35 * raw);
   });
 });
