@@ -217,7 +217,7 @@ function addTree(sb: SegmentBuilder, rng: Rng, scenario: Scenario, x: number, y:
     growBranch(sb, rng, x + lean[0] * z, y + lean[1] * z, z, az, elev, len, r, 2, minBranch);
   }
   // The crown: a leader continuing the trunk.
-  growBranch(sb, rng, x + lean[0] * trunkTop, y + lean[1] * trunkTop, trunkTop, rng.uniform(0, 6.28), 1.35, height - trunkTop, trunkR * 0.35, 2, minBranch);
+  growBranch(sb, rng, x + lean[0] * trunkTop, y + lean[1] * trunkTop, trunkTop, rng.uniform(0, 6.28), 1.35, height - trunkTop, Math.min(trunkR * 0.35, tr.branchRadius_m.max * thickness), 2, minBranch);
 }
 
 /** A branch as two bent segments, with `depth` levels of side branches (radius x 0.6 each level). */
@@ -233,7 +233,7 @@ function growBranch(sb: SegmentBuilder, rng: Rng, x: number, y: number, z: numbe
     const nx = cx + l * Math.cos(e) * Math.cos(a);
     const ny = cy + l * Math.cos(e) * Math.sin(a);
     const nz = Math.max(0.2, cz + l * Math.sin(e));
-    sb.add(cx, cy, cz, nx, ny, nz, r * (1 - 0.25 * k));
+    sb.add(cx, cy, cz, nx, ny, nz, Math.max(minRadius, r * (1 - 0.25 * k)));
     if (depth > 0) {
       const forks = rng.int(0, 2);
       for (let f = 0; f < forks; f++) {
