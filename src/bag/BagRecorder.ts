@@ -4,15 +4,20 @@
  * Recorder). With `all`, topics that appear later are picked up by polling the topic list.
  * The source is an interface that GraphClient (src/ros/ipc) and the embedded graph satisfy.
  */
+import type { QoSProfile } from "../ros/graph/types";
 import type { BagWriter } from "./BagWriter";
 import { errorText } from "./MessageDecoder";
+import { offeredQosProfilesYaml } from "./offeredQosProfiles";
 
 /** A raw message as a graph tool receives it. */
 export type RawTopicMessage = { bytes: Uint8Array; typeName: string | undefined; receiveTimeNs: bigint };
 
+/** A topic listing entry; `publishers` (with their QoS) when the source reports them. */
+export type SourceTopic = { name: string; types: string[]; publishers?: ReadonlyArray<{ qos: QoSProfile }> };
+
 /** Where recorded messages come from (GraphClient's shape). */
 export interface RawTopicSource {
-  listTopics(): Promise<Array<{ name: string; types: string[] }>>;
+  listTopics(): Promise<SourceTopic[]>;
   subscribeRaw(topic: string, callback: (message: RawTopicMessage) => void): Promise<{ unsubscribe(): Promise<void> }>;
 }
 
@@ -24,8 +29,10 @@ export type BagRecorderOptions = {
   /** ros2msg schema text of a type ("pkg/msg/Name"); throws when unknown. */
   schemaText: (type: string) => string;
   /**
-   * offered_qos_profiles string of a topic; default "" (unknown to a remote recorder), which
-   * rosbag2's Player maps to its default QoS (rosbag2_transport player.cpp publisher_qos_for_topic).
+   * offered_qos_profiles string of a topic. Default: the QoS of the topic's publishers from the
+   * source's topic listing when the topic is first written (rosbag2_transport Recorder stores the
+   * offered profiles of the publishers it found); "" when the listing has none, which rosbag2's
+   * Player maps to its default QoS (rosbag2_transport player.cpp publisher_qos_for_topic).
    */
   offeredQos?: (topic: string, type: string) => string;
   /** Reports a message that could not be recorded (unknown type, write failure). */
@@ -71,6 +78,17 @@ export class BagRecorder {
     }
   }
 
+  /** The rosbag2 offered_qos_profiles of `topic`'s publishers as the source lists them now. */
+  async #offeredFromListing(topic: string): Promise<string> {
+    try {
+      const entry = (await this.source.listTopics()).find((t) => t.name === topic);
+      return offeredQosProfilesYaml((entry?.publishers ?? []).map((p) => p.qos));
+    } catch (err) {
+      this.#problem(`${topic}:qos`, `${topic}: publishers' QoS unknown (${errorText(err)}), offered_qos_profiles left empty`);
+      return "";
+    }
+  }
+
   #problem(key: string, message: string): void {
     if (this.#problems.has(key)) return;
     this.#problems.add(key);
@@ -94,7 +112,7 @@ export class BagRecorder {
             topic,
             type,
             schemaText: this.options.schemaText(type),
-            offeredQosProfiles: this.options.offeredQos?.(topic, type) ?? "",
+            offeredQosProfiles: this.options.offeredQos?.(topic, type) ?? (await this.#offeredFromListing(topic)),
           });
           this.#declared.set(topic, type);
         } else if (known !== type) {

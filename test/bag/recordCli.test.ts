@@ -1,11 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bag } from "../../src/bag/BagReader";
 import { MessageDecoder } from "../../src/bag/MessageDecoder";
 import { NodeBagFileSystem } from "../../src/bag/node/NodeBagFileSystem";
 import { main } from "../../src/cli/main";
-import { EmbeddedGraph } from "../../src/ros/graph";
+import { parse as parseYaml } from "yaml";
+import { offeredQosProfilesYaml, parseOfferedQosProfiles } from "../../src/bag/offeredQosProfiles";
+import { EmbeddedGraph, QOS_DEFAULT } from "../../src/ros/graph";
 import { GraphServer } from "../../src/ros/ipc/GraphServer";
 import { Launcher } from "../../src/ros/launch/Launcher";
 import { launchIntrospection } from "../../src/ros/launch/launchIntrospection";
@@ -69,6 +71,19 @@ describe("drone-harness bag record on a running launch", () => {
       expect(values.length).toBe(bag.metadata?.messageCount);
       // consecutive counter values: nothing lost between the first and last recorded message
       for (let i = 1; i < values.length; i++) expect(values[i]).toBe(values[i - 1]! + 1);
+      // The talker's publisher QoS (rmw default: keep_last 10, reliable, volatile) is stored as
+      // rosbag2 stores it: in the MCAP channel metadata and in metadata.yaml.
+      const expectedQos = offeredQosProfilesYaml([QOS_DEFAULT]);
+      for await (const m of bag.messages()) {
+        expect(m.channel.offeredQosProfiles).toBe(expectedQos);
+        break;
+      }
+      const yaml = parseYaml(readFileSync(join(bagDir, "metadata.yaml"), "utf8")) as {
+        rosbag2_bagfile_information: { topics_with_message_count: Array<{ topic_metadata: { name: string; offered_qos_profiles: string } }> };
+      };
+      const meta = yaml.rosbag2_bagfile_information.topics_with_message_count[0]!.topic_metadata;
+      expect(meta.name).toBe("/chatter");
+      expect(parseOfferedQosProfiles(meta.offered_qos_profiles)).toEqual([QOS_DEFAULT]);
     } finally {
       await server.close();
       await launcher.stop();
