@@ -16,8 +16,8 @@
  * 3. Ground truth in the same pass: a pixel is labelled with a structure's class where the
  *    structure covers at least half of the pixel's area, and every pixel the structure's centre
  *    line passes through is labelled whatever the width (so sub-pixel wires stay continuous in the
- *    mask). Nearer structures overwrite farther ones. 2D boxes are the extents of each object's
- *    labelled pixels.
+ *    mask). Nearer structures overwrite farther ones. 2D boxes are the extents of the pixels each
+ *    object labelled (a box is not shrunk where a nearer object later overwrote its labels).
  * 4. Exposure, 8-bit quantisation and additive Gaussian noise (from a precomputed table).
  * All buffers are allocated in the constructor; `render` allocates nothing.
  */
@@ -39,7 +39,10 @@ export type BoxList = {
   y0: Int32Array;
   x1: Int32Array;
   y1: Int32Array;
-  /** Labelled pixels of the object in the mask. */
+  /**
+   * Label writes of the object: an upper bound of its labelled pixels (pixels at segment joints
+   * count twice, and later overwrites by nearer objects are not subtracted).
+   */
   pixels: Int32Array;
 };
 
