@@ -5,9 +5,11 @@
  * a plausible number; the IMU differencer rejects non-finite samples before they get here.
  *
  * The default ranges are our engineering choices for a small multirotor flying low near wires,
- * not values from the seed (which gives none):
+ * not values from the seed (which gives none). Altitude, velocity, gyro and acceleration ranges
+ * equal STATE_RANGES in src/harness/models/stateVector.ts, the normalisation the trained models
+ * were built with:
  * - altitude 0..50 m above ground (the seed's texture rule acts below 15 m);
- * - GPS velocity +-15 m/s per ENU component (typical top speed of small multirotors);
+ * - GPS velocity +-10 m/s per ENU component;
  * - IMU deltas per sample at the nominal rate (100 Hz): linear acceleration +-10 m/s^2, angular
  *   velocity +-2 rad/s, orientation quaternion components +-0.05 (about 5.7 deg in 10 ms).
  */
@@ -28,7 +30,7 @@ export type NormalizationRanges = {
 
 export const DEFAULT_NORMALIZATION: Readonly<NormalizationRanges> = {
   altitudeM: { min: 0, max: 50 },
-  velocityMps: 15,
+  velocityMps: 10,
   accelDeltaMps2: 10,
   gyroDeltaRadS: 2,
   orientationDelta: 0.05,
