@@ -1,11 +1,13 @@
 import { defaultRegistry } from "../../ros/msgs";
 import { absoluteName, connectOrReport, takeSocketOption, type IntrospectionContext } from "../../ros/ipc/cliSupport";
+import { formatTopicInfo } from "../../ros/ipc/formatTopicInfo";
+import type { GraphClient } from "../../ros/ipc/GraphClient";
 import { HzStats } from "../../ros/ipc/HzStats";
 import { messageToYaml } from "../../ros/ipc/messageToYaml";
 import { untilSignal } from "../../ros/launch/standalone";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 
-const USAGE = "drone-harness topic list [-t] | echo <topic> [--once] [--truncate-length N] | hz <topic> [--window N]  [--socket PATH]";
+const USAGE = "drone-harness topic list [-t] | info <topic> [-v] | echo <topic> [--once] [--truncate-length N] | hz <topic> [--window N]  [--socket PATH]";
 
 /** Waits for `until` or for the connection to close, whichever comes first. */
 function untilDone(ctx: IntrospectionContext, onClose: (l: () => void) => void): Promise<void> {
@@ -18,12 +20,25 @@ function intOption(name: string, value: string | undefined, min: number): number
   return n;
 }
 
+/** Messages the launch dropped for one of this client's subscriptions (0 when the stats op fails). */
+async function droppedForSubscription(client: GraphClient, subscriptionId: number): Promise<number> {
+  try {
+    const s = (await client.stats()).subscriptions.find((x) => x.subscriptionId === subscriptionId);
+    return s === undefined ? 0 : s.droppedSlowClient + s.droppedQueue;
+  } catch {
+    return 0;
+  }
+}
+
 /** `drone-harness topic ...` against a running launch; output shaped like `ros2 topic`. */
 export async function runTopic(argv: string[], io: CliIO, ctx: IntrospectionContext = {}): Promise<number> {
   const { rest, socketPath } = takeSocketOption(argv);
   const [verb, ...args] = rest;
-  if (verb !== "list" && verb !== "echo" && verb !== "hz") throw new UsageError(verb === undefined ? "missing the verb (list, echo, hz)" : `unknown verb "${verb}"`);
+  if (verb !== "list" && verb !== "info" && verb !== "echo" && verb !== "hz") {
+    throw new UsageError(verb === undefined ? "missing the verb (list, info, echo, hz)" : `unknown verb "${verb}"`);
+  }
   let showTypes = false;
+  let verbose = false;
   let once = false;
   let truncate = 128;
   let window = 10000;
@@ -31,6 +46,7 @@ export async function runTopic(argv: string[], io: CliIO, ctx: IntrospectionCont
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (verb === "list" && (a === "-t" || a === "--show-types")) showTypes = true;
+    else if (verb === "info" && (a === "-v" || a === "--verbose")) verbose = true;
     else if (verb === "echo" && a === "--once") once = true;
     else if (verb === "echo" && a === "--truncate-length") truncate = intOption(a, args[++i], 1);
     else if (verb === "hz" && (a === "--window" || a === "-w")) window = intOption(a, args[++i], 2);
@@ -45,6 +61,18 @@ export async function runTopic(argv: string[], io: CliIO, ctx: IntrospectionCont
     if (verb === "list") {
       const topics = (await client.listTopics()).sort((a, b) => a.name.localeCompare(b.name));
       for (const t of topics) io.out(showTypes ? `${t.name} [${t.types.join(", ")}]\n` : `${t.name}\n`);
+      return 0;
+    }
+    if (verb === "info") {
+      let info;
+      try {
+        info = await client.topicInfo(topic as string);
+      } catch (err) {
+        // ros2 topic info returns "Unknown topic '<name>'" (printed on stderr, exit 1).
+        io.err(`${err instanceof Error ? err.message : String(err)}\n`);
+        return 1;
+      }
+      io.out(formatTopicInfo(info, { verbose }));
       return 0;
     }
     if (verb === "echo") {
@@ -73,10 +101,15 @@ export async function runTopic(argv: string[], io: CliIO, ctx: IntrospectionCont
     const stats = new HzStats(window);
     const sub = await client.subscribeRaw(topic as string, (m) => stats.add(m.receiveTimeNs));
     let lastCount = 0;
+    let reportedDrops = 0;
     const timer = setInterval(() => {
       const text = stats.count === lastCount ? undefined : stats.format();
       lastCount = stats.count;
       io.out(text === undefined ? "no new messages\n" : `${text}\n`);
+      void droppedForSubscription(client, sub.subscriptionId).then((dropped) => {
+        if (dropped > reportedDrops) io.out(`dropped ${dropped} messages in total (this client read too slowly or the launch's queue overflowed); the rate counts received messages only\n`);
+        reportedDrops = Math.max(reportedDrops, dropped);
+      });
     }, ctx.hzPeriodMs ?? 1000);
     try {
       await untilDone(ctx, (l) => client.onClose(l));

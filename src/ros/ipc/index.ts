@@ -7,5 +7,6 @@ export type { EndpointInfo, LaunchInfo, PublishHeader, StatsResult, Subscription
 export { introspectionDir, ensurePrivateDir, listLaunchSockets, socketFileName } from "./socketDir";
 export { messageToYaml } from "./messageToYaml";
 export { formatParameter } from "./formatParameter";
+export { formatTopicInfo } from "./formatTopicInfo";
 export { HzStats } from "./HzStats";
 export { FrameDecoder, encodeJsonFrame, encodeMessageHeader, encodePublishHeader } from "./frames";

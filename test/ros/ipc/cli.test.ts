@@ -88,6 +88,41 @@ describe("drone-harness launch + topic/node/param", () => {
     expect(io.stdout().split("\n")).toContain("/demo/chatter [std_msgs/msg/String]");
   });
 
+  it("topic info and info -v, shaped like ros2 topic info (Jazzy, without GID and type hash)", async () => {
+    let io = capture();
+    expect(await runTopic(["info", "demo/chatter"], io, connect())).toBe(0);
+    expect(io.stdout()).toBe("Type: std_msgs/msg/String\nPublisher count: 1\nSubscription count: 0\n");
+    io = capture();
+    expect(await runTopic(["info", "/demo/chatter", "-v"], io, connect())).toBe(0);
+    // Golden text from rclpy TopicEndpointInfo.__str__ for the talker's rmw-default publisher.
+    expect(io.stdout()).toBe(
+      [
+        "Type: std_msgs/msg/String",
+        "",
+        "Publisher count: 1",
+        "",
+        "Node name: talker",
+        "Node namespace: /demo",
+        "Topic type: std_msgs/msg/String",
+        "Endpoint type: PUBLISHER",
+        "QoS profile:",
+        "  Reliability: RELIABLE",
+        "  History (Depth): KEEP_LAST (10)",
+        "  Durability: VOLATILE",
+        "  Lifespan: Infinite",
+        "  Deadline: Infinite",
+        "  Liveliness: AUTOMATIC",
+        "  Liveliness lease duration: Infinite",
+        "",
+        "Subscription count: 0",
+        "",
+      ].join("\n"),
+    );
+    io = capture();
+    expect(await runTopic(["info", "/nope"], io, connect())).toBe(1);
+    expect(io.stderr()).toBe("Unknown topic '/nope'\n");
+  });
+
   it("topic echo --once prints one YAML message and ---", async () => {
     const io = capture();
     expect(await runTopic(["echo", "demo/chatter", "--once"], io, connect())).toBe(0);
@@ -96,17 +131,24 @@ describe("drone-harness launch + topic/node/param", () => {
 
   it("topic hz prints ros2's report format", async () => {
     let stop: () => void = () => undefined;
+    // Wait for a report over at least 20 messages: with fewer, one late first timer callback
+    // shortens the measured span enough to push the mean rate well above the nominal 50 Hz.
     const io = capture((all) => {
-      if (/average rate/.test(all)) stop();
+      const w = [...all.matchAll(/window: (\d+)/g)].pop();
+      if (w !== undefined && Number(w[1]) >= 20) stop();
     });
     const until = () => new Promise<void>((r) => (stop = r));
     expect(await runTopic(["hz", "/demo/chatter"], io, { ...connect(), until, hzPeriodMs: 150 })).toBe(0);
-    const m = /average rate: (\d+\.\d{3})\n\tmin: \d+\.\d{3}s max: \d+\.\d{3}s std dev: \d+\.\d{5}s window: (\d+)/.exec(io.stdout());
-    expect(m).not.toBeNull();
-    // period_ms = 20 -> 50 Hz nominal; wall-clock timers on a loaded 2-core machine run late, never early.
+    const reports = [...io.stdout().matchAll(/average rate: (\d+\.\d{3})\n\tmin: \d+\.\d{3}s max: \d+\.\d{3}s std dev: \d+\.\d{5}s window: (\d+)/g)];
+    const m = reports.pop();
+    expect(m).toBeDefined();
+    expect(Number(m?.[2])).toBeGreaterThanOrEqual(20);
+    // period_ms = 20 -> 50 Hz nominal; wall-clock timers on a loaded 2-core machine run late, never
+    // early, so over >= 19 intervals the mean stays below 50 Hz unless the first message was late
+    // (60 Hz allows the first to be 63 ms late).
     const rate = Number(m?.[1]);
     expect(rate).toBeGreaterThan(5);
-    expect(rate).toBeLessThan(55);
+    expect(rate).toBeLessThan(60);
   }, 10000);
 
   it("param get / set / list", async () => {

@@ -5,6 +5,7 @@ import { EmbeddedGraph, QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL } from
 import { GraphClient, GraphServer, parsePublishHeader, type IntrospectionTarget, type RawMessage } from "../../../src/ros/ipc";
 import { FrameDecoder, encodePublishHeader } from "../../../src/ros/ipc/frames";
 import { launchIntrospection } from "../../../src/ros/launch/launchIntrospection";
+import { runTopic } from "../../../src/cli/commands/topic";
 
 type Str = { data: string };
 
@@ -150,6 +151,51 @@ describe("slow clients", () => {
       expect(received).toHaveLength(s.sent);
     } finally {
       client.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("topic hz reports the launch's drops for its subscription", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dh-hzdrop-"));
+    const target: IntrospectionTarget = {
+      info: () => ({ pid: 1, launchFile: "fake", startedAtMs: 0 }),
+      listNodes: () => [],
+      listTopics: () => [],
+      topicInfo: () => ({ name: "/big", type: "std_msgs/msg/String", publishers: [], subscriptions: [] }),
+      publishRaw: () => undefined,
+      topicType: () => "std_msgs/msg/String",
+      subscribeRaw: (topic, cb) => {
+        // A burst right after the subscription: 40 x 1 MiB, more than the socket buffers.
+        const big = new Uint8Array(1 << 20);
+        setImmediate(() => {
+          for (let i = 0; i < 40; i++) cb(big, "std_msgs/msg/String", BigInt(i) * 1_000_000n);
+        });
+        return { topic, destroy: () => undefined };
+      },
+      listParams: () => [],
+      getParam: () => ({ name: "x", type: "bool", value: true }),
+      setParam: () => ({ successful: true, reason: "" }),
+    };
+    const server = new GraphServer(target, { maxQueuedBytes: 1 });
+    await server.listen(join(dir, "s", "launch-1.sock"));
+    try {
+      let out = "";
+      let stop: () => void = () => undefined;
+      const until = (): Promise<void> => new Promise<void>((r) => (stop = r));
+      const io = {
+        out: (t: string) => {
+          out += t;
+          if (out.includes("dropped")) stop();
+        },
+        err: () => undefined,
+      };
+      expect(await runTopic(["hz", "/big"], io, { connect: { socketPath: join(dir, "s", "launch-1.sock") }, until, hzPeriodMs: 50 })).toBe(0);
+      const m = /dropped (\d+) messages in total/.exec(out);
+      expect(m).not.toBeNull();
+      expect(Number(m?.[1])).toBeGreaterThan(0);
+      expect(Number(m?.[1])).toBeLessThan(40);
+    } finally {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
