@@ -83,7 +83,9 @@ export function loadLaunchFile(path: string, options: LaunchLoadOptions): Launch
     } catch {
       real = resolve(p);
     }
-    return real === realRoot || real.startsWith(realRoot + sep) || p === packageRoot || p.startsWith(packageRoot + sep);
+    // Only the resolved path counts: the lexical `p` let "<root>/../x" and symlinks out of the
+    // package through (test/faults/safeDefaults.test.ts).
+    return real === realRoot || real.startsWith(realRoot + sep) || real === packageRoot || real.startsWith(packageRoot + sep);
   };
 
   const initial: Scope = { configs: new Map(Object.entries(options.arguments ?? {})), namespace: "", remaps: [], params: [] };
