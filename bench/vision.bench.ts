@@ -170,6 +170,17 @@ function thinStructures(cv: Cv, print: (line: string) => void): void {
     print(`| Farneback ${c.name} | ${r.epe.toFixed(3)} | ${r.normal.toFixed(3)} | ${ms.toFixed(2)} |`);
     fe.dispose();
   }
+  // The pipeline with and without the LK wire refinement on this scene (full frame cost).
+  const rgb = [rgbFromGrey(g0), rgbFromGrey(g1)];
+  for (const wireRefinement of [undefined, { maxPoints: 512 }]) {
+    const p = new VisionPipeline(cv, { width: W, height: H, wireRefinement });
+    const ms = timeMs(
+      (i) => void p.push({ width: W, height: H, encoding: "rgb8", step: W * 3, data: rgb[i % 2] as Uint8Array }, { stampNs: BigInt(i + 1) * FRAME_NS, speedMps: 5 }),
+      20,
+    );
+    print(`| full pipeline frame, ${wireRefinement === undefined ? "dense only (default)" : `+ LK wire refinement, 512 points (${p.lastWirePixels} px replaced)`} | | | ${ms.toFixed(2)} |`);
+    p.dispose();
+  }
   for (const win of [7, 15]) {
     const fe = new FlowEstimator(cv, { width: W, height: H, lkWinSize: win, lkMaxLevel: 2 });
     const out = new Float32Array(points.length);

@@ -190,10 +190,26 @@ export class FlowEstimator {
     if (status.length !== count) throw new RangeError(`FlowEstimator.trackPoints: status.length=${status.length}, expected ${count}`);
     this.prev.data.set(prev);
     this.next.data.set(next);
+    this.trackPointsMats(this.prev, this.next, points, out, status);
+  }
+
+  /**
+   * `trackPoints` on CV_8UC1 Mats of this size (no frame copies). Same arguments otherwise; with a
+   * constant point count nothing is allocated.
+   */
+  trackPointsMats(prev: CvMat, next: CvMat, points: Float32Array, out: Float32Array, status: Uint8Array): void {
+    this.checkMat("prev", prev);
+    this.checkMat("next", next);
+    const count = points.length / 2;
+    if (!Number.isInteger(count) || count === 0) {
+      throw new RangeError(`FlowEstimator.trackPointsMats: points.length=${points.length}, expected a positive even number (x, y pairs)`);
+    }
+    if (out.length !== points.length) throw new RangeError(`FlowEstimator.trackPointsMats: out.length=${out.length}, expected ${points.length}`);
+    if (status.length !== count) throw new RangeError(`FlowEstimator.trackPointsMats: status.length=${status.length}, expected ${count}`);
     const lk = this.lkBuffers(count);
     lk.prevPts.data32F.set(points);
     lk.nextPts.data32F.set(points);
-    this.cv.calcOpticalFlowPyrLK(this.prev, this.next, lk.prevPts, lk.nextPts, lk.status, lk.err, this.lkWin, this.lkMaxLevel, this.lkCriteria);
+    this.cv.calcOpticalFlowPyrLK(prev, next, lk.prevPts, lk.nextPts, lk.status, lk.err, this.lkWin, this.lkMaxLevel, this.lkCriteria);
     const moved = lk.nextPts.data32F;
     for (let i = 0; i < points.length; i++) out[i] = (moved[i] as number) - (points[i] as number);
     status.set(lk.status.data);
