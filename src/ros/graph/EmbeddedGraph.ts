@@ -171,7 +171,9 @@ export class EmbeddedGraph implements RosGraph, RawTopicAccess {
         if (t.fireIfDue()) ran++;
       } catch (error) {
         ran++;
-        this.#callbackError(undefined, "timer callback", error);
+        // Blamed on the owning node (counted in node.callbackErrors, logged to its /rosout), so
+        // the launcher's respawn covers timer crashes as it covers subscription crashes.
+        this.#callbackError(t.owner, "timer callback", error);
       }
     }
     return ran + this.bus.drain();
@@ -205,8 +207,22 @@ export class EmbeddedGraph implements RosGraph, RawTopicAccess {
     return this.#running;
   }
 
+  /**
+   * Stops the executor, runs the shutdown transition of every lifecycle node that is not
+   * finalized (its onShutdown callback, as rclcpp_lifecycle does on context shutdown), then
+   * destroys every node.
+   */
   async shutdown(): Promise<void> {
     this.stop();
+    for (const node of [...this.#nodes.values()]) {
+      if (!(node instanceof EmbeddedLifecycleNode) || node.state === "finalized" || node.isDestroyed) continue;
+      try {
+        await node.shutdown();
+      } catch (error) {
+        // A transition still running (or an invalid one): the node is destroyed regardless.
+        node.getLogger().warn(`shutdown transition skipped at graph shutdown: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     for (const node of [...this.#nodes.values()]) node.destroy();
     for (const pub of this.#rawPublishers.values()) this.bus.removePublisher(pub);
     this.#rawPublishers.clear();

@@ -187,7 +187,7 @@ export class EmbeddedNode implements RosNode {
 
   createTimer(periodNs: bigint, callback: () => void): Timer {
     this.#alive();
-    const timer = new EmbeddedTimer(periodNs, this.#clock, callback);
+    const timer = new EmbeddedTimer(periodNs, this.#clock, callback, this.fullyQualifiedName);
     this.#timers.add(timer);
     this.host.addTimer(timer);
     return timer;

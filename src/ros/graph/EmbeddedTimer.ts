@@ -9,14 +9,17 @@ import type { Timer } from "./types";
  */
 export class EmbeddedTimer implements Timer {
   readonly periodNs: bigint;
+  /** Fully qualified name of the node that created the timer (the executor blames it for errors). */
+  readonly owner: string | undefined;
   readonly #clock: NodeClock;
   readonly #callback: () => void;
   #nextDueNs: bigint;
   #canceled = false;
 
-  constructor(periodNs: bigint, clock: NodeClock, callback: () => void) {
+  constructor(periodNs: bigint, clock: NodeClock, callback: () => void, owner?: string) {
     if (periodNs <= 0n) throw new RangeError(`timer period ${periodNs} ns: expected > 0`);
     this.periodNs = periodNs;
+    this.owner = owner;
     this.#clock = clock;
     this.#callback = callback;
     this.#nextDueNs = clock.nowNs() + periodNs;

@@ -140,4 +140,24 @@ describe("Launcher", () => {
     expect(events.filter((e) => e.node === "/b").map((e) => e.type)).toEqual(["failed"]);
     expect(l.runningNodes()).toEqual(["/c", "/t"]);
   }, 10000);
+
+  it("stops and recreates a respawn node whose timer callback throws (the executor blames the timer's node)", async () => {
+    let created = 0;
+    const ticking: NodeFactory = async (g, o) => {
+      created++;
+      const node = g.createNode(o.name, { namespace: o.namespace });
+      const generation = created;
+      const timer = node.createTimer(2_000_000n, () => {
+        if (generation === 1) throw new Error("tick failed");
+      });
+      return { node, stop: async () => (timer.cancel(), node.destroy()) };
+    };
+    const l = make({ ticking, talker });
+    await l.start(plan([desc("ticking", "tk", { respawn: true, respawnDelaySec: 0 }), desc("talker", "t")]));
+    await waitForEvent(events, listeners, (es) => es.filter((e) => e.type === "started" && e.node === "/tk").length >= 2);
+    expect(events.filter((e) => e.node === "/tk").map((e) => e.type)).toEqual(["started", "crashed", "stopped", "respawning", "started"]);
+    expect(events.some((e) => e.node === "/t" && e.type === "crashed")).toBe(false);
+    expect(logs.some((x) => /\/tk crashed: \d+ callback error\(s\); stopping it/.test(x))).toBe(true);
+    expect(created).toBe(2);
+  }, 10000);
 });
