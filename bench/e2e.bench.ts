@@ -9,10 +9,10 @@
  * /proc/self/status (Linux), else process.resourceUsage().maxRSS.
  * Targets (issue 6): p50 < 25 ms with the harness on, overhead < 30 %, RSS < 600 MB.
  */
-import { readFileSync } from "node:fs";
 import { CellScoreAccumulator } from "../src/app/CellScoreAccumulator";
 import { flyFlight } from "../src/app/flyFlight";
 import { loadModels } from "../src/app/loadModels";
+import { peakRssMb } from "../src/app/peakRss";
 import { nearestRank } from "../src/app/summarize";
 import { loadLaunchFile, resolveLaunchPath } from "../src/ros/launch/loadLaunchFile";
 import { findPackageRoot } from "../src/ros/launch/packageRoot";
@@ -20,16 +20,6 @@ import { seedsOfSplit } from "../sim/splits";
 
 const FLIGHT_S = 3;
 const ROUNDS = 3;
-
-function peakRssMb(): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
-    if (m !== null) return Number(m[1]) / 1024;
-  } catch {
-    // Not Linux: fall through.
-  }
-  return process.resourceUsage().maxRSS / 1024;
-}
 
 export async function run(print: (line: string) => void): Promise<void> {
   const models = await loadModels("models");

@@ -5,32 +5,54 @@
  * under the all-points interpolated PR curve). Scores come from drone_harness_msgs/StudentOutput
  * cell_probs (class fastest), labels from cellLabelsFromMask (src/harness/eval/CellLabels.ts);
  * wire+branch scores p(wire) + p(branch), as src/harness/eval/ThinObstacleAp.ts does.
- * Storage grows by doubling (amortised, no per-frame allocation once large enough).
+ * Fixed-size score histograms (no per-frame allocation, bounded memory).
  */
-import { apFromCurve, precisionRecallCurve, type PrCurve } from "../harness/eval/AveragePrecision";
+import { apFromCurve, type PrCurve } from "../harness/eval/AveragePrecision";
 
 const WIRE = 1;
 const BRANCH = 2;
 
+/**
+ * Score resolution: scores are counted in SCORE_BINS equal bins over [0, 1] (wire+branch scores
+ * over [0, 2]), and all scores of one bin form one threshold of the curve, as tied scores do in
+ * AveragePrecision.ts. Memory is fixed however many frames are added (the main job sees millions
+ * of cells); test/app/CellScoreAccumulator.test.ts compares the AP with the exact one.
+ */
+export const SCORE_BINS = 1 << 16;
+
 class Column {
-  scores = new Float32Array(1 << 16);
-  labels = new Uint8Array(1 << 16);
-  length = 0;
-  push(score: number, label: number): void {
-    if (this.length === this.scores.length) {
-      const s = new Float32Array(this.scores.length * 2);
-      s.set(this.scores);
-      this.scores = s;
-      const l = new Uint8Array(this.labels.length * 2);
-      l.set(this.labels);
-      this.labels = l;
-    }
-    this.scores[this.length] = score;
-    this.labels[this.length] = label;
-    this.length++;
+  readonly pos: Float64Array;
+  readonly neg: Float64Array;
+  count = 0;
+  constructor(private readonly maxScore: number) {
+    this.pos = new Float64Array(SCORE_BINS);
+    this.neg = new Float64Array(SCORE_BINS);
   }
+  push(score: number, label: number): void {
+    const b = Math.min(SCORE_BINS - 1, Math.max(0, Math.floor((score / this.maxScore) * SCORE_BINS)));
+    if (label === 1) this.pos[b]!++;
+    else this.neg[b]!++;
+    this.count++;
+  }
+  /** The raw PR curve, one point per non-empty bin, highest scores first. */
   curve(): PrCurve {
-    return precisionRecallCurve({ scores: this.scores.subarray(0, this.length), labels: this.labels.subarray(0, this.length) });
+    let positives = 0;
+    for (let b = 0; b < SCORE_BINS; b++) positives += this.pos[b]!;
+    const precision: number[] = [];
+    const recall: number[] = [];
+    const thresholds: number[] = [];
+    let tp = 0;
+    let fp = 0;
+    for (let b = SCORE_BINS - 1; b >= 0; b--) {
+      const p = this.pos[b]!, n = this.neg[b]!;
+      if (p === 0 && n === 0) continue;
+      tp += p;
+      fp += n;
+      thresholds.push((b / SCORE_BINS) * this.maxScore);
+      precision.push(tp / (tp + fp));
+      recall.push(positives > 0 ? tp / positives : Number.NaN);
+    }
+    return { precision: Float64Array.from(precision), recall: Float64Array.from(recall), thresholds: Float64Array.from(thresholds), positives };
   }
 }
 
@@ -65,8 +87,8 @@ export function summarizeCurve(curve: PrCurve, cells: number, maxPoints = 200): 
 }
 
 export class CellScoreAccumulator {
-  private readonly wire = new Column();
-  private readonly thin = new Column();
+  private readonly wire = new Column(1);
+  private readonly thin = new Column(2);
 
   /**
    * Adds one frame: `probs` class-fastest per cell (numClasses per cell), `labels` the same layout
@@ -88,10 +110,10 @@ export class CellScoreAccumulator {
   }
 
   get cells(): number {
-    return this.wire.length;
+    return this.wire.count;
   }
 
   summary(maxPoints = 200): { wire: PrSummary; wireBranch: PrSummary } {
-    return { wire: summarizeCurve(this.wire.curve(), this.wire.length, maxPoints), wireBranch: summarizeCurve(this.thin.curve(), this.thin.length, maxPoints) };
+    return { wire: summarizeCurve(this.wire.curve(), this.wire.count, maxPoints), wireBranch: summarizeCurve(this.thin.curve(), this.thin.count, maxPoints) };
   }
 }

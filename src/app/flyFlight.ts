@@ -47,6 +47,8 @@ export type FlightOptions = {
   keepSamples: number;
   /** Called once the nodes run, before the first tick (the bag recorder subscribes here); its result is awaited after the flight. */
   onStarted?: (graph: EmbeddedGraph) => Promise<() => Promise<void>>;
+  /** Sim seconds after which the recorder started by onStarted is stopped. Default: the whole flight. */
+  bagSeconds?: number;
   /** Called after every camera frame (progress). */
   onFrame?: (simTime_s: number) => void;
   /** Awaited every `yieldEvery` camera frames so asynchronous work (bag writes) can run. Default 1. */
@@ -211,6 +213,11 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
         }
       }
       o.onFrame?.(t);
+      if (finish !== undefined && o.bagSeconds !== undefined && t >= o.bagSeconds) {
+        const f = finish;
+        finish = undefined;
+        await f();
+      }
       if (frames % yieldEvery === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     const col = sim.collision;
@@ -229,7 +236,7 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
       samples: samples.sort((a, b) => a.frame - b.frame),
       wallTime_ms: 0,
       callbackErrors: graph.callbackErrors,
-      recorded: finish !== undefined,
+      recorded: o.onStarted !== undefined,
     };
     if (finish !== undefined) {
       const f = finish;

@@ -13,6 +13,7 @@ import { CellScoreAccumulator } from "./CellScoreAccumulator";
 import { flyFlight } from "./flyFlight";
 import { formatTable } from "./formatTable";
 import { loadModels } from "./loadModels";
+import { peakRssMb } from "./peakRss";
 import { ProgressBar } from "./ProgressBar";
 import { startFlightBag, type BagResult } from "./recordFlightBag";
 import { summarizeArm, type ArmSummary } from "./summarize";
@@ -36,6 +37,8 @@ export type MainJobOptions = {
   modelDir: string;
   /** Seeds (from the first) whose flights are recorded to a bag, per arm. */
   bagFlights: number;
+  /** Sim seconds recorded from the start of each bagged flight (bounds the bag: about 7 MB per second at 256x256). */
+  bagSeconds: number;
   /** Frames kept per flight for the report. */
   samplesPerFlight: number;
 };
@@ -97,6 +100,7 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
           policyScores: acc[arm].policy,
           studentScores: acc[arm].student,
           keepSamples: i === 0 ? o.samplesPerFlight : 0,
+          bagSeconds: o.bagSeconds,
           onStarted: record ? (graph) => startFlightBag(graph, path.join(o.outDir, `bag_${arm}_seed${seed}`), (b) => bags.push(b)) : undefined,
           onFrame: (t) => {
             bar.update(t / o.duration_s, `${label} t=${t.toFixed(1)} s`);
@@ -123,7 +127,7 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
       arms,
       bags,
       wallTime_s: (Date.now() - t0) / 1000,
-      peakRss_mb: peakRss / 2 ** 20,
+      peakRss_mb: Math.max(peakRss / 2 ** 20, peakRssMb()),
     };
   } finally {
     models.dispose();

@@ -109,7 +109,7 @@ export function renderReport(result: MainJobResult, commandLine: string, generat
       .join("") +
     `</tbody></table>`;
   const maps = result.worlds.map((w) => topDownMap(w, result.flights.filter((f) => f.seed === w.seed))).join("");
-  const bags = result.bags.length === 0 ? "<p>No bag recorded (--bag-flights 0).</p>" : `<ul>${result.bags.map((b) => `<li><code>${esc(b.directory)}</code>: ${b.messages} messages${b.problems.length > 0 ? `, problems: ${esc(b.problems.join("; "))}` : ""}</li>`).join("")}</ul>`;
+  const bags = result.bags.length === 0 ? "<p>No bag recorded (--bag-flights 0).</p>" : `<p>rosbag2 MCAP bags (metadata.yaml + .mcap, zstd chunks) of every topic, the first ${o.bagSeconds} s of sim time of the first seed's flight per arm (--bag-seconds, --bag-flights); log time is sim time.</p><ul>${result.bags.map((b) => `<li><code>${esc(b.directory)}</code>: ${b.messages} messages${b.problems.length > 0 ? `, problems: ${esc(b.problems.join("; "))}` : ""}</li>`).join("")}</ul>`;
   const check = `window.addEventListener("load", function () {
   var images = Array.prototype.map.call(document.images, function (i) { return { alt: i.alt, naturalWidth: i.naturalWidth, naturalHeight: i.naturalHeight, complete: i.complete }; });
   var plots = Array.prototype.map.call(document.querySelectorAll("svg.plot"), function (s) { return { name: s.getAttribute("data-plot"), points: Number(s.getAttribute("data-points")), paths: s.querySelectorAll("path").length, width: s.getBoundingClientRect().width }; });

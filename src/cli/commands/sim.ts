@@ -32,6 +32,7 @@ export type SimArgs = {
   out?: string;
   models: string;
   bagFlights: number;
+  bagSeconds: number;
   samples: number;
   /** Options given that only one of the two modes understands. */
   headlessOnly: string[];
@@ -39,7 +40,7 @@ export type SimArgs = {
 };
 
 /** Main-job defaults: 3 test seeds x 2 arms x at most 20 s of sim time (a few minutes on 2 cores). */
-export const MAIN_JOB_DEFAULTS = { flights: 3, duration_s: 20, bagFlights: 1, samples: 4 } as const;
+export const MAIN_JOB_DEFAULTS = { flights: 3, duration_s: 20, bagFlights: 1, bagSeconds: 10, samples: 4 } as const;
 
 export function parseSimArgs(args: string[]): SimArgs {
   const out: SimArgs = {
@@ -52,6 +53,7 @@ export function parseSimArgs(args: string[]): SimArgs {
     seedStart: 0,
     models: "models",
     bagFlights: MAIN_JOB_DEFAULTS.bagFlights,
+    bagSeconds: MAIN_JOB_DEFAULTS.bagSeconds,
     samples: MAIN_JOB_DEFAULTS.samples,
     headlessOnly: [],
     mainJobOnly: [],
@@ -119,6 +121,14 @@ export function parseSimArgs(args: string[]): SimArgs {
         out.bagFlights = int(a, value(), 0, 1000);
         out.mainJobOnly.push(a);
         break;
+      case "--bag-seconds": {
+        const v = value();
+        const n = Number(v);
+        if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`--bag-seconds=${v}, expected seconds > 0`);
+        out.bagSeconds = n;
+        out.mainJobOnly.push(a);
+        break;
+      }
       case "--samples":
         out.samples = int(a, value(), 0, 16);
         out.mainJobOnly.push(a);
@@ -153,6 +163,7 @@ async function runMain(a: SimArgs, args: string[], io: Parameters<CliCommand["ru
         outDir,
         modelDir: a.models,
         bagFlights: a.bagFlights,
+        bagSeconds: a.bagSeconds,
         samplesPerFlight: a.samples,
       },
       { out: io.out, err: io.err, isTTY: process.stderr.isTTY === true },
@@ -171,7 +182,7 @@ async function runMain(a: SimArgs, args: string[], io: Parameters<CliCommand["ru
 
 export const command: CliCommand = {
   usage:
-    "drone-harness sim [--scenario <yaml|name>] [--flights N] [--seed-start S] [--duration s] [--out dir] [--models dir] [--bag-flights N] [--samples N]\n" +
+    "drone-harness sim [--scenario <yaml|name>] [--flights N] [--seed-start S] [--duration s] [--out dir] [--models dir] [--bag-flights N] [--bag-seconds s] [--samples N]\n" +
     "       drone-harness sim --headless --scenario <yaml|name> --seed N [--duration s] [--save-frames dir] [--every n] [--perturbed]",
   run: async (args, io) => {
     const a = parseSimArgs(args);
