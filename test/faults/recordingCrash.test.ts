@@ -9,7 +9,6 @@
 import { BagWriter } from "../../src/bag/BagWriter";
 import { McapIndexedReader, loadDecompressHandlers } from "../../src/bag/mcap";
 import { recoverMcap } from "../../src/bag/recoverMcap";
-import { zstdChunkCompressor } from "../../src/bag/zstdChunkCompressor";
 import { defaultRegistry } from "../../src/ros/msgs";
 import { MemoryBagFileSystem, bytesReadable } from "../bag/MemoryBagFileSystem";
 import { startFlight } from "./flight";
@@ -63,7 +62,7 @@ describe("a recording killed mid-flight", () => {
     const results: string[] = [];
     for (const killAt of [Math.floor(recorded.length * 0.3), Math.floor(recorded.length * 0.55), recorded.length - 3]) {
       const fs = new CrashableFileSystem();
-      const w = await BagWriter.create({ fs, directory: "/rec/flight", compression: "zstd", compressChunk: await zstdChunkCompressor(), chunkSizeBytes: CHUNK_BYTES, chunkCrc: true });
+      const w = await BagWriter.create({ fs, directory: "/rec/flight", compression: "zstd", chunkSizeBytes: CHUNK_BYTES, chunkCrc: true });
       for (const t of TOPICS) await w.addTopic({ topic: t.topic, type: t.type, schemaText: registry.ros2msgText(t.type), offeredQosProfiles: "" });
       for (let i = 0; i < killAt; i++) await w.write(recorded[i]!.topic, recorded[i]!.tNs, recorded[i]!.data);
       // Killed: the file as it is on disk now, never closed.

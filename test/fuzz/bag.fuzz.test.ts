@@ -16,7 +16,6 @@ import { loadDecompressHandlers } from "../../src/bag/mcap";
 import { NodeBagFileSystem } from "../../src/bag/node/NodeBagFileSystem";
 import { recoverMcap } from "../../src/bag/recoverMcap";
 import { BagError } from "../../src/bag/types";
-import { zstdChunkCompressor } from "../../src/bag/zstdChunkCompressor";
 import { defaultRegistry } from "../../src/ros/msgs";
 import { randomMessage } from "../ros/graph/randomMessage";
 import { MemoryBagFileSystem, bytesReadable } from "../bag/MemoryBagFileSystem";
@@ -40,7 +39,6 @@ async function writeBag(compression: "zstd" | "none", chunkCrc: boolean): Promis
     compression,
     chunkSizeBytes: 700,
     chunkCrc,
-    ...(compression === "zstd" ? { compressChunk: await zstdChunkCompressor() } : {}),
   });
   for (const t of TOPICS) await w.addTopic({ topic: t.topic, type: t.type, schemaText: registry.ros2msgText(t.type), offeredQosProfiles: "" });
   for (let i = 0; i < 60; i++) {
