@@ -4,7 +4,9 @@
  * on the embedded graph and received by a GraphClient over the Unix socket, server and client in
  * this one process (so both ends share the CPU; two processes would overlap them).
  *  - latency: publish -> client callback, one message in flight, p50/p99;
- *  - throughput: 16 messages in flight, messages/s and MB/s.
+ *  - throughput: 16 messages in flight, messages/s and MB/s;
+ *  - the other direction, GraphClient.publishRaw into the launch's graph (what `bag play` without
+ *    --launch does): each publish awaited before the next (as bag play), and 16 in flight.
  * Reference, measured in the same run: Buffer.copy of the same bytes (a memory-bandwidth floor).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -92,6 +94,27 @@ export async function run(print: (line: string) => void): Promise<void> {
     print(`  throughput: ${(total / seconds).toFixed(0)} Images/s  ${(mb / seconds).toFixed(0)} MB/s`);
     print(`  reference Buffer.copy: ${(total / refSeconds).toFixed(0)} copies/s  ${(mb / refSeconds).toFixed(0)} MB/s  (socket/copy = ${(refSeconds / seconds).toFixed(3)})`);
     print(`  a 30 Hz camera needs 30 Images/s: headroom x${(total / seconds / 30).toFixed(0)}`);
+
+    // Client -> launch: publishRaw over the socket into the graph, counted at a raw subscriber.
+    let delivered = 0;
+    const inGraph = graph.subscribeRaw("/played/image_raw", () => delivered++, { qos: { history: "keep_all", depth: 0, reliability: "reliable", durability: "volatile" } });
+    const awaited = 500;
+    const a0 = process.hrtime.bigint();
+    for (let i = 0; i < awaited; i++) await client.publishRaw("/played/image_raw", "sensor_msgs/msg/Image", bytes);
+    const awaitedSeconds = Number(process.hrtime.bigint() - a0) / 1e9;
+    const p0 = process.hrtime.bigint();
+    const inFlight: Array<Promise<void>> = [];
+    for (let i = 0; i < total; i++) {
+      inFlight.push(client.publishRaw("/played/image_raw", "sensor_msgs/msg/Image", bytes));
+      if (inFlight.length >= 16) await inFlight.shift();
+    }
+    await Promise.all(inFlight);
+    const pipelinedSeconds = Number(process.hrtime.bigint() - p0) / 1e9;
+    while (delivered < awaited + total) await new Promise<void>((resolve) => setImmediate(resolve));
+    inGraph.destroy();
+    print(`Image ${bytes.byteLength} B published by a client into the launch's graph (GraphClient.publishRaw)`);
+    print(`  each awaited (as bag play): ${(awaited / awaitedSeconds).toFixed(0)} Images/s  ${((bytes.byteLength * awaited) / 1e6 / awaitedSeconds).toFixed(0)} MB/s`);
+    print(`  16 in flight: ${(total / pipelinedSeconds).toFixed(0)} Images/s  ${(mb / pipelinedSeconds).toFixed(0)} MB/s  (socket/copy = ${(refSeconds / pipelinedSeconds).toFixed(3)})`);
   } finally {
     client.close();
     await server.close();
