@@ -37,8 +37,9 @@ export type FlightOptions = {
   faults?: readonly Fault[];
   seed?: number;
   detector?: () => Detector;
-  /** Extra nodes started after the four (e.g. through a Launcher). */
+  /** Start no controller (a test launches its own, e.g. through a Launcher). */
   skipController?: boolean;
+  controllerParams?: Record<string, number>;
 };
 
 export const SEC = 1_000_000_000n;
@@ -60,7 +61,7 @@ export async function startFlight(options: FlightOptions = {}): Promise<FlightRi
   };
   await add(createPerceptionNode({ createDetector: options.detector ?? (() => new FakeDetector()) }), "perception");
   await add(createHarnessNode({ createCorrector: () => new FakeCorrector() }), "harness", { correction_enabled: false });
-  if (options.skipController !== true) await add(controllerNode, "controller", { max_accel_m_s2: 0 });
+  if (options.skipController !== true) await add(controllerNode, "controller", { max_accel_m_s2: 0, ...options.controllerParams });
   await add(safetyNode, "safety");
   const cmd: CmdSample[] = [];
   graph.createNode("rec").createSubscription<TwistStamped>("geometry_msgs/msg/TwistStamped", "/cmd_vel", { qos: { history: "keep_last", depth: 100, reliability: "reliable", durability: "volatile" } }, (m) =>
