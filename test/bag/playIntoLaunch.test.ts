@@ -10,7 +10,7 @@ import { BagWriter } from "../../src/bag/BagWriter";
 import { NodeBagFileSystem } from "../../src/bag/node/NodeBagFileSystem";
 import { offeredQosProfilesYaml } from "../../src/bag/offeredQosProfiles";
 import { runBagPlay } from "../../src/cli/commands/bag";
-import { QOS_DEFAULT } from "../../src/ros/graph";
+import { QOS_DEFAULT, type EmbeddedGraph } from "../../src/ros/graph";
 import type { NodeRegistry } from "../../src/ros/launch/NodeFactory";
 import { runLaunch } from "../../src/ros/launch/runLaunch";
 import { defaultRegistry } from "../../src/ros/msgs";
@@ -42,19 +42,20 @@ function listenerRegistry(heard: Heard[], onMessage: () => void): NodeRegistry {
 }
 
 /** Starts the launch; resolves with its socket path and a function that stops it. */
-async function startLaunch(dir: string, registry: NodeRegistry): Promise<{ socketPath: string; stop: () => Promise<number> }> {
+async function startLaunch(dir: string, registry: NodeRegistry): Promise<{ socketPath: string; graph: EmbeddedGraph; stop: () => Promise<number> }> {
   let stopLaunch: () => void = () => undefined;
   const until = new Promise<void>((r) => (stopLaunch = r));
-  let ready: (p: string) => void = () => undefined;
-  const socket = new Promise<string>((r) => (ready = r));
+  let ready: (r: { socketPath: string; graph: EmbeddedGraph }) => void = () => undefined;
+  const started = new Promise<{ socketPath: string; graph: EmbeddedGraph }>((r) => (ready = r));
   const done = runLaunch([path.join(dir, "listen.launch.xml")], { out: () => undefined, err: () => undefined }, {
     registry,
     packageRoot: path.resolve(__dirname, "../.."),
     socketDir: path.join(dir, "sockets"),
     until: () => until,
-    onReady: (info) => ready(info.socketPath ?? ""),
+    onReady: (info) => ready({ socketPath: info.socketPath ?? "", graph: info.graph }),
   });
-  return { socketPath: await socket, stop: async () => (stopLaunch(), await done) };
+  const { socketPath, graph } = await started;
+  return { socketPath, graph, stop: async () => (stopLaunch(), await done) };
 }
 
 describe("drone-harness bag play into a running launch (introspection socket)", () => {
@@ -102,6 +103,8 @@ describe("drone-harness bag play into a running launch (introspection socket)", 
       expect(heard.map((h) => h.simNs)).toEqual(Array.from({ length: N }, (_, i) => T0 + BigInt(i) * STEP));
       // Absolute deadlines: the last message is due 19 * 20 ms / 5 = 76 ms after the first.
       expect(elapsedMs).toBeGreaterThanOrEqual(76);
+      // Published with the QoS the bag's recorder offered (depth 50), as rosbag2's player does.
+      expect(launch.graph.topicInfo("/chatter").publishers).toEqual([{ node: "/_embedded_raw", qos: { ...QOS_DEFAULT, depth: 50 } }]);
     } finally {
       expect(await launch.stop()).toBe(0);
     }
