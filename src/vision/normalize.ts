@@ -1,13 +1,16 @@
 /**
  * Normalisation of every numeric harness input to [-1, 1] (SPEC "Inputs": all inputs normalised
- * to [-1, 1]), in one place, with the ranges as parameters. Values outside a range are clipped;
- * NaN propagates (NaN in, NaN out) so that an upstream bug is visible instead of silently becoming
- * a plausible number; the IMU differencer rejects non-finite samples before they get here.
+ * to [-1, 1]), in one place, with the ranges as parameters. Values outside a range are clipped.
+ * By default NaN propagates (NaN in, NaN out) so that an upstream bug is visible instead of
+ * silently becoming a plausible number; the IMU differencer rejects non-finite samples before they
+ * get here. `normalizeRange(..., "zero")` maps every non-finite value (NaN, +-Infinity) to 0, the
+ * centre of the range: the harness state vector (src/harness/models/stateVector.ts) uses that, so
+ * one bad reading cannot poison the networks, and takes its ranges from DEFAULT_NORMALIZATION.
  *
  * The default ranges are our engineering choices for a small multirotor flying low near wires,
  * not values from the seed (which gives none). Altitude, velocity, gyro and acceleration ranges
- * equal STATE_RANGES in src/harness/models/stateVector.ts, the normalisation the trained models
- * were built with:
+ * are the source of STATE_RANGES in src/harness/models/stateVector.ts, the normalisation the
+ * trained models were built with (changing them changes what those models see):
  * - altitude 0..50 m above ground (the seed's texture rule acts below 15 m);
  * - GPS velocity +-10 m/s per ENU component;
  * - IMU deltas per sample at the nominal rate (100 Hz): linear acceleration +-10 m/s^2, angular
@@ -62,8 +65,19 @@ export function normalizeSymmetric(value: number, scale: number): number {
   return clipUnit(value / scale);
 }
 
-/** Maps [min, max] linearly to [-1, 1], clipped. */
-export function normalizeRange(value: number, min: number, max: number): number {
+/**
+ * What a normalisation does with a non-finite input: "propagate" (default) returns NaN for NaN and
+ * clips +-Infinity to +-1; "zero" returns 0 for NaN and +-Infinity alike.
+ */
+export type NonFinitePolicy = "propagate" | "zero";
+
+/**
+ * Maps [min, max] linearly to [-1, 1], clipped. The expression (2 (v - min)) / (max - min) - 1 is
+ * the one the trained models' state vector was computed with: keep it, a mathematically equal
+ * form (e.g. v / 10 for [-10, 10]) rounds differently.
+ */
+export function normalizeRange(value: number, min: number, max: number, nonFinite: NonFinitePolicy = "propagate"): number {
+  if (nonFinite === "zero" && !Number.isFinite(value)) return 0;
   return clipUnit((2 * (value - min)) / (max - min) - 1);
 }
 

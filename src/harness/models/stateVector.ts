@@ -12,16 +12,28 @@
  *   [4..15]  IMU difference window, W = 2 differences (newest last), each
  *            (gyro x, y, z: +-2 rad/s per step; accel x, y, z: +-10 m/s^2 per step), body FLU
  */
+import { DEFAULT_NORMALIZATION, normalizeRange } from "../../vision/normalize";
+
 export const STATE_DIM = 16;
 export const IMU_DIFF_WINDOW = 2;
 
-/** Normalisation ranges (physical value -> [-1, 1] by linear map, then clamp). Stored in model manifests. */
-export const STATE_RANGES = {
-  altitude_m: [0, 50],
-  velocityEnu_m_s: [-10, 10],
-  gyroDiff_rad_s: [-2, 2],
-  accelDiff_m_s2: [-10, 10],
-} as const;
+/**
+ * Normalisation ranges (physical value -> [-1, 1] by linear map, then clamp). Stored in model
+ * manifests. They are src/vision/normalize.ts's DEFAULT_NORMALIZATION (the one place harness
+ * input ranges live), as [min, max] pairs: altitude [0, 50] m, velocity +-10 m/s, gyro deltas
+ * +-2 rad/s, accel deltas +-10 m/s^2.
+ */
+export const STATE_RANGES: {
+  readonly altitude_m: readonly [number, number];
+  readonly velocityEnu_m_s: readonly [number, number];
+  readonly gyroDiff_rad_s: readonly [number, number];
+  readonly accelDiff_m_s2: readonly [number, number];
+} = {
+  altitude_m: [DEFAULT_NORMALIZATION.altitudeM.min, DEFAULT_NORMALIZATION.altitudeM.max],
+  velocityEnu_m_s: [-DEFAULT_NORMALIZATION.velocityMps, DEFAULT_NORMALIZATION.velocityMps],
+  gyroDiff_rad_s: [-DEFAULT_NORMALIZATION.gyroDeltaRadS, DEFAULT_NORMALIZATION.gyroDeltaRadS],
+  accelDiff_m_s2: [-DEFAULT_NORMALIZATION.accelDeltaMps2, DEFAULT_NORMALIZATION.accelDeltaMps2],
+};
 
 export type ImuSample = {
   /** Body FLU angular velocity, rad/s. */
@@ -37,10 +49,9 @@ export type SensorSnapshot = {
   imu: readonly ImuSample[];
 };
 
+/** normalizeRange with non-finite -> 0 (the centre of the range). */
 function norm(v: number, lo: number, hi: number): number {
-  if (!Number.isFinite(v)) return 0;
-  const x = (2 * (v - lo)) / (hi - lo) - 1;
-  return x < -1 ? -1 : x > 1 ? 1 : x;
+  return normalizeRange(v, lo, hi, "zero");
 }
 
 /**
