@@ -98,7 +98,7 @@ describe("lifecycle transition events and graph shutdown", () => {
     const g = new EmbeddedGraph({ stderrLevel: "silent" });
     const calls: string[] = [];
     const a = g.createLifecycleNode("a");
-    a.setLifecycleCallbacks({ onShutdown: async () => (calls.push("a"), "success") });
+    a.setLifecycleCallbacks({ onShutdown: async (): Promise<"success"> => (calls.push("a"), "success") });
     await a.configure();
     await a.activate();
     const b = g.createLifecycleNode("b");
