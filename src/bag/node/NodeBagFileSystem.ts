@@ -1,8 +1,15 @@
 /** BagFileSystem on Node's fs (the only place the bag code touches files). */
-import { promises as fsp } from "node:fs";
+import { constants as fsConstants, promises as fsp } from "node:fs";
 import * as nodePath from "node:path";
 import type { BagFileSystem, Db3Database, ReadableFile, WritableFile } from "../BagStorage";
 import { BetterSqliteDb3 } from "./BetterSqliteDb3";
+
+/**
+ * "w" (create or truncate) that refuses a symlink as the file itself (O_NOFOLLOW, open(2): ELOOP),
+ * so a link planted in an output directory cannot redirect a bag file or metadata.yaml to a file
+ * outside it (test/faults/outputPaths.test.ts).
+ */
+const WRITE_NOFOLLOW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW;
 
 /** Appends through a 1 MiB staging buffer so small MCAP records do not each cost a syscall. */
 class BufferedFileWritable implements WritableFile {
@@ -86,7 +93,7 @@ export class NodeBagFileSystem implements BagFileSystem {
   }
 
   async writeText(path: string, text: string): Promise<void> {
-    await fsp.writeFile(path, text, "utf8");
+    await fsp.writeFile(path, text, { encoding: "utf8", flag: WRITE_NOFOLLOW });
   }
 
   async listDirectory(path: string): Promise<string[]> {
@@ -102,7 +109,7 @@ export class NodeBagFileSystem implements BagFileSystem {
   }
 
   async openWrite(path: string): Promise<WritableFile> {
-    return new BufferedFileWritable(await fsp.open(path, "w"));
+    return new BufferedFileWritable(await fsp.open(path, WRITE_NOFOLLOW));
   }
 
   openDb3(path: string): Db3Database {
