@@ -88,6 +88,11 @@ export class Renderer {
   private readonly blurPose: CameraPose = { x: 0, y: 0, z: 0, yaw: 0, pitch: 0, roll: 0 };
   private readonly rot = new Float64Array(9);
   private readonly noise: Float32Array;
+  /** Ground mip levels packed one texel per word (r | g << 8 | b << 16), for 1 load per texel. */
+  private readonly tex32: Uint32Array[];
+  /** Texels per side and texels per metre of each mip level. */
+  private readonly levelSize: Int32Array;
+  private readonly levelScale: Float64Array;
   /** (1.5 texel 2^k)^4: footprint^4 thresholds of the mip levels. */
   private readonly lodThr: Float64Array;
   /** exp(-dist / visibility) tabulated over dist^2 in [0, (6 visibility)^2). */
@@ -127,6 +132,17 @@ export class Renderer {
     const levels = world.ground.levels.length;
     this.lodThr = new Float64Array(levels);
     for (let k = 0; k < levels; k++) this.lodThr[k] = (1.5 * world.ground.texel_m * 2 ** k) ** 4;
+    this.tex32 = world.ground.levels.map((lv) => {
+      const packed = new Uint32Array(lv.length / 3);
+      for (let i = 0; i < packed.length; i++) packed[i] = lv[3 * i]! | (lv[3 * i + 1]! << 8) | (lv[3 * i + 2]! << 16);
+      return packed;
+    });
+    this.levelSize = new Int32Array(levels);
+    this.levelScale = new Float64Array(levels);
+    for (let k = 0; k < levels; k++) {
+      this.levelSize[k] = world.ground.size >> k;
+      this.levelScale[k] = 1 / (world.ground.texel_m * 2 ** k);
+    }
     this.hazeLut = new Float32Array(HAZE_LUT_SIZE);
     const maxDist2 = (6 * world.sky.visibility_m) ** 2;
     this.hazeScale = (HAZE_LUT_SIZE - 1) / maxDist2;
@@ -274,36 +290,53 @@ export class Renderer {
     const c0z = R[8]! - cam.cx * cuz - cam.cy * cvz;
 
     const sun = sky.sunDir;
-    const groundLight = (sky.ambient + Math.max(0, sun[2]) * sky.sunColor[1]) * 0.95 / 255;
+    const sunX = sun[0], sunY = sun[1], sunZ = sun[2];
+    // Ground light per 8-bit texel value, with the exposure gain folded in (one multiply per
+    // channel per pixel); level 0 is filtered in 7-bit fixed point, hence the extra 1/128.
+    const groundLight = (sky.ambient + Math.max(0, sunZ) * sky.sunColor[1]) * 0.95 / 255 * gain;
     const gR = groundLight * (sky.sunColor[0] / sky.sunColor[1] * 0.3 + 0.7);
     const gG = groundLight;
     const gB = groundLight * (sky.sunColor[2] / sky.sunColor[1] * 0.3 + 0.7);
-    const levels = world.ground.levels;
-    const maxLevel = levels.length - 1;
-    const texSize = world.ground.size;
+    const gR7 = gR / 128, gG7 = gG / 128, gB7 = gB / 128;
+    const tex32 = this.tex32;
+    const levelSize = this.levelSize;
+    const levelScale = this.levelScale;
+    const maxLevel = tex32.length - 1;
+    const tex0 = tex32[0]!;
+    const texSize = levelSize[0]!;
+    const m0 = texSize - 1;
     const grain = world.ground.grain;
     const grainMask = GRAIN_SIZE - 1;
     const grainShift = Math.log2(GRAIN_SIZE);
+    // Mip level from the pixel footprint f = dist / (fx sqrt(sin grazing)), compared as
+    // f^4 = dist^4 d2 / (fx^4 dz^2) against (1.5 texel 2^k)^4. With t = -camZ / dz (so
+    // dz^2 = camZ^2 / t^2) and dist^2 = t^2 d2 this is f^4 = dist^6 / (fx^4 camZ^2): no square
+    // root and no second division per pixel.
+    const fp4Scale = 1 / (cam.fx ** 4 * camZ * camZ);
     // Grain only where a texel covers more than about 2 px (footprint < texel / 2).
     const grainThr = (0.5 * world.ground.texel_m) ** 4;
-    const fx4 = cam.fx ** 4;
     const lodThr = this.lodThr;
+    const lod0 = lodThr[0]!;
     const hazeLut = this.hazeLut;
     const hazeScale = this.hazeScale;
-    const invTexel = 1 / world.ground.texel_m;
-    const hazeR = sky.haze[0], hazeG = sky.haze[1], hazeB = sky.haze[2];
-    const zr = sky.zenith[0], zg = sky.zenith[1], zb = sky.zenith[2];
-    const hr = sky.horizon[0], hg = sky.horizon[1], hb = sky.horizon[2];
-    const sR = sky.sunColor[0], sG = sky.sunColor[1], sB = sky.sunColor[2];
+    const hazeMax = HAZE_LUT_SIZE - 1;
+    const invTexel = levelScale[0]!;
+    const hazeR = sky.haze[0] * gain, hazeG = sky.haze[1] * gain, hazeB = sky.haze[2] * gain;
+    const zr = sky.zenith[0] * gain, zg = sky.zenith[1] * gain, zb = sky.zenith[2] * gain;
+    const hr = sky.horizon[0] * gain, hg = sky.horizon[1] * gain, hb = sky.horizon[2] * gain;
+    const sR = sky.sunColor[0] * gain, sG = sky.sunColor[1] * gain, sB = sky.sunColor[2] * gain;
     const clouds = sky.clouds;
     const cloudMask = sky.cloudSize - 1;
+    const cloudShift = Math.log2(sky.cloudSize);
     const invCloudTexel = 1 / sky.cloudTexel_m;
     const cloudH = sky.cloudHeight_m - camZ;
-    const cloudShade = 0.8 + 0.25 * Math.max(0, sun[2]);
+    const cloudShade = (0.8 + 0.25 * Math.max(0, sunZ)) * gain;
+    const cloudShadeRG = cloudShade * 0.95;
     const useNoise = noiseOffset >= 0;
     const noise = this.noise;
     const m17 = NOISE_TABLE - 1;
     const n0 = useNoise ? noiseOffset : 0;
+    const gpt = GRAIN_PER_TEXEL;
 
     for (let v = 0; v < H; v++) {
       const bx = c0x + v * cvx;
@@ -320,59 +353,62 @@ export class Renderer {
           const t = -camZ / dz;
           const gx = camX + t * dx;
           const gy = camY + t * dy;
-          // Mip level from the pixel footprint f = dist / (fx sqrt(sin grazing)), compared as
-          // f^4 = dist^4 d2 / (fx^4 dz^2) against (1.5 texel 2^k)^4: no square root per pixel.
           const dist2 = t * t * d2;
-          const fp4 = (dist2 * dist2 * d2) / (fx4 * dz * dz);
-          let level = 0;
-          while (level < maxLevel && fp4 > lodThr[level]!) level++;
-          const tex = levels[level]!;
+          const fp4 = dist2 * dist2 * dist2 * fp4Scale;
           let tr: number, tg: number, tb: number;
-          if (level === 0) {
-            // Magnified or 1:1: bilinear.
-            const m = texSize - 1;
+          if (fp4 <= lod0) {
+            // Magnified or 1:1: bilinear in 7-bit fixed point on packed texels; red and blue
+            // are filtered together in one word (each field stays below 255 * 128 < 2^16).
             const fu = gx * invTexel - 0.5;
             const fv = gy * invTexel - 0.5;
             const iu = Math.floor(fu);
             const iv = Math.floor(fv);
             const au = fu - iu;
             const av = fv - iv;
-            const u0 = iu & m, u1 = (iu + 1) & m, v0 = (iv & m) * texSize, v1 = ((iv + 1) & m) * texSize;
-            const i00 = (v0 + u0) * 3, i01 = (v0 + u1) * 3, i10 = (v1 + u0) * 3, i11 = (v1 + u1) * 3;
-            const w00 = (1 - au) * (1 - av), w01 = au * (1 - av), w10 = (1 - au) * av, w11 = au * av;
-            tr = tex[i00]! * w00 + tex[i01]! * w01 + tex[i10]! * w10 + tex[i11]! * w11;
-            tg = tex[i00 + 1]! * w00 + tex[i01 + 1]! * w01 + tex[i10 + 1]! * w10 + tex[i11 + 1]! * w11;
-            tb = tex[i00 + 2]! * w00 + tex[i01 + 2]! * w01 + tex[i10 + 2]! * w10 + tex[i11 + 2]! * w11;
+            const a7 = (au * 128) | 0;
+            const b7 = (av * 128) | 0;
+            const w11 = (a7 * b7) >> 7;
+            const w01 = a7 - w11;
+            const w10 = b7 - w11;
+            const w00 = 128 - a7 - b7 + w11;
+            const u0 = iu & m0, u1 = (iu + 1) & m0, v0 = (iv & m0) * texSize, v1 = ((iv + 1) & m0) * texSize;
+            const c00 = tex0[v0 + u0]!, c01 = tex0[v0 + u1]!, c10 = tex0[v1 + u0]!, c11 = tex0[v1 + u1]!;
+            const rb = (c00 & 0xff00ff) * w00 + (c01 & 0xff00ff) * w01 + (c10 & 0xff00ff) * w10 + (c11 & 0xff00ff) * w11;
+            const gg = ((c00 >> 8) & 0xff) * w00 + ((c01 >> 8) & 0xff) * w01 + ((c10 >> 8) & 0xff) * w10 + ((c11 >> 8) & 0xff) * w11;
+            let k = 1;
             if (fp4 < grainThr) {
               // Close range: modulate with sub-texel grain so the magnified texture is not smooth.
-              const gk = grain[(((iv * GRAIN_PER_TEXEL + ((av * GRAIN_PER_TEXEL) | 0)) & grainMask) << grainShift) + ((iu * GRAIN_PER_TEXEL + ((au * GRAIN_PER_TEXEL) | 0)) & grainMask)]!;
-              tr *= gk;
-              tg *= gk;
-              tb *= gk;
+              k = grain[(((iv * gpt + ((av * gpt) | 0)) & grainMask) << grainShift) + ((iu * gpt + ((au * gpt) | 0)) & grainMask)]!;
             }
+            tr = (rb & 0xffff) * gR7 * k;
+            tg = gg * gG7 * k;
+            tb = (rb >>> 16) * gB7 * k;
           } else {
             // Minified: the mip level already averages the footprint; nearest texel.
-            const size = texSize >> level;
+            let level = 1;
+            while (level < maxLevel && fp4 > lodThr[level]!) level++;
+            const size = levelSize[level]!;
             const m = size - 1;
-            const sc = invTexel / (1 << level);
-            const i = (((Math.floor(gy * sc) & m) * size) + (Math.floor(gx * sc) & m)) * 3;
-            tr = tex[i]!;
-            tg = tex[i + 1]!;
-            tb = tex[i + 2]!;
+            const sc = levelScale[level]!;
+            const c = tex32[level]![(Math.floor(gy * sc) & m) * size + (Math.floor(gx * sc) & m)]!;
+            tr = (c & 0xff) * gR;
+            tg = ((c >> 8) & 0xff) * gG;
+            tb = (c >>> 16) * gB;
           }
           const hi = dist2 * hazeScale;
-          const h = hi < HAZE_LUT_SIZE - 1 ? hazeLut[hi | 0]! : 0;
-          r = tr * gR * h + hazeR * (1 - h);
-          g = tg * gG * h + hazeG * (1 - h);
-          b = tb * gB * h + hazeB * (1 - h);
+          const h = hi < hazeMax ? hazeLut[hi | 0]! : 0;
+          const h1 = 1 - h;
+          r = tr * h + hazeR * h1;
+          g = tg * h + hazeG * h1;
+          b = tb * h + hazeB * h1;
         } else {
-          const dn = Math.sqrt(d2);
-          const el = dz / dn;
+          const inv = 1 / Math.sqrt(d2);
+          const el = dz * inv;
           const k = Math.sqrt(el);
           r = hr + (zr - hr) * k;
           g = hg + (zg - hg) * k;
           b = hb + (zb - hb) * k;
-          const cs = (dx * sun[0] + dy * sun[1] + dz * sun[2]) / dn;
+          const cs = (dx * sunX + dy * sunY + dz * sunZ) * inv;
           if (cs > 0) {
             let s = cs * cs; // glow ~ cos^64 + cos^8
             s *= s;
@@ -390,22 +426,23 @@ export class Renderer {
             const t = cloudH / dz;
             const cxw = (camX + t * dx) * invCloudTexel;
             const cyw = (camY + t * dy) * invCloudTexel;
-            const dens = clouds[((cyw | 0) & cloudMask) * (cloudMask + 1) + ((cxw | 0) & cloudMask)]! * Math.min(1, el * 3);
+            const el3 = el * 3;
+            const dens = clouds[(((cyw | 0) & cloudMask) << cloudShift) + ((cxw | 0) & cloudMask)]! * (el3 < 1 ? el3 : 1);
             if (dens > 0) {
-              r += (cloudShade * 0.95 - r) * dens;
-              g += (cloudShade * 0.95 - g) * dens;
+              r += (cloudShadeRG - r) * dens;
+              g += (cloudShadeRG - g) * dens;
               b += (cloudShade - b) * dens;
             }
           }
         }
         if (useNoise) {
-          out[o] = r * gain + noise[(n0 + o) & m17]!;
-          out[o + 1] = g * gain + noise[(n0 + o + 1) & m17]!;
-          out[o + 2] = b * gain + noise[(n0 + o + 2) & m17]!;
+          out[o] = r + noise[(n0 + o) & m17]!;
+          out[o + 1] = g + noise[(n0 + o + 1) & m17]!;
+          out[o + 2] = b + noise[(n0 + o + 2) & m17]!;
         } else {
-          out[o] = r * gain;
-          out[o + 1] = g * gain;
-          out[o + 2] = b * gain;
+          out[o] = r;
+          out[o + 1] = g;
+          out[o + 2] = b;
         }
       }
     }
