@@ -2,6 +2,7 @@ import { PNG } from "pngjs";
 import { drawBoxes, pngDataUri } from "../../src/app/report/framePng";
 import { linePlot, tickStep } from "../../src/app/report/svg";
 import { topDownMap } from "../../src/app/report/topDownMap";
+import { identicalSeeds } from "../../src/app/report/renderReport";
 import { judge, parseDumpedCheck } from "../../src/app/checkReport";
 import type { FlightRecord, WorldSketch } from "../../src/app/types";
 
@@ -67,5 +68,15 @@ describe("report pieces", () => {
     expect(v.ok).toBe(false);
     expect(v.problems).toEqual(['image "b" did not decode (naturalWidth=0)', "plot risk-on* missing"]);
     expect(() => parseDumpedCheck("<html></html>")).toThrow('no <pre id="report-check">');
+  });
+});
+
+describe("identicalSeeds", () => {
+  it("finds seeds whose ON and OFF paths coincide", () => {
+    const f = (arm: "on" | "off", seed: number, x: number[]): FlightRecord => ({
+      arm, seed, status: "flying", simTime_s: 1, cameraFrames: x.length, distance_m: 1, collision: undefined, latencyMs: [], framesWithoutCommand: 0, framesIncomplete: 0,
+      series: { time_s: x.map((_, i) => i), x, y: x, z: x, risk: [], maxAbsDelta: [] }, samples: [], wallTime_ms: 0, callbackErrors: 0, recorded: false,
+    });
+    expect(identicalSeeds([f("on", 1, [0, 1, 2]), f("off", 1, [0, 1, 2]), f("on", 2, [0, 1, 2]), f("off", 2, [0, 1, 2.5])])).toEqual([1]);
   });
 });

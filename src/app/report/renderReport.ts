@@ -91,8 +91,28 @@ function prPlots(result: MainJobResult): string {
   return out.join("");
 }
 
+/** Seeds whose ON and OFF flights took the same path (within 1 mm at every frame): the correction never changed the chosen action there. */
+export function identicalSeeds(flights: readonly FlightRecord[]): number[] {
+  const out: number[] = [];
+  for (const on of flights.filter((f) => f.arm === "on")) {
+    const off = flights.find((f) => f.arm === "off" && f.seed === on.seed);
+    if (off === undefined || off.series.x.length !== on.series.x.length) continue;
+    let same = true;
+    for (let i = 0; i < on.series.x.length && same; i++) {
+      same = Math.abs(on.series.x[i]! - off.series.x[i]!) < 1e-3 && Math.abs(on.series.y[i]! - off.series.y[i]!) < 1e-3 && Math.abs(on.series.z[i]! - off.series.z[i]!) < 1e-3;
+    }
+    if (same) out.push(on.seed);
+  }
+  return out;
+}
+
 export function renderReport(result: MainJobResult, commandLine: string, generatedAt: Date): string {
   const o = result.options;
+  const same = identicalSeeds(result.flights);
+  const sameNote =
+    same.length === 0
+      ? ""
+      : `<p><b>ON and OFF flew the same path on ${same.length} of ${result.seeds.length} seeds (${same.join(", ")})</b>: on those seeds the correction never changed the action the controller chose (argmax of the corrected logits), so the arms differ only in the corrected detections.</p>`;
   const rows = tableRows(result.arms);
   const table =
     `<table><thead><tr><th></th>${result.arms.map((a) => `<th style="color:${ARM_COLORS[a.arm]}">${ARM_NAME[a.arm]}</th>`).join("")}</tr></thead><tbody>` +
@@ -136,6 +156,7 @@ Wall time ${result.wallTime_s.toFixed(0)} s, peak RSS ${result.peakRss_mb.toFixe
 <h2>Summary</h2>
 ${table}
 <p>AP: area under the all-points interpolated precision-recall curve over all grid cells of all camera frames of the arm (8x8 px cells; a cell is positive where the simulator's ground-truth mask has a pixel of the class). "Policy cells" are the cell probabilities on harness/policy (after the correction in the ON arm; the student's own with the correction off); "student cells" are harness/student_output. Latency: wall time from the camera image reaching the graph to /cmd_vel with the same stamp (lock-step, so the simulator waits for it). r and max|delta|: harness/correction per frame (in the OFF arm the correction is computed but not applied).</p>
+${sameNote}
 <h3>Flights</h3>
 ${flightsTable}
 <h2>Flights from above</h2>
