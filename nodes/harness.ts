@@ -5,6 +5,12 @@
  *   harness/policy      (drone_harness_msgs/StudentOutput, corrected = true, for the controller),
  *   harness/correction  (drone_harness_msgs/HarnessCorrection: r, lambda, delta norms, top features).
  *
+ * With `imagined_rollout`, camera/camera_info (sensor-data QoS) supplies the intrinsics K that
+ * the rollout needs to remove the gyro-measured rotation from the optical flow; until the first
+ * valid CameraInfo the rollout runs uncompensated and /diagnostics says so (level WARN). The
+ * gyro goes to the camera's optical frame with parameter `camera_pitch_rad` (default: the
+ * embedded simulator's camera, DEFAULT_SCENARIO.camera.pitch_deg in sim/Scenario.ts).
+ *
  * Parameter `correction_enabled` (default true): when false the same pipeline runs (the
  * correction is still computed and reported, with correction_enabled = false) but delta = 0 is
  * applied, for A/B runs on the same seeds.
@@ -23,13 +29,16 @@ import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph, type Subsc
 import { CorrectionApplier } from "./common/applyCorrection";
 import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/declareParams";
 import { InputHealth } from "./common/InputHealth";
-import { INPUT_OK, checkImage, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
+import { INPUT_OK, checkCameraInfo, checkImage, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
+import type { CorrectorParams } from "./common/ModelProvider";
 import type { Corrector } from "./common/models";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
 import { SensorState } from "./common/SensorState";
-import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
+import type { CameraInfo, Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
 import { StampGuard, stampToNs, type StampVerdict } from "./common/StampGuard";
+import { DEFAULT_SCENARIO } from "../sim/Scenario";
+import type { CameraIntrinsics } from "../src/vision/flowModel";
 import {
   DETECTION_ARRAY_TYPE,
   HARNESS_CORRECTION_TYPE,
@@ -48,6 +57,7 @@ import {
 
 export const HARNESS_TOPICS = {
   image: "camera/image_raw",
+  cameraInfo: "camera/camera_info",
   imu: "imu/data",
   fix: "gps/fix",
   vel: "gps/vel",
@@ -59,10 +69,13 @@ export const HARNESS_TOPICS = {
 
 export type HarnessDeps = {
   /** Creates the Harness at configure time (tests inject a deterministic fake). */
-  createCorrector: (params: { modelDir: string; imaginedRollout: boolean; width: number; height: number }) => Corrector | Promise<Corrector>;
+  createCorrector: (params: CorrectorParams) => Corrector | Promise<Corrector>;
 };
 
 const ACTION_NAMES: string[] = [...ACTIONS];
+const CAMERA_INFO_TYPE = "sensor_msgs/msg/CameraInfo";
+/** The embedded simulator's camera pitch (sim/Scenario.ts DEFAULT_SCENARIO.camera.pitch_deg), rad. */
+const SIM_CAMERA_PITCH_RAD = (DEFAULT_SCENARIO.camera.pitch_deg * Math.PI) / 180;
 
 function l2(v: ArrayLike<number>): number {
   let s = 0;
@@ -97,6 +110,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       imageBuffer: declareInt(node, "image_buffer", 8, "Recent images kept to match student outputs by stamp", { from: 1, to: 64 }),
       modelDir: declareString(node, "model_dir", "models", "Folder with harness.model.json + harness.weights.bin (relative to the working directory)"),
       imaginedRollout: declareBool(node, "imagined_rollout", false, "Fill the harness's rollout channels with optical-flow warps of the camera frame (src/vision); false: zero padding, as in training"),
+      cameraPitchRad: declareDouble(node, "camera_pitch_rad", SIM_CAMERA_PITCH_RAD, "Downward pitch of the camera's optical axis from the body x axis, rad (gyro -> optical frame for the rollout's rotation compensation)", { from: -Math.PI / 2, to: Math.PI / 2 }),
       homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
       firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level"),
     };
@@ -112,6 +126,11 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     const sensors = new SensorState(p.firstFixHome ? {} : { homeAltitude_m: p.homeAltitude });
     let correctionEnabled = p.correctionEnabled;
     let lastRisk = Number.NaN, lastMaxDelta = Number.NaN;
+    // Camera intrinsics (from camera/camera_info) and the last rollout's state, for /diagnostics.
+    const intrinsics: CameraIntrinsics = { fx: 0, fy: 0, cx: 0, cy: 0 };
+    let cameraInfoReceived = false;
+    let lastRolloutStatus = p.imaginedRollout ? "none yet" : "off";
+    let lastRotationCompensated = false;
     let active = false;
     let corrector: Corrector | undefined;
     let cells: CellsToDetections | undefined;
@@ -134,10 +153,17 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
 
     diagnostics.add("harness", () => {
       const s = stats.summary(clock.nowNs());
+      const uncompensated = p.imaginedRollout && !cameraInfoReceived;
       return {
-        level: node.state === "active" && s.rate_hz > 0 ? DIAG_OK : DIAG_WARN,
-        message: `${node.state}, correction ${correctionEnabled ? "on" : "off"}, ${s.rate_hz.toFixed(1)} Hz`,
+        level: node.state === "active" && s.rate_hz > 0 && !uncompensated ? DIAG_OK : DIAG_WARN,
+        message:
+          `${node.state}, correction ${correctionEnabled ? "on" : "off"}, ${s.rate_hz.toFixed(1)} Hz` +
+          (uncompensated ? `, imagined rollout without rotation compensation: no ${HARNESS_TOPICS.cameraInfo} yet` : ""),
         values: [
+          { key: "imagined_rollout", value: String(p.imaginedRollout) },
+          { key: "camera_info", value: cameraInfoReceived ? `fx=${intrinsics.fx} fy=${intrinsics.fy} cx=${intrinsics.cx} cy=${intrinsics.cy}` : "none yet" },
+          { key: "rollout_status", value: lastRolloutStatus },
+          { key: "rotation_compensated", value: String(lastRotationCompensated) },
           { key: "state", value: node.state },
           { key: "correction_enabled", value: String(correctionEnabled) },
           { key: "frames", value: String(s.count) },
@@ -209,6 +235,18 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       }
     };
 
+    const infoScratch: CameraIntrinsics = { fx: 0, fy: 0, cx: 0, cy: 0 };
+    const onCameraInfo = (msg: CameraInfo): void => {
+      // No stamp check: the intrinsics are state, not a time series (a repeated stamp is fine).
+      if (!admit(HARNESS_TOPICS.cameraInfo, checkCameraInfo(msg, { width: p.width, height: p.height }, infoScratch), () => ({ type: "ok" }))) return;
+      const changed = !cameraInfoReceived || infoScratch.fx !== intrinsics.fx || infoScratch.fy !== intrinsics.fy || infoScratch.cx !== intrinsics.cx || infoScratch.cy !== intrinsics.cy;
+      if (!changed) return;
+      corrector?.setCameraIntrinsics?.(infoScratch);
+      if (!cameraInfoReceived) logger.info(`camera intrinsics from ${HARNESS_TOPICS.cameraInfo}: fx=${infoScratch.fx} fy=${infoScratch.fy} cx=${infoScratch.cx} cy=${infoScratch.cy}`);
+      Object.assign(intrinsics, infoScratch);
+      cameraInfoReceived = true;
+    };
+
     const onImu = (msg: Imu): void => {
       if (!admit(HARNESS_TOPICS.imu, checkImu(msg), () => guards.imu.check(msg.header.stamp, clock.nowNs()))) return;
       sensors.onImu(msg);
@@ -275,6 +313,10 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       const maxDelta = Math.max(maxAbs(corr.actionDelta), maxAbs(corr.cellDelta));
       lastRisk = corr.risk;
       lastMaxDelta = maxDelta;
+      if (corr.rollout !== undefined) {
+        lastRolloutStatus = corr.rollout.status;
+        lastRotationCompensated = corr.rollout.rotationCompensated;
+      }
       pubCorrection?.publish({
         header: copyHeader(msg.header),
         risk: corr.risk,
@@ -308,12 +350,20 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     node.setLifecycleCallbacks({
       onConfigure: async () => {
         try {
-          corrector = await deps.createCorrector({ modelDir: p.modelDir, imaginedRollout: p.imaginedRollout, width: p.width, height: p.height });
+          corrector = await deps.createCorrector({
+            modelDir: p.modelDir,
+            imaginedRollout: p.imaginedRollout,
+            width: p.width,
+            height: p.height,
+            cameraPitchRad: p.cameraPitchRad,
+          });
+          cameraInfoReceived = false;
           pubObstacles = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, HARNESS_TOPICS.obstacles, { qos: QOS_DEFAULT });
           pubPolicy = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, HARNESS_TOPICS.policy, { qos: QOS_DEFAULT });
           pubCorrection = node.createPublisher<HarnessCorrectionMsg>(HARNESS_CORRECTION_TYPE, HARNESS_TOPICS.correction, { qos: QOS_DEFAULT });
           subs.push(
             node.createSubscription<Image>(IMAGE_TYPE, HARNESS_TOPICS.image, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.image, onImage)),
+            node.createSubscription<CameraInfo>(CAMERA_INFO_TYPE, HARNESS_TOPICS.cameraInfo, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.cameraInfo, onCameraInfo)),
             node.createSubscription<Imu>(IMU_TYPE, HARNESS_TOPICS.imu, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.imu, onImu)),
             node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, HARNESS_TOPICS.fix, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.fix, onFix)),
             node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, HARNESS_TOPICS.vel, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.vel, onVel)),

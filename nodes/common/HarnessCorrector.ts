@@ -13,7 +13,12 @@
  * camera frame goes through src/vision's VisionPipeline (Farneback flow scaled to a 1 m move
  * from the GPS speed, gyro rotation removed, K bilinear warps; SPEC "Rollouts"), and the valid
  * warped frames (grey in [-1, 1]) fill the harness image's rollout channels, pooled to 64x64,
- * as buildHarnessImage does with imagined RGB frames. Off by default: the training code feeds
+ * as buildHarnessImage does with imagined RGB frames. The gyro rate (body FLU, latest IMU sample)
+ * goes to the optical frame with the camera's downward pitch (`cameraPitchRad`,
+ * bodyFluToOptical); removing its rotational flow needs the intrinsics, which arrive with the
+ * first CameraInfo (`setCameraIntrinsics`): `createVision` then builds the pipeline again with
+ * them (once; unchanged K is ignored). Until then the rollout runs uncompensated and reports
+ * `rotationCompensated: false`. Off by default: the training code feeds
  * zero-padded rollout channels, and a network sees at run time what it was trained on.
  * The per-class detection delta reaches the cells through the student's uncertainty gate
  * (detectionGate): cellDelta[cell, c] = gate(cell) * delta_detection[c], so
@@ -28,7 +33,7 @@ import { LambdaSchedule } from "../../src/harness/correction/LambdaSchedule";
 import type { HarnessNet } from "../../src/harness/models/HarnessNet";
 import { avgPoolToGrid } from "../../src/harness/layers/pooling";
 import { HARNESS_IMAGE_SIZE, ROLLOUT_STEPS, buildHarnessImage, buildImageInput } from "../../src/harness/models/imageInput";
-import { bodyFluToOptical, type Vec3 } from "../../src/vision/flowModel";
+import { bodyFluToOptical, type CameraIntrinsics, type Vec3 } from "../../src/vision/flowModel";
 import type { RolloutTensors, VisionPipeline } from "../../src/vision/VisionPipeline";
 import { stampToNs } from "./StampGuard";
 import { STATE_DIM } from "../../src/harness/models/stateVector";
@@ -54,8 +59,16 @@ export type HarnessCorrectorOptions = {
   runawayFrames?: number;
   /** Dispose the network (and `vision`) with the corrector. Default true (false when shared). */
   ownsModel?: boolean;
-  /** Imagined rollout from the camera frames; default none (zero-padded rollout channels). */
+  /** Imagined rollout from the camera frames, fixed; default none (zero-padded rollout channels). */
   vision?: VisionPipeline;
+  /**
+   * Builds the imagined-rollout pipeline instead of `vision`: once at construction (intrinsics
+   * undefined: no rotation compensation) and again when `setCameraIntrinsics` brings new values
+   * (the previous pipeline is disposed).
+   */
+  createVision?: (intrinsics: Readonly<CameraIntrinsics> | undefined) => VisionPipeline;
+  /** Downward pitch of the camera's optical axis from the body x axis, rad (bodyFluToOptical). Default 0. */
+  cameraPitchRad?: number;
 };
 
 export class HarnessCorrector implements Corrector {
@@ -75,6 +88,12 @@ export class HarnessCorrector implements Corrector {
   private readonly omegaBody: Vec3 = { x: 0, y: 0, z: 0 };
   /** Status of the last imagined rollout ("off" without vision). */
   lastRolloutStatus = "off";
+  /** Whether the last imagined rollout had the gyro rotation removed. */
+  lastRotationCompensated = false;
+  private vision: VisionPipeline | undefined;
+  private readonly intrinsics: CameraIntrinsics = { fx: 0, fy: 0, cx: 0, cy: 0 };
+  private haveIntrinsics = false;
+  private readonly cameraPitchRad: number;
 
   constructor(
     private readonly harness: HarnessNet,
@@ -82,6 +101,33 @@ export class HarnessCorrector implements Corrector {
   ) {
     this.topK = options.topK ?? 3;
     this.runawayFrames = options.runawayFrames ?? 5;
+    this.cameraPitchRad = options.cameraPitchRad ?? 0;
+    if (!Number.isFinite(this.cameraPitchRad) || Math.abs(this.cameraPitchRad) > Math.PI / 2) {
+      throw new RangeError(`cameraPitchRad=${this.cameraPitchRad}, expected a finite value in [-pi/2, pi/2]`);
+    }
+    if (options.vision !== undefined && options.createVision !== undefined) {
+      throw new RangeError("HarnessCorrector: pass either vision or createVision, not both");
+    }
+    this.vision = options.vision ?? options.createVision?.(undefined);
+  }
+
+  /** Rebuilds the rollout pipeline with the camera intrinsics (only with createVision, only when they change). */
+  setCameraIntrinsics(k: Readonly<CameraIntrinsics>): void {
+    const cur = this.intrinsics;
+    if (this.haveIntrinsics && cur.fx === k.fx && cur.fy === k.fy && cur.cx === k.cx && cur.cy === k.cy) return;
+    const create = this.options.createVision;
+    if (create === undefined) return;
+    if (!(k.fx > 0 && k.fy > 0 && Number.isFinite(k.fx + k.fy + k.cx + k.cy))) {
+      throw new RangeError(`camera intrinsics fx=${k.fx}, fy=${k.fy}, cx=${k.cx}, cy=${k.cy}: expected finite values with fx, fy > 0`);
+    }
+    const next = create({ fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy });
+    this.vision?.dispose();
+    this.vision = next;
+    cur.fx = k.fx;
+    cur.fy = k.fy;
+    cur.cx = k.cx;
+    cur.cy = k.cy;
+    this.haveIntrinsics = true;
   }
 
   correct(image: Image, student: StudentOutputs, state: FrameState): Correction {
@@ -147,12 +193,13 @@ export class HarnessCorrector implements Corrector {
       topFeatures: top.map((j) => STATE_FEATURE_NAMES[j] ?? `s${j}`),
       topSensitivities: top.map((j) => sens[j] as number),
       rolloutLength: ROLLOUT_STEPS,
+      rollout: { status: this.lastRolloutStatus, rotationCompensated: this.lastRotationCompensated },
     };
   }
 
   /** Runs the vision pipeline on the frame; undefined when off or when no step is valid. */
   private imagine(image: Image, state: FrameState): RolloutTensors | undefined {
-    const vision = this.options.vision;
+    const vision = this.vision;
     if (vision === undefined) return undefined;
     const g = state.imu.at(-1)?.gyro_rad_s;
     this.omegaBody.x = g?.[0] ?? 0;
@@ -162,9 +209,10 @@ export class HarnessCorrector implements Corrector {
     const r = vision.push(image, {
       stampNs: stampToNs(image.header.stamp),
       speedMps: Math.hypot(v[0], v[1], v[2]),
-      angularVelocityOpt: bodyFluToOptical(this.omegaBody, this.omegaOpt),
+      angularVelocityOpt: bodyFluToOptical(this.omegaBody, this.omegaOpt, this.cameraPitchRad),
     });
     this.lastRolloutStatus = r.status;
+    this.lastRotationCompensated = r.rotationCompensated;
     return r.validCount > 0 ? r : undefined;
   }
 
@@ -184,7 +232,7 @@ export class HarnessCorrector implements Corrector {
   }
 
   reset(): void {
-    this.options.vision?.reset();
+    this.vision?.reset();
     this.history.reset();
     this.runawayStreak = 0;
   }
@@ -192,7 +240,11 @@ export class HarnessCorrector implements Corrector {
   dispose(): void {
     if (this.options.ownsModel ?? true) {
       this.harness.dispose();
-      this.options.vision?.dispose();
+      this.vision?.dispose();
+    } else if (this.options.createVision !== undefined) {
+      // A pipeline this corrector built is its own even when the network is shared.
+      this.vision?.dispose();
     }
+    this.vision = undefined;
   }
 }

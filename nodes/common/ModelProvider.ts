@@ -15,7 +15,17 @@ import { StudentDetector } from "./StudentDetector";
 
 export type ModelProvider = {
   detector(params: { width: number; height: number; modelDir: string }): Detector | Promise<Detector>;
-  corrector(params: { modelDir: string; imaginedRollout: boolean; width: number; height: number }): Corrector | Promise<Corrector>;
+  corrector(params: CorrectorParams): Corrector | Promise<Corrector>;
+};
+
+/** What the harness node passes when it creates its Corrector (its parameters). */
+export type CorrectorParams = {
+  modelDir: string;
+  imaginedRollout: boolean;
+  width: number;
+  height: number;
+  /** Downward pitch of the camera from the body x axis, rad (parameter camera_pitch_rad). */
+  cameraPitchRad: number;
 };
 
 export const FILE_MODEL_PROVIDER: ModelProvider = {
@@ -23,11 +33,16 @@ export const FILE_MODEL_PROVIDER: ModelProvider = {
     await initBackend();
     return new StudentDetector((await loadStudent(modelDir)).model, width, height);
   },
-  corrector: async ({ modelDir, imaginedRollout, width, height }) => {
+  corrector: async ({ modelDir, imaginedRollout, width, height, cameraPitchRad }) => {
     await initBackend();
     const harness = (await loadHarness(modelDir)).model;
     if (!imaginedRollout) return new HarnessCorrector(harness);
     if (!(width > 0 && height > 0)) throw new RangeError(`imagined_rollout needs a fixed image size, got expected_width=${width}, expected_height=${height}`);
-    return new HarnessCorrector(harness, { vision: new VisionPipeline(await loadOpenCv(), { width, height }) });
+    const cv = await loadOpenCv();
+    // Built without intrinsics first (uncompensated), again with them at the first CameraInfo.
+    return new HarnessCorrector(harness, {
+      cameraPitchRad,
+      createVision: (intrinsics) => new VisionPipeline(cv, { width, height, rollout: intrinsics === undefined ? {} : { intrinsics } }),
+    });
   },
 };

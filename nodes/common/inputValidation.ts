@@ -9,7 +9,7 @@
  * camera/image_raw), where it is visible and configurable. Set expected width/height to 0 to
  * accept any size.
  */
-import type { Image, Imu, NavSatFix, TwistStamped, Vector3 } from "./sensorTypes";
+import type { CameraInfo, Image, Imu, NavSatFix, TwistStamped, Vector3 } from "./sensorTypes";
 import { NAV_SAT_STATUS_NO_FIX } from "./sensorTypes";
 
 export type DropReason =
@@ -120,5 +120,31 @@ export function checkTwistStamped(msg: TwistStamped, limits: VelocityLimits = { 
   if (!finite3(msg.twist.linear) || !finite3(msg.twist.angular)) return reject("non_finite", "twist has NaN/Inf");
   const s = norm3(msg.twist.linear);
   if (s > limits.maxSpeed_m_s) return reject("absurd_magnitude", `|twist.linear|=${s.toFixed(1)} m/s, expected <= ${limits.maxSpeed_m_s}`);
+  return INPUT_OK;
+}
+
+/**
+ * sensor_msgs/CameraInfo for the rollout's rotation compensation: K has 9 finite entries with
+ * fx = K[0] > 0 and fy = K[4] > 0 ("K = 0" means an uncalibrated camera, sensor_msgs/CameraInfo.msg),
+ * and the calibrated size matches the expected image size (0 accepts any), since K is in pixels
+ * of that size. Writes fx, fy, cx, cy into `out` when accepted.
+ */
+export function checkCameraInfo(
+  msg: CameraInfo,
+  expected: { width: number; height: number },
+  out: { fx: number; fy: number; cx: number; cy: number },
+): InputCheck {
+  const k = msg.k;
+  if (k.length !== 9) return reject("bad_content", `k.length=${k.length}, expected 9`);
+  for (let i = 0; i < 9; i++) if (!Number.isFinite(k[i])) return reject("non_finite", `k[${i}]=${k[i]}, expected a finite value`);
+  const fx = k[0] as number, fy = k[4] as number, cx = k[2] as number, cy = k[5] as number;
+  if (!(fx > 0 && fy > 0)) return reject("bad_content", `fx=k[0]=${fx}, fy=k[4]=${fy}, expected > 0 (an uncalibrated camera has K = 0)`);
+  if ((expected.width > 0 && msg.width !== expected.width) || (expected.height > 0 && msg.height !== expected.height)) {
+    return reject("resolution", `calibrated size ${msg.width}x${msg.height}, expected ${expected.width}x${expected.height} (K is in pixels of the image size)`);
+  }
+  out.fx = fx;
+  out.fy = fy;
+  out.cx = cx;
+  out.cy = cy;
   return INPUT_OK;
 }

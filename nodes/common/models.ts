@@ -2,6 +2,7 @@
  * The model interfaces the perception and harness nodes run, so tests can inject deterministic
  * fakes and the real networks (src/harness) plug in through one adapter each.
  */
+import type { CameraIntrinsics } from "../../src/vision/flowModel";
 import type { FrameState } from "./SensorState";
 import type { Image } from "./sensorTypes";
 
@@ -40,6 +41,12 @@ export type Correction = {
   topFeatures: string[];
   topSensitivities: number[];
   rolloutLength: number;
+  /**
+   * Imagined rollout of this frame, when the corrector runs one: its status (VisionPipeline
+   * RolloutStatus, "off" without a rollout) and whether the gyro rotation was removed from the
+   * flow (false until camera intrinsics are known).
+   */
+  rollout?: { status: string; rotationCompensated: boolean };
 };
 
 /** The Harness: imagined rollout -> S, r, delta (SPEC "The Harness method"). */
@@ -47,5 +54,10 @@ export interface Corrector {
   correct(image: Image, student: StudentOutputs, state: FrameState): Correction;
   /** Called on a clock jump backward or deactivate: forget frame/IMU histories. */
   reset(): void;
+  /**
+   * Camera intrinsics from sensor_msgs/CameraInfo K (pixels of the images `correct` receives);
+   * called for every valid CameraInfo, so an implementation ignores unchanged values.
+   */
+  setCameraIntrinsics?(k: Readonly<CameraIntrinsics>): void;
   dispose?(): void;
 }

@@ -45,3 +45,11 @@ export type TwistStamped = {
   header: Header;
   twist: { linear: Vector3; angular: Vector3 };
 };
+
+/** sensor_msgs/msg/CameraInfo, the fields the nodes read (K is row-major 3x3: fx 0 cx; 0 fy cy; 0 0 1). */
+export type CameraInfo = {
+  header: Header;
+  height: number;
+  width: number;
+  k: ArrayLike<number>;
+};
