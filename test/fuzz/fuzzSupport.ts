@@ -20,6 +20,9 @@ export function fuzzRuns(fallback: number): number {
 
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261130);
 
+// A long run (`npm run fuzz`) outlasts jest.config.js's 120 s per test: allow an hour per test.
+if (process.env.FUZZ_RUNS !== undefined) jest.setTimeout(3_600_000);
+
 /** fast-check parameters for one target. */
 export function fcParams(runs: number): fc.Parameters<unknown> {
   return { numRuns: runs, seed: FUZZ_SEED, endOnFailure: true };
