@@ -12,7 +12,8 @@ import { controllerNode } from "./controller";
 import { createHarnessNode } from "./harness";
 import { createPerceptionNode } from "./perception";
 import { safetyNode } from "./safety";
-import { createSimNode } from "./sim";
+import { createFaultySimNode } from "../sim/faults/faultySimNode";
+import { loadScenarioFaults } from "../sim/faults/io/loadScenarioFaults";
 
 export type { ModelProvider } from "./common/ModelProvider";
 
@@ -22,7 +23,8 @@ export function createNodeRegistry(models: ModelProvider): NodeRegistry {
     harness: createHarnessNode({ createCorrector: (p) => models.corrector(p) }),
     controller: controllerNode,
     safety: safetyNode,
-    sim: createSimNode(),
+    // The sim node with the scenario file's `faults:` block applied (sim/faults; none: unchanged).
+    sim: createFaultySimNode({ loadFaults: loadScenarioFaults }),
   };
 }
 

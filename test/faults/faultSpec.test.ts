@@ -1,7 +1,9 @@
 /** Validation of fault schedules (sim/faults/FaultSpec.ts) and the scenario `faults:` block. */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { FaultSpecError, injectFaults, parseFaults, parseScenarioFaults } from "../../sim/faults";
+import { NODE_REGISTRY } from "../../nodes";
+import { FaultSpecError, injectFaults, parseFaults, parseScenarioFaults, type FaultySimLaunchedNode } from "../../sim/faults";
 import { parseScenario } from "../../sim/parseScenario";
 import { EmbeddedGraph } from "../../src/ros/graph";
 
@@ -62,5 +64,41 @@ describe("fault schedule validation", () => {
     expect(inj.activeAt(5_000_000_000n)).toHaveLength(1);
     expect(inj.activeAt(10_000_000_000n)).toHaveLength(0);
     await graph.shutdown();
+  });
+});
+
+describe("the launch registry's sim node reads the scenario's faults: block", () => {
+  it("applies a gps_loss from the scenario file; without a block it publishes unchanged", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "dh-faults-"));
+    try {
+      const base = readFileSync(path.resolve(__dirname, "../../sim/scenarios/default.yaml"), "utf8");
+      const file = path.join(dir, "lossy.yaml");
+      writeFileSync(file, `${base}\nfaults:\n  - { kind: gps_loss, start_s: 0, duration_s: 0.5 }\n`);
+      const statuses: number[] = [];
+      for (const scenario of [file, "default"]) {
+        const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+        graph.createNode("r").createSubscription<{ status: { status: number } }>("sensor_msgs/msg/NavSatFix", "/gps/fix", { qos: { history: "keep_last", depth: 50, reliability: "best_effort", durability: "volatile" } }, (m) => statuses.push(m.status.status));
+        const sim = (await NODE_REGISTRY.sim!(graph, {
+          name: "sim",
+          namespace: "/",
+          remappings: {},
+          parameterOverrides: { scenario, mode: "lockstep", image_width: 32, image_height: 32, publish_ground_truth: false },
+        })) as FaultySimLaunchedNode;
+        sim.controller.advance(0.3);
+        graph.spinUntilIdle();
+        statuses.push(99); // separator between the two runs
+        await sim.stop();
+        await graph.shutdown();
+      }
+      const split = statuses.indexOf(99);
+      const lossy = statuses.slice(0, split);
+      const clean = statuses.slice(split + 1, -1);
+      expect(lossy.length).toBeGreaterThan(1);
+      expect(lossy.every((s) => s === -1)).toBe(true); // STATUS_NO_FIX
+      expect(clean.length).toBe(lossy.length);
+      expect(clean.every((s) => s >= 0)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,5 +7,12 @@ import { parseScenarioFaults } from "../parseScenarioFaults";
 
 export function loadScenarioFaults(nameOrPath: string): Fault[] {
   const file = /[/\\]|\.ya?ml$/.test(nameOrPath) ? nameOrPath : path.join(SCENARIO_DIR, `${nameOrPath}.yaml`);
-  return parseScenarioFaults(readFileSync(file, "utf8"), file);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    // The same wording as sim/io/loadScenarioFile.ts, which reads the rest of the scenario.
+    throw new Error(`scenario file ${file} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return parseScenarioFaults(text, file);
 }
