@@ -1,7 +1,7 @@
 import type { RosGraph, RosNode } from "../graph/types";
 import { toOverrides } from "../params";
 import type { LaunchPlan, NodeLaunchDescription } from "./LaunchPlan";
-import { activateIfLifecycle, type LaunchedNode, type NodeFactoryOptions, type NodeRegistry } from "./NodeFactory";
+import { activateIfLifecycle, isLifecycleNode, type LaunchedNode, type NodeFactoryOptions, type NodeRegistry } from "./NodeFactory";
 
 /** What happened to a launched node (for logs and tests, which wait on these instead of sleeping). */
 export type LaunchEvent =
@@ -110,14 +110,31 @@ export class Launcher {
     return this.#entries.filter((e) => e.launched !== undefined).map((e) => e.description.fullyQualifiedName);
   }
 
-  /** Stops every node (reverse start order) and cancels pending respawns. */
+  /**
+   * Stops every node (reverse start order) and cancels pending respawns. Lifecycle nodes first
+   * take the shutdown transition (their onShutdown runs), as rclcpp_lifecycle (Jazzy) does when a
+   * node that is not finalized is destroyed on an orderly exit; a crashed node being respawned
+   * does not (its process would have died).
+   */
   async stop(): Promise<void> {
     this.#stopping = true;
     if (this.#crashTimer !== undefined) clearInterval(this.#crashTimer);
     for (const e of [...this.#entries].reverse()) {
       if (e.respawnTimer !== undefined) clearTimeout(e.respawnTimer);
       e.respawnTimer = undefined;
+      await this.#shutdownLifecycle(e);
       await this.#stopEntry(e);
+    }
+  }
+
+  async #shutdownLifecycle(entry: Entry): Promise<void> {
+    const node = entry.launched?.node;
+    if (node === undefined || !isLifecycleNode(node) || node.state === "finalized") return;
+    try {
+      const result = await node.shutdown();
+      if (result !== "success") this.#log(`[launch] [WARN] ${entry.description.fullyQualifiedName}: shutdown transition returned ${result}`);
+    } catch (err) {
+      this.#log(`[launch] [WARN] ${entry.description.fullyQualifiedName}: shutdown transition failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

@@ -93,6 +93,28 @@ describe("Launcher", () => {
     expect((l.node("/lc") as { state?: string }).state).toBe("active");
   });
 
+  it("takes lifecycle nodes through shutdown on stop(), but not when a crashed one is respawned", async () => {
+    const calls: string[] = [];
+    let created = 0;
+    const managed: NodeFactory = async (g, o) => {
+      created++;
+      const generation = created;
+      const node = g.createLifecycleNode(o.name, { namespace: o.namespace });
+      node.setLifecycleCallbacks({ onShutdown: () => (calls.push(`shutdown ${generation} from ${node.state}`), "success") });
+      node.createSubscription<StringMsg>("std_msgs/msg/String", "/chatter", {}, () => {
+        if (generation === 1) throw new Error("boom");
+      });
+      return { node, stop: async () => node.destroy() };
+    };
+    const l = make({ managed, talker });
+    await l.start(plan([desc("managed", "m", { respawn: true, respawnDelaySec: 0 }), desc("talker", "t")]));
+    await waitForEvent(events, listeners, (es) => es.filter((e) => e.type === "started" && e.node === "/m").length >= 2);
+    expect(calls).toEqual([]); // the crashed generation was stopped without its onShutdown
+    await l.stop();
+    launcher = undefined;
+    expect(calls).toEqual(["shutdown 2 from active"]);
+  }, 10000);
+
   it("refuses a plan with an unregistered executable or duplicate names before starting anything", async () => {
     const l = make({ talker });
     await expect(l.start(plan([desc("talker", "a"), desc("nope", "b")]))).rejects.toThrow(
