@@ -209,8 +209,8 @@ export class EmbeddedGraph implements RosGraph, RawTopicAccess {
 
   /**
    * Stops the executor, runs the shutdown transition of every lifecycle node that is not
-   * finalized (its onShutdown callback, as rclcpp_lifecycle does on context shutdown), then
-   * destroys every node.
+   * finalized (its onShutdown callback; rclcpp_lifecycle leaves this to the application since
+   * rclcpp#2557, see ros2/rclcpp#997), then destroys every node.
    */
   async shutdown(): Promise<void> {
     this.stop();

@@ -112,9 +112,10 @@ export class Launcher {
 
   /**
    * Stops every node (reverse start order) and cancels pending respawns. Lifecycle nodes first
-   * take the shutdown transition (their onShutdown runs), as rclcpp_lifecycle (Jazzy) does when a
-   * node that is not finalized is destroyed on an orderly exit; a crashed node being respawned
-   * does not (its process would have died).
+   * take the shutdown transition so their onShutdown can release devices (ros2/rclcpp#997;
+   * rclcpp_lifecycle tried this in its destructor, rclcpp#2450, reverted it in rclcpp#2557 and
+   * leaves it to the application, which this launcher is). A crashed node being respawned does
+   * not (its process would have died).
    */
   async stop(): Promise<void> {
     this.#stopping = true;
