@@ -15,6 +15,11 @@
  * correction is still computed and reported, with correction_enabled = false) but delta = 0 is
  * applied, for A/B runs on the same seeds.
  *
+ * Texture rule (seed 4.2, `texture_rule_enabled`, default true): the Corrector's texture gain for
+ * the student's Sobel channel is published on harness/texture_gain (std_msgs/Float32, for the
+ * next frame; perception applies it). It is 1 when the rule is off or the correction is off (the
+ * A/B switch: gain 1, delta 0); the computed value is in /diagnostics either way.
+ *
  * The student output is matched to its camera image by header stamp (a short ring of recent
  * images), so perception and harness work the same in one process or across processes.
  * Lifecycle, QoS, relative names, header copies and bad-input handling as in perception.ts.
@@ -65,6 +70,7 @@ export const HARNESS_TOPICS = {
   obstacles: "harness/obstacles",
   policy: "harness/policy",
   correction: "harness/correction",
+  textureGain: "harness/texture_gain",
 } as const;
 
 export type HarnessDeps = {
@@ -74,6 +80,7 @@ export type HarnessDeps = {
 
 const ACTION_NAMES: string[] = [...ACTIONS];
 const CAMERA_INFO_TYPE = "sensor_msgs/msg/CameraInfo";
+export const FLOAT32_TYPE = "std_msgs/msg/Float32";
 /** The embedded simulator's camera pitch (sim/Scenario.ts DEFAULT_SCENARIO.camera.pitch_deg), rad. */
 const SIM_CAMERA_PITCH_RAD = (DEFAULT_SCENARIO.camera.pitch_deg * Math.PI) / 180;
 
@@ -101,6 +108,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     });
     const p = {
       correctionEnabled: declareBool(node, "correction_enabled", true, "Apply delta (false: compute and report it, apply 0) for A/B runs"),
+      textureRuleEnabled: declareBool(node, "texture_rule_enabled", true, "Seed 4.2 texture rule: publish the computed Sobel gain on harness/texture_gain (false: publish 1)"),
       width: declareInt(node, "expected_width", 256, "Expected image width in px (0 = any)", { from: 0, to: 8192 }),
       height: declareInt(node, "expected_height", 256, "Expected image height in px (0 = any)", { from: 0, to: 8192 }),
       encodings: declareStringArray(node, "encodings", ["rgb8", "bgr8"], "Accepted image encodings"),
@@ -125,6 +133,8 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     let imageNext = 0;
     const sensors = new SensorState(p.firstFixHome ? {} : { homeAltitude_m: p.homeAltitude });
     let correctionEnabled = p.correctionEnabled;
+    let textureRuleEnabled = p.textureRuleEnabled;
+    let lastTextureGain = 1, lastTextureGainComputed = Number.NaN;
     let lastRisk = Number.NaN, lastMaxDelta = Number.NaN;
     // Camera intrinsics (from camera/camera_info) and the last rollout's state, for /diagnostics.
     const intrinsics: CameraIntrinsics = { fx: 0, fy: 0, cx: 0, cy: 0 };
@@ -138,6 +148,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     let pubObstacles: Publisher<Detection2DArray> | undefined;
     let pubPolicy: Publisher<StudentOutputMsg> | undefined;
     let pubCorrection: Publisher<HarnessCorrectionMsg> | undefined;
+    let pubTextureGain: Publisher<{ data: number }> | undefined;
     const subs: Subscription[] = [];
 
     node.addOnSetParametersCallback((params) => {
@@ -146,6 +157,10 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
           if (typeof q.value !== "boolean") return { successful: false, reason: `correction_enabled=${String(q.value)}, expected a bool` };
           correctionEnabled = q.value;
           logger.info(`correction_enabled set to ${q.value}`);
+        } else if (q.name === "texture_rule_enabled") {
+          if (typeof q.value !== "boolean") return { successful: false, reason: `texture_rule_enabled=${String(q.value)}, expected a bool` };
+          textureRuleEnabled = q.value;
+          logger.info(`texture_rule_enabled set to ${q.value}`);
         }
       }
       return { successful: true, reason: "" };
@@ -166,6 +181,9 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
           { key: "rotation_compensated", value: String(lastRotationCompensated) },
           { key: "state", value: node.state },
           { key: "correction_enabled", value: String(correctionEnabled) },
+          { key: "texture_rule_enabled", value: String(textureRuleEnabled) },
+          { key: "texture_gain", value: lastTextureGain.toFixed(4) },
+          { key: "texture_gain_computed", value: lastTextureGainComputed.toFixed(4) },
           { key: "frames", value: String(s.count) },
           { key: "rate_hz", value: s.rate_hz.toFixed(2) },
           { key: "latency_p50_ms", value: s.latencyP50_ms.toFixed(2) },
@@ -313,6 +331,9 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       const maxDelta = Math.max(maxAbs(corr.actionDelta), maxAbs(corr.cellDelta));
       lastRisk = corr.risk;
       lastMaxDelta = maxDelta;
+      lastTextureGainComputed = corr.textureGain ?? 1;
+      lastTextureGain = apply && textureRuleEnabled ? lastTextureGainComputed : 1;
+      pubTextureGain?.publish({ data: lastTextureGain });
       if (corr.rollout !== undefined) {
         lastRolloutStatus = corr.rollout.status;
         lastRotationCompensated = corr.rollout.rotationCompensated;
@@ -338,7 +359,8 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       active = false;
       for (const s of subs) node.destroySubscription(s);
       subs.length = 0;
-      for (const pub of [pubObstacles, pubPolicy, pubCorrection]) if (pub !== undefined) node.destroyPublisher(pub);
+      for (const pub of [pubObstacles, pubPolicy, pubCorrection, pubTextureGain]) if (pub !== undefined) node.destroyPublisher(pub);
+      pubTextureGain = undefined;
       pubObstacles = undefined;
       pubPolicy = undefined;
       pubCorrection = undefined;
@@ -361,6 +383,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
           pubObstacles = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, HARNESS_TOPICS.obstacles, { qos: QOS_DEFAULT });
           pubPolicy = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, HARNESS_TOPICS.policy, { qos: QOS_DEFAULT });
           pubCorrection = node.createPublisher<HarnessCorrectionMsg>(HARNESS_CORRECTION_TYPE, HARNESS_TOPICS.correction, { qos: QOS_DEFAULT });
+          pubTextureGain = node.createPublisher<{ data: number }>(FLOAT32_TYPE, HARNESS_TOPICS.textureGain, { qos: QOS_DEFAULT });
           subs.push(
             node.createSubscription<Image>(IMAGE_TYPE, HARNESS_TOPICS.image, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.image, onImage)),
             node.createSubscription<CameraInfo>(CAMERA_INFO_TYPE, HARNESS_TOPICS.cameraInfo, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.cameraInfo, onCameraInfo)),

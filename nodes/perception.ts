@@ -9,12 +9,17 @@
  * active. Topic names are relative (remappable); QoS: sensor data for the camera, reliable for
  * the outputs (SPEC topic contract). Output headers are copies of the image header.
  * Bad images are dropped, counted in /diagnostics and logged once per burst (issue 8).
+ *
+ * harness/texture_gain (std_msgs/Float32, from the harness node; seed 4.2 texture rule): the gain
+ * on the student's Sobel input channel for the next frame, in [1, 1.5]; 1 until one arrives and
+ * after a deactivate or a clock jump back.
  */
 import { performance } from "node:perf_hooks";
 
 import { CellsToDetections, type ScoreMode } from "../src/control/cellsToDetections";
 import type { Detection2DArray } from "../src/control/visionTypes";
 import { DETECTION_CLASSES } from "../src/harness/actions";
+import { TEXTURE_MAX_BOOST } from "../src/harness/correction/constants";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
 import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph, type Subscription } from "../src/ros/graph/types";
 import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/declareParams";
@@ -45,6 +50,7 @@ export const PERCEPTION_TOPICS = {
   vel: "gps/vel",
   studentOutput: "harness/student_output",
   obstaclesRaw: "harness/obstacles_raw",
+  textureGain: "harness/texture_gain",
 } as const;
 
 export type PerceptionDeps = {
@@ -99,10 +105,23 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
           { key: "rate_hz", value: s.rate_hz.toFixed(2) },
           { key: "latency_p50_ms", value: s.latencyP50_ms.toFixed(2) },
           { key: "latency_p99_ms", value: s.latencyP99_ms.toFixed(2) },
+          { key: "texture_gain", value: textureGain.toFixed(4) },
           ...health.keyValues(),
         ],
       };
     });
+
+    // The harness's texture gain for the next frame (1 = the student as trained).
+    let textureGain = 1;
+    const onTextureGain = (msg: { data: number }): void => {
+      if (!active) return;
+      const g = msg.data;
+      if (!(g >= 1 && g <= 1 + TEXTURE_MAX_BOOST)) {
+        health.drop(PERCEPTION_TOPICS.textureGain, "bad_content", `data=${g}, expected a gain in [1, ${1 + TEXTURE_MAX_BOOST}]`);
+        return;
+      }
+      textureGain = g;
+    };
 
     const onImage = (msg: Image): void => {
       if (!active || detector === undefined || cells === undefined) return;
@@ -122,12 +141,13 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
           case "jump_back":
             health.timeJump(topic, stamp.detail);
             sensors.reset();
+            textureGain = 1;
             break;
           case "ok":
             break;
         }
         const t0 = performance.now();
-        const out = detector.infer(msg, sensors.onFrame(stampToNs(msg.header.stamp)));
+        const out = detector.infer(msg, sensors.onFrame(stampToNs(msg.header.stamp)), textureGain);
         if (p.publishStudentOutput) pubOutput?.publish(toStudentOutputMsg(msg.header, out, msg, false));
         const detections = cells.run(out.cellProbs, msg.width, msg.height, msg.header, []);
         pubRaw?.publish({ header: copyHeader(msg.header), detections });
@@ -199,6 +219,7 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
           const T = PERCEPTION_TOPICS;
           subs.push(
             node.createSubscription<Image>(IMAGE_TYPE, T.image, { qos: QOS_SENSOR_DATA }, onImage),
+            node.createSubscription<{ data: number }>("std_msgs/msg/Float32", T.textureGain, { qos: QOS_DEFAULT }, onTextureGain),
             node.createSubscription<Imu>(IMU_TYPE, T.imu, { qos: QOS_SENSOR_DATA }, stateInput(T.imu, sensorGuards.imu, (m: Imu) => checkImu(m), (m) => sensors.onImu(m))),
             node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, T.fix, { qos: QOS_SENSOR_DATA }, stateInput(T.fix, sensorGuards.fix, checkNavSatFix, (m) => sensors.onFix(m))),
             node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, T.vel, { qos: QOS_SENSOR_DATA }, stateInput(T.vel, sensorGuards.vel, (m: TwistStamped) => checkTwistStamped(m), (m) => sensors.onVel(m))),
@@ -217,6 +238,7 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       },
       onDeactivate: () => {
         active = false;
+        textureGain = 1;
         guard.reset();
         for (const g of Object.values(sensorGuards)) g.reset();
         sensors.reset();

@@ -20,14 +20,21 @@
  * them (once; unchanged K is ignored). Until then the rollout runs uncompensated and reports
  * `rotationCompensated: false`. Off by default: the training code feeds
  * zero-padded rollout channels, and a network sees at run time what it was trained on.
+ * Texture rule (seed 4.2; src/harness/correction/textureGain.ts, docs/harness.md): per student
+ * cell, the variance of the pixel-gradient magnitude (grey 0-255, cellGradientVariance) of the
+ * first valid warped frame of the imagined rollout, or of the current frame when there is none
+ * (rollout off, first frame, bad interval: no motion imagined); with the student's wire
+ * probabilities, the altitude and this frame's risk, textureGain gives the student's Sobel gain for
+ * the next frame, in [1, 1.5] (`Correction.textureGain`; the node decides whether to apply it).
  * The per-class detection delta reaches the cells through the student's uncertainty gate
  * (detectionGate): cellDelta[cell, c] = gate(cell) * delta_detection[c], so
  * softmax(log p + cellDelta) equals correctDetectionLogits on the cell logits.
  */
 import * as tf from "@tensorflow/tfjs";
 
-import { ACTIONS, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../src/harness/actions";
+import { ACTIONS, DETECTION_CLASSES, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../src/harness/actions";
 import { DELTA_RUNAWAY } from "../../src/harness/correction/constants";
+import { cellGradientVariance, textureGain } from "../../src/harness/correction/textureGain";
 import { correctionDeltaTensor } from "../../src/harness/correction/correctionTensors";
 import { LambdaSchedule } from "../../src/harness/correction/LambdaSchedule";
 import type { HarnessNet } from "../../src/harness/models/HarnessNet";
@@ -94,6 +101,12 @@ export class HarnessCorrector implements Corrector {
   private readonly intrinsics: CameraIntrinsics = { fx: 0, fy: 0, cx: 0, cy: 0 };
   private haveIntrinsics = false;
   private readonly cameraPitchRad: number;
+  // Texture rule scratch, reallocated only when the image or grid size changes.
+  private grey = new Float32Array(0);
+  private cellVariance = new Float32Array(0);
+  private wireProb = new Float32Array(0);
+  /** Source of the last texture-rule grey frame: "warped", "current", or "grid_mismatch" (gain 1). */
+  lastTextureSource = "current";
 
   constructor(
     private readonly harness: HarnessNet,
@@ -183,6 +196,7 @@ export class HarnessCorrector implements Corrector {
       this.runawayStreak = 0;
     }
     if (risk >= 0 && risk <= 1) this.lambda.update(risk);
+    const gain = this.textureGainFor(image, student, state.altitude_m, risk, rollout);
     order.sort((a, b) => (sens[b] as number) - (sens[a] as number));
     const top = order.slice(0, this.topK);
     return {
@@ -194,7 +208,48 @@ export class HarnessCorrector implements Corrector {
       topSensitivities: top.map((j) => sens[j] as number),
       rolloutLength: ROLLOUT_STEPS,
       rollout: { status: this.lastRolloutStatus, rotationCompensated: this.lastRotationCompensated },
+      textureGain: gain,
     };
+  }
+
+  /**
+   * The seed's texture rule on this frame: the student's texture gain for the next frame. Grey
+   * source: the first valid warped frame (rollout output in [-1, 1] -> 0..255), else the current
+   * camera frame (mean of R, G, B, the grey the student's Sobel channel uses).
+   */
+  private textureGainFor(image: Image, student: StudentOutputs, altitudeM: number, risk: number, rollout: RolloutTensors | undefined): number {
+    const { width, height } = image;
+    const cellPx = width / student.gridCols;
+    if (!Number.isInteger(cellPx) || cellPx !== height / student.gridRows) {
+      this.lastTextureSource = "grid_mismatch";
+      return 1;
+    }
+    const n = width * height;
+    if (this.grey.length !== n) this.grey = new Float32Array(n);
+    const cells = student.gridRows * student.gridCols;
+    if (this.cellVariance.length !== cells) {
+      this.cellVariance = new Float32Array(cells);
+      this.wireProb = new Float32Array(cells);
+    }
+    const grey = this.grey;
+    let step = -1;
+    if (rollout !== undefined && rollout.width === width && rollout.height === height) {
+      for (let k = 0; k < rollout.steps && step < 0; k++) if (rollout.valid[k] === 1) step = k;
+    }
+    if (step >= 0 && rollout !== undefined) {
+      const frames = rollout.frames;
+      for (let i = 0, j = step * n; i < n; i++, j++) grey[i] = ((frames[j] as number) + 1) * 127.5;
+      this.lastTextureSource = "warped";
+    } else {
+      const rgb = this.rgb.convert(image);
+      for (let i = 0, j = 0; i < n; i++, j += 3) grey[i] = ((rgb[j] as number) + (rgb[j + 1] as number) + (rgb[j + 2] as number)) / 3;
+      this.lastTextureSource = "current";
+    }
+    cellGradientVariance(grey, width, height, cellPx, this.cellVariance);
+    const C = student.numClasses;
+    const wire = DETECTION_CLASSES.indexOf("wire");
+    for (let c = 0; c < cells; c++) this.wireProb[c] = student.cellProbs[c * C + wire] ?? 0;
+    return textureGain({ cellVariance: this.cellVariance, wireProb: this.wireProb, altitude_m: altitudeM, risk });
   }
 
   /** Runs the vision pipeline on the frame; undefined when off or when no step is valid. */

@@ -6,10 +6,13 @@
  * vector and the image input pooled to the harness's 64x64 (so the harness node need not redo
  * the full-resolution Sobel), copied into buffers reused between frames. All tensors are released (tf.tidy), the
  * same preprocessing as the training code (src/harness/training/HarnessedPolicy.ts decideFrame).
+ * A texture gain other than 1 (the harness's texture rule, seed 4.2) multiplies the Sobel channel
+ * inside the student (Student.perceive); the pooled input for the harness stays ungained.
  */
 import * as tf from "@tensorflow/tfjs";
 
 import { NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../src/harness/actions";
+import { TEXTURE_MAX_BOOST } from "../../src/harness/correction/constants";
 import { HARNESS_IMAGE_SIZE, buildImageInput } from "../../src/harness/models/imageInput";
 import { avgPoolToGrid } from "../../src/harness/layers/pooling";
 import { STATE_DIM, normaliseState } from "../../src/harness/models/stateVector";
@@ -54,7 +57,10 @@ export class StudentDetector implements Detector {
     };
   }
 
-  infer(image: Image, state: FrameState): StudentOutputs {
+  infer(image: Image, state: FrameState, textureGain = 1): StudentOutputs {
+    if (!(textureGain >= 1 && textureGain <= 1 + TEXTURE_MAX_BOOST)) {
+      throw new RangeError(`textureGain=${textureGain}, expected [1, ${1 + TEXTURE_MAX_BOOST}]`);
+    }
     if (image.width !== this.width || image.height !== this.height) {
       throw new RangeError(`image ${image.width}x${image.height}, expected ${this.width}x${this.height}`);
     }
@@ -63,7 +69,12 @@ export class StudentDetector implements Detector {
     tf.tidy(() => {
       const rgb01 = tf.tensor4d(rgb01Data, [1, this.height, this.width, 3]);
       const input = buildImageInput(rgb01);
-      const s = this.student.forward({ image: input, state: tf.tensor2d(this.out.state, [1, STATE_DIM]) });
+      // Gain 1 takes the training code's path (no textureGain input) exactly.
+      const s = this.student.forward({
+        image: input,
+        state: tf.tensor2d(this.out.state, [1, STATE_DIM]),
+        ...(textureGain === 1 ? {} : { textureGain: tf.tensor1d([textureGain]) }),
+      });
       this.out.actionLogits.set(s.actionLogits.dataSync());
       this.out.pooledInput.set(avgPoolToGrid(input, HARNESS_IMAGE_SIZE, HARNESS_IMAGE_SIZE).dataSync());
       this.out.cellProbs.set(tf.softmax(s.detLogits).dataSync());

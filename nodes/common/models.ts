@@ -27,7 +27,8 @@ export interface Detector {
   readonly gridRows: number;
   readonly gridCols: number;
   readonly numClasses: number;
-  infer(image: Image, state: FrameState): StudentOutputs;
+  /** `textureGain` (default 1): the harness's gain on the Sobel input channel for this frame (seed 4.2). */
+  infer(image: Image, state: FrameState, textureGain?: number): StudentOutputs;
   dispose?(): void;
 }
 
@@ -47,6 +48,11 @@ export type Correction = {
    * flow (false until camera intrinsics are known).
    */
   rollout?: { status: string; rotationCompensated: boolean };
+  /**
+   * The seed's texture rule (scenario 4.2): the student's Sobel-channel gain for the next frame,
+   * in [1, 1.5] (src/harness/correction/textureGain.ts); absent means 1.
+   */
+  textureGain?: number;
 };
 
 /** The Harness: imagined rollout -> S, r, delta (SPEC "The Harness method"). */
