@@ -59,12 +59,28 @@ export async function* readDb3File(
         yield { type: "problem", file, message: `message refers to unknown topic id ${row.topicId}` };
         return;
       }
+      // SQLite columns are dynamically typed: a damaged file can hold NULL, text or a float here
+      // (found by test/fuzz/bag.fuzz.test.ts).
+      const data: unknown = row.data;
+      const stamp: unknown = row.timestampNs;
+      if (!(data instanceof Uint8Array) || typeof stamp !== "bigint") {
+        yield { type: "problem", file, message: `message row on ${channel.topic}: ${badRow(data, stamp)}` };
+        return;
+      }
       yield {
         type: "message",
-        message: { topic: channel.topic, logTimeNs: row.timestampNs, publishTimeNs: row.timestampNs, data: row.data, channel, file },
+        message: { topic: channel.topic, logTimeNs: stamp, publishTimeNs: stamp, data, channel, file },
       };
     }
   } catch (err) {
     yield { type: "problem", file, message: `cannot read messages: ${errorText(err)}` };
   }
+}
+
+/** What is wrong with a messages row whose data is not a BLOB or whose timestamp is not an integer. */
+function badRow(data: unknown, stamp: unknown): string {
+  const problems: string[] = [];
+  if (!(data instanceof Uint8Array)) problems.push(`data is ${data === null ? "NULL" : typeof data}, expected a BLOB`);
+  if (typeof stamp !== "bigint") problems.push(`timestamp is ${String(stamp)}, expected an integer`);
+  return problems.join("; ");
 }

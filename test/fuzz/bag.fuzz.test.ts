@@ -8,6 +8,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import Database from "better-sqlite3";
 import fc from "fast-check";
 import { Bag } from "../../src/bag/BagReader";
 import { BagWriter } from "../../src/bag/BagWriter";
@@ -151,6 +152,27 @@ describe("bag fuzz", () => {
         fcParams(Math.max(1, Math.ceil(RUNS / 5))),
       );
       expect(file).toContain("talker.db3");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("db3 rows of the wrong SQLite type (found by the fuzz run)", () => {
+  it("a TEXT data column (the schema has no type check) is a problem naming the file and topic, after the good messages", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "dh-db3-null-"));
+    try {
+      copyFileSync(path.join(TALKER_SQLITE3, "metadata.yaml"), path.join(dir, "metadata.yaml"));
+      const file = path.join(dir, "talker.db3");
+      copyFileSync(path.join(TALKER_SQLITE3, "talker.db3"), file);
+      const db = new Database(file);
+      const total = (db.prepare("SELECT COUNT(*) AS n FROM messages").get() as { n: number }).n;
+      db.prepare("UPDATE messages SET data = 'not a blob' WHERE id = (SELECT id FROM messages ORDER BY timestamp, id LIMIT 1 OFFSET 3)").run();
+      db.close();
+      const items: string[] = [];
+      for await (const it of (await Bag.open(new NodeBagFileSystem(), dir)).items()) items.push(it.type === "message" ? "message" : `${it.file}: ${it.message}`);
+      expect(total).toBeGreaterThan(4);
+      expect(items).toEqual(["message", "message", "message", `${file}: message row on /topic: data is string, expected a BLOB`]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
