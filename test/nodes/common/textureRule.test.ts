@@ -156,9 +156,9 @@ class GainCorrector extends FakeCorrector {
 
 class GainRecordingDetector extends FakeDetector {
   readonly gains: number[] = [];
-  override infer(...args: Parameters<FakeDetector["infer"]>): StudentOutputs {
-    this.gains.push(args[2] ?? 1);
-    return super.infer(args[0], args[1]);
+  override infer(im: Image, st: FrameState, textureGain = 1): StudentOutputs {
+    this.gains.push(textureGain);
+    return super.infer(im, st);
   }
 }
 
