@@ -145,12 +145,13 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
     finish = await o.onStarted?.(graph);
     graph.spinUntilIdle();
 
-    const labels = new Uint8Array(0);
-    let labelBuf = labels;
+    // Cell labels of the current frame, reused (sized on the first frame from the grid).
+    let labelBuf = new Uint8Array(0);
     const series: FlightRecord["series"] = { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [] };
     const latencyMs: number[] = [];
     const samples: FrameSample[] = [];
     let framesWithoutCommand = 0;
+    const withoutAt: number[] = [];
     let framesIncomplete = 0;
     let frames = 0;
     let distance = 0;
@@ -170,9 +171,11 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
       const c = currentCamera();
       if (c === undefined) continue;
       frames++;
-      if (cmdAt === undefined) framesWithoutCommand++;
-      else latencyMs.push(Number(cmdAt - c.t0) / 1e6);
       const t = Number(c.stamp) / 1e9;
+      if (cmdAt === undefined) {
+        framesWithoutCommand++;
+        if (withoutAt.length < 20) withoutAt.push(t);
+      } else latencyMs.push(Number(cmdAt - c.t0) / 1e6);
       series.time_s.push(t);
       series.x.push(px);
       series.y.push(py);
@@ -231,6 +234,7 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
       collision: col === undefined ? undefined : { time_s: col.time_s, x: col.position[0], y: col.position[1], z: col.position[2], cls: col.cls },
       latencyMs,
       framesWithoutCommand,
+      framesWithoutCommandAt_s: withoutAt,
       framesIncomplete,
       series,
       samples: samples.sort((a, b) => a.frame - b.frame),

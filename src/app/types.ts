@@ -67,6 +67,8 @@ export type FlightRecord = {
   latencyMs: number[];
   /** Camera frames for which no /cmd_vel with the frame's stamp came. */
   framesWithoutCommand: number;
+  /** Sim times of those frames (the first 20). */
+  framesWithoutCommandAt_s: number[];
   /** Camera frames for which harness/correction, harness/policy or ground truth was missing. */
   framesIncomplete: number;
   series: FlightSeries;

@@ -24,6 +24,7 @@ export function summaryJson(result: MainJobResult, commandLine: string): string 
     distance_m: f.distance_m,
     collision: f.collision ?? null,
     framesWithoutCommand: f.framesWithoutCommand,
+    framesWithoutCommandAt_s: f.framesWithoutCommandAt_s,
     framesIncomplete: f.framesIncomplete,
     callbackErrors: f.callbackErrors,
     recorded: f.recorded,

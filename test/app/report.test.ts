@@ -49,7 +49,7 @@ describe("report pieces", () => {
     const world: WorldSketch = { seed: 7, wires: [-20, 30, 20, 32], branches: [3, 10, 4, 11], posts: [-20, 30, 0.15], start: { x: 0, y: 0 }, goal: { x: 0, y: 100 } };
     const f = (arm: "on" | "off", collided: boolean): FlightRecord => ({
       arm, seed: 7, status: collided ? "collided" : "flying", simTime_s: 3, cameraFrames: 3, distance_m: 30,
-      collision: collided ? { time_s: 3, x: 0, y: 31, z: 8, cls: 1 } : undefined, latencyMs: [], framesWithoutCommand: 0, framesIncomplete: 0,
+      collision: collided ? { time_s: 3, x: 0, y: 31, z: 8, cls: 1 } : undefined, latencyMs: [], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
       series: { time_s: [0, 1, 2], x: [0, 0, 0], y: [0, 15, 31], z: [8, 8, 8], risk: [], maxAbsDelta: [] }, samples: [], wallTime_ms: 0, callbackErrors: 0, recorded: false,
     });
     const svg = topDownMap(world, [f("on", false), f("off", true)]);
@@ -74,7 +74,7 @@ describe("report pieces", () => {
 describe("identicalSeeds", () => {
   it("finds seeds whose ON and OFF paths coincide", () => {
     const f = (arm: "on" | "off", seed: number, x: number[]): FlightRecord => ({
-      arm, seed, status: "flying", simTime_s: 1, cameraFrames: x.length, distance_m: 1, collision: undefined, latencyMs: [], framesWithoutCommand: 0, framesIncomplete: 0,
+      arm, seed, status: "flying", simTime_s: 1, cameraFrames: x.length, distance_m: 1, collision: undefined, latencyMs: [], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
       series: { time_s: x.map((_, i) => i), x, y: x, z: x, risk: [], maxAbsDelta: [] }, samples: [], wallTime_ms: 0, callbackErrors: 0, recorded: false,
     });
     expect(identicalSeeds([f("on", 1, [0, 1, 2]), f("off", 1, [0, 1, 2]), f("on", 2, [0, 1, 2]), f("off", 2, [0, 1, 2.5])])).toEqual([1]);

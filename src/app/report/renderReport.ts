@@ -146,7 +146,7 @@ table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:
 code,pre{background:#f4f4f4;padding:2px 4px}
 .row{display:flex;flex-wrap:wrap;gap:12px}.frames{display:flex;flex-wrap:wrap;gap:18px}.pair{display:flex;gap:4px}
 figure{margin:0}figcaption{font-size:12px;color:#444;max-width:384px}img{image-rendering:pixelated;border:1px solid #999}
-.legend span{display:inline-block;margin-right:14px}#report-check{font-size:10px;color:#999;white-space:pre-wrap}
+.legend span{display:inline-block;margin-right:14px}#report-check{display:none}
 </style></head><body>
 <h1>drone-harness main job</h1>
 <p>Command: <code>${esc(commandLine)}</code><br>
@@ -155,7 +155,7 @@ launch/sim.launch.xml on the embedded graph in lock-step; backend ${esc(result.b
 Wall time ${result.wallTime_s.toFixed(0)} s, peak RSS ${result.peakRss_mb.toFixed(0)} MB.</p>
 <h2>Summary</h2>
 ${table}
-<p>AP: area under the all-points interpolated precision-recall curve over all grid cells of all camera frames of the arm (8x8 px cells; a cell is positive where the simulator's ground-truth mask has a pixel of the class). "Policy cells" are the cell probabilities on harness/policy (after the correction in the ON arm; the student's own with the correction off); "student cells" are harness/student_output. Latency: wall time from the camera image reaching the graph to /cmd_vel with the same stamp (lock-step, so the simulator waits for it). r and max|delta|: harness/correction per frame (in the OFF arm the correction is computed but not applied).</p>
+<p>AP: area under the all-points interpolated precision-recall curve over all grid cells of all camera frames of the arm (8x8 px cells; a cell is positive where the simulator's ground-truth mask has a pixel of the class). "Policy cells" are the cell probabilities on harness/policy (after the correction in the ON arm; the student's own with the correction off); "student cells" are harness/student_output, which in the ON arm already includes the harness's texture gain on the student's Sobel input (harness/texture_gain, seed 4.2 texture rule; 1 with the correction off). Latency: wall time from the camera image reaching the graph to /cmd_vel with the same stamp (lock-step, so the simulator waits for it). r and max|delta|: harness/correction per frame (in the OFF arm the correction is computed but not applied).</p>
 ${sameNote}
 <h3>Flights</h3>
 ${flightsTable}

@@ -101,6 +101,10 @@ export function linePlot(o: LinePlotOptions): string {
     if (d !== "") parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.5"${s.dashed === true ? ' stroke-dasharray="5 3"' : ""}/>`);
   }
   parts.push(`</g>`);
+  if (o.series.length > 0) {
+    const longest = Math.max(...o.series.map((s) => s.name.length));
+    parts.push(`<rect x="${m.l + 4}" y="${m.t + 2}" width="${34 + longest * 5.6}" height="${o.series.length * 14 + 4}" fill="#fff" fill-opacity="0.85" stroke="#ddd"/>`);
+  }
   o.series.forEach((s, i) => {
     const y = m.t + 12 + i * 14;
     parts.push(`<line x1="${m.l + 8}" y1="${y - 4}" x2="${m.l + 26}" y2="${y - 4}" stroke="${s.color}" stroke-width="2"${s.dashed === true ? ' stroke-dasharray="5 3"' : ""}/>`);
