@@ -12,7 +12,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   replay: { summary: "regression replay: a bag's inputs through a launch's nodes, outputs compared", load: async () => (require("./replay") as typeof import("./replay")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  sim: { summary: "embedded simulator: headless flight, PNG frames with the mask", load: async () => (require("./sim") as typeof import("./sim")).command },
+  sim: { summary: "the main job (npm start): closed-loop flights harness on/off, table, bags, report.html; --headless: scripted flight, PNG frames", load: async () => (require("./sim") as typeof import("./sim")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   gazebo: { summary: "export a scenario seed to a Gazebo SDF world + ros_gz_bridge config", load: async () => (require("./gazebo") as typeof import("./gazebo")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
