@@ -64,7 +64,15 @@ describe("a recording killed mid-flight", () => {
       const fs = new CrashableFileSystem();
       const w = await BagWriter.create({ fs, directory: "/rec/flight", compression: "zstd", chunkSizeBytes: CHUNK_BYTES, chunkCrc: true });
       for (const t of TOPICS) await w.addTopic({ topic: t.topic, type: t.type, schemaText: registry.ros2msgText(t.type), offeredQosProfiles: "" });
-      for (let i = 0; i < killAt; i++) await w.write(recorded[i]!.topic, recorded[i]!.tNs, recorded[i]!.data);
+      // Messages on disk in complete chunks: the count when the file last grew (a chunk flushed).
+      let flushedAt = 0;
+      let size = fs.files.get("/rec/flight/flight_0.mcap")?.byteLength ?? 0;
+      for (let i = 0; i < killAt; i++) {
+        await w.write(recorded[i]!.topic, recorded[i]!.tNs, recorded[i]!.data);
+        const now = fs.files.get("/rec/flight/flight_0.mcap")?.byteLength ?? 0;
+        if (now !== size) flushedAt = i + 1;
+        size = now;
+      }
       // Killed: the file as it is on disk now, never closed.
       const crashed = fs.files.get("/rec/flight/flight_0.mcap")!.slice();
       const parts: Uint8Array[] = [];
@@ -81,6 +89,8 @@ describe("a recording killed mid-flight", () => {
       const lost = killAt - r.messages;
       expect(lost).toBeGreaterThanOrEqual(0);
       expect(lost).toBeLessThanOrEqual(perChunk);
+      // Exactly the messages of the unfinished chunk are lost.
+      expect(r.messages).toBe(flushedAt);
       // The recovered file is a valid indexed MCAP with the first r.messages messages, byte for byte.
       const reader = await McapIndexedReader.Initialize({ readable: bytesReadable(new Uint8Array(Buffer.concat(parts))), decompressHandlers: handlers });
       const got: Uint8Array[] = [];
