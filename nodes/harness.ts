@@ -350,6 +350,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
         top_sensitivities: Float32Array.from(corr.topSensitivities),
         action_names: ACTION_NAMES,
         action_delta: Float32Array.from(corr.actionDelta),
+        texture_gain: lastTextureGain,
         rollout_length: corr.rolloutLength,
       });
       stats.record(nowNs, performance.now() - t0);

@@ -43,6 +43,7 @@ export type HarnessCorrectionMsg = {
   top_sensitivities: Float32Array | number[];
   action_names: string[];
   action_delta: Float32Array | number[];
+  texture_gain: number;
   rollout_length: number;
 };
 

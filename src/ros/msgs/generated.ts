@@ -157,6 +157,7 @@ export interface drone_harness_msgs__msg__HarnessCorrection {
   top_sensitivities: Float32Array | number[];
   action_names: string[];
   action_delta: Float32Array | number[];
+  texture_gain: number;
   rollout_length: number;
 }
 

@@ -172,6 +172,7 @@ describe("harness node -> perception: harness/texture_gain", () => {
     const harness = await r.add(createHarnessNode({ createCorrector: () => new GainCorrector() }), "harness");
     const gains = r.record<{ data: number }>("/harness/texture_gain", "std_msgs/msg/Float32");
     const diag = r.record<DiagArray>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
+    const corrections = r.record<{ texture_gain: number }>("/harness/correction", "drone_harness_msgs/msg/HarnessCorrection");
     const value = (node: string, key: string) =>
       diag.map((d) => d.msg.status.find((s) => s.name === `${node}: ${node}`)).filter((s) => s !== undefined).at(-1)?.values.find((v) => v.key === key)?.value;
 
@@ -180,6 +181,9 @@ describe("harness node -> perception: harness/texture_gain", () => {
     expect(gains.every((g) => Math.abs(g.msg.data - 1.3) < 1e-6)).toBe(true); // float32 of 1.3
     // The first frame ran with gain 1 (nothing received yet), every later one with the published gain.
     expect(detector.gains[0]).toBe(1);
+    // /harness/correction carries the same gain as harness/texture_gain.
+    expect(corrections.length).toBeGreaterThan(20);
+    expect(corrections.every((c) => Math.abs(c.msg.texture_gain - 1.3) < 1e-6)).toBe(true);
     expect(detector.gains.slice(1).every((g) => Math.abs(g - 1.3) < 1e-6)).toBe(true);
     expect(value("harness", "texture_gain")).toBe("1.3000");
     expect(value("perception", "texture_gain")).toBe("1.3000");
