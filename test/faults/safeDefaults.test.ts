@@ -158,3 +158,19 @@ describe("safe defaults", () => {
     expect(outcomes).toHaveLength(4);
   });
 });
+
+describe("launch include errors", () => {
+  it("a missing included file is reported at the <include> line of the including file", () => {
+    const root = mkdtempSync(join(tmpdir(), "dh-inc-"));
+    try {
+      writeFileSync(join(root, "package.xml"), '<package format="3"><name>drone_harness</name></package>');
+      mkdirSync(join(root, "launch"));
+      writeFileSync(join(root, "launch", "top.launch.xml"), '<launch>\n  <include file="$(find-pkg-share drone_harness)/launch/missing.launch.xml"/>\n</launch>\n');
+      expect(() => loadLaunchFile(join(root, "launch", "top.launch.xml"), { packageRoot: root, env: {} })).toThrow(
+        new RegExp(`^launch/top\\.launch\\.xml:2: <include> attribute "file": ".*/launch/missing\\.launch\\.xml": cannot read launch file: .*ENOENT`),
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -287,7 +287,16 @@ export function loadLaunchFile(path: string, options: LaunchLoadOptions): Launch
         checkAttributesOf(a, shown, ["name", "value"]);
         child.configs.set(required(a, "name", s), required(a, "value", s));
       }
-      evaluateFile(resolved, child, depth + 1);
+      try {
+        evaluateFile(resolved, child, depth + 1);
+      } catch (err) {
+        // An unreadable included file is the including file's error, at its <include> line
+        // (found by test/fuzz/textParsers.fuzz.test.ts: it was "<included file>:0").
+        if (err instanceof LaunchFileError && err.line === 0 && err.file === display(resolved)) {
+          throw new LaunchFileError(shown, lineOf(el, "file"), `<include> attribute "file": "${target}": ${err.reason}`);
+        }
+        throw err;
+      }
     };
 
     const evalNode = (el: XmlElement, s: Scope): void => {
