@@ -78,6 +78,12 @@ export function makeBoxList(capacity: number): BoxList {
 const NEAR_M = 0.05;
 const NOISE_TABLE = 1 << 17;
 const HAZE_LUT_SIZE = 1 << 16;
+/** Background span length, px, and the largest relative change of the ray's dz over a span that
+ * is still interpolated linearly (see renderView). */
+const SPAN = 8;
+const SPAN_LINEAR = 0.05;
+/** Sky spans with an end nearer the sun than this cosine (about 18 deg) are computed per pixel. */
+const SUN_EXACT_COS = 0.95;
 
 export class Renderer {
   readonly camera: CameraModel;
@@ -93,6 +99,8 @@ export class Renderer {
   /** Texels per side and texels per metre of each mip level. */
   private readonly levelSize: Int32Array;
   private readonly levelScale: Float64Array;
+  /** 1 / (128 2^k): level-k texel coordinate from a level-0 coordinate in 1/128 texel. */
+  private readonly levelFrom128: Float64Array;
   /** (1.5 texel 2^k)^4: footprint^4 thresholds of the mip levels. */
   private readonly lodThr: Float64Array;
   /** exp(-dist / visibility) tabulated over dist^2 in [0, (6 visibility)^2). */
@@ -106,13 +114,8 @@ export class Renderer {
   private readonly noiseRng: Rng;
   private readonly noiseStd: number;
   // Per-segment projection scratch.
-  private readonly sx0: Float64Array;
-  private readonly sy0: Float64Array;
-  private readonly sw0: Float64Array;
-  private readonly sx1: Float64Array;
-  private readonly sy1: Float64Array;
-  private readonly sw1: Float64Array;
-  private readonly scol: Float32Array;
+  /** 1 where segment i starts at the end of segment i - 1 of the same object. */
+  private readonly continues: Uint8Array;
   private readonly keys: Float64Array;
   // Per-object box scratch.
   private readonly bx0: Int32Array;
@@ -132,11 +135,19 @@ export class Renderer {
     const levels = world.ground.levels.length;
     this.lodThr = new Float64Array(levels);
     for (let k = 0; k < levels; k++) this.lodThr[k] = (1.5 * world.ground.texel_m * 2 ** k) ** 4;
-    this.tex32 = world.ground.levels.map((lv) => {
+    this.tex32 = world.ground.levels.map((lv, k) => {
       const packed = new Uint32Array(lv.length / 3);
-      for (let i = 0; i < packed.length; i++) packed[i] = lv[3 * i]! | (lv[3 * i + 1]! << 8) | (lv[3 * i + 2]! << 16);
+      const size = world.ground.size >> k;
+      for (let i = 0; i < packed.length; i++) {
+        // Level 0 is stored in 4x4-texel tiles (64 bytes, one cache line), so a bilinear quad
+        // touches one or two lines whatever the direction the view walks across the texture.
+        const dst = k === 0 ? tiledIndex(i % size, (i / size) | 0, size) : i;
+        packed[dst] = lv[3 * i]! | (lv[3 * i + 1]! << 8) | (lv[3 * i + 2]! << 16);
+      }
       return packed;
     });
+    this.levelFrom128 = new Float64Array(levels);
+    for (let k = 0; k < levels; k++) this.levelFrom128[k] = 1 / (128 * 2 ** k);
     this.levelSize = new Int32Array(levels);
     this.levelScale = new Float64Array(levels);
     for (let k = 0; k < levels; k++) {
@@ -183,13 +194,11 @@ export class Renderer {
       this.segColor[3 * i + 1] = obj.albedo[1] * (sky.ambient * 0.9 + diffuse * sky.sunColor[1]) + spec;
       this.segColor[3 * i + 2] = obj.albedo[2] * (sky.ambient + diffuse * sky.sunColor[2]) + spec;
     }
-    this.sx0 = new Float64Array(sc);
-    this.sy0 = new Float64Array(sc);
-    this.sw0 = new Float64Array(sc);
-    this.sx1 = new Float64Array(sc);
-    this.sy1 = new Float64Array(sc);
-    this.sw1 = new Float64Array(sc);
-    this.scol = new Float32Array(sc * 3);
+    this.continues = new Uint8Array(sc);
+    for (let i = 1; i < sc; i++) {
+      const same = world.segments.object[i] === world.segments.object[i - 1];
+      if (same && a[3 * i] === b[3 * i - 3] && a[3 * i + 1] === b[3 * i - 2] && a[3 * i + 2] === b[3 * i - 1]) this.continues[i] = 1;
+    }
     this.keys = new Float64Array(world.objects.length);
     const oc = world.objects.length;
     this.bx0 = new Int32Array(oc);
@@ -301,10 +310,12 @@ export class Renderer {
     const tex32 = this.tex32;
     const levelSize = this.levelSize;
     const levelScale = this.levelScale;
+    const levelFrom128 = this.levelFrom128;
     const maxLevel = tex32.length - 1;
     const tex0 = tex32[0]!;
     const texSize = levelSize[0]!;
     const m0 = texSize - 1;
+    const tileRow = texSize * 4;
     const grain = world.ground.grain;
     const grainMask = GRAIN_SIZE - 1;
     const grainShift = Math.log2(GRAIN_SIZE);
@@ -336,49 +347,154 @@ export class Renderer {
     const noise = this.noise;
     const m17 = NOISE_TABLE - 1;
     const n0 = useNoise ? noiseOffset : 0;
-    const gpt = GRAIN_PER_TEXEL;
+    const invTexel128 = invTexel * 128;
+    // Grain cells are 128 / GRAIN_PER_TEXEL fixed-point units wide.
+    const grainCellShift = 7 - Math.log2(GRAIN_PER_TEXEL);
 
+    // Each row is walked in spans of SPAN pixels. The view ray is linear in u, so where the ray's
+    // dz keeps its sign and changes by less than SPAN_LINEAR of itself over a span, the pixel
+    // attributes (ground: texel coordinates, squared distance, haze; sky: cloud-plane
+    // coordinates, cloud fade, colour with the sun glow) are interpolated linearly between exact
+    // values at the span ends, as in span-based perspective texture mapping (Heckbert,
+    // "Survey of Texture Mapping", IEEE CG&A 1986, sec. 3; the error of interpolating the
+    // rational map linearly is second order in the relative depth change eps: below
+    // eps^2 / 4 of the distance, under 0.1 px of footprint at f = 128 px for eps = 0.05).
+    // Near the horizon, in steep banks and near the sun (where the glow bends sharply) every
+    // pixel is computed exactly.
     for (let v = 0; v < H; v++) {
       const bx = c0x + v * cvx;
       const by = c0y + v * cvy;
       const bz = c0z + v * cvz;
       let o = v * W * 3;
+      // Current attributes and their per-pixel increments; `ground` is the type of the span.
+      let ground = false;
+      let q1 = 0, q2 = 0, q3 = 0, q4 = 0, q5 = 0, q6 = 0;
+      let i1 = 0, i2 = 0, i3 = 0, i4 = 0, i5 = 0, i6 = 0;
+      // Exact attributes at the end of the current linear span.
+      let s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0;
+      let nextEval = 0;
+      // Attributes at u = nextEval are known exactly when the previous span was linear.
+      let haveStart = false;
       for (let u = 0; u < W; u++, o += 3) {
-        const dx = bx + u * cux;
-        const dy = by + u * cuy;
-        const dz = bz + u * cuz;
+        if (u === nextEval) {
+          const ub = u + SPAN < W ? u + SPAN : W;
+          const dzA = bz + u * cuz;
+          const dzB = bz + ub * cuz;
+          let linear = ub - u > 1 && ((dzA < 0 && dzB < 0) || (dzA > 1e-4 && dzB > 1e-4));
+          if (linear) {
+            const lo = dzA < 0 ? (dzA > dzB ? -dzA : -dzB) : dzA < dzB ? dzA : dzB;
+            linear = Math.abs(dzB - dzA) < SPAN_LINEAR * lo;
+          }
+          // Exact attributes at u (unless carried over from the end of the previous linear span,
+          // whose type they share) and, for a linear span, at ub.
+          if (haveStart) {
+            q1 = s1; q2 = s2; q3 = s3; q4 = s4; q5 = s5; q6 = s6;
+          }
+          for (let e = haveStart ? 1 : 0; e < (linear ? 2 : 1); e++) {
+            const ue = e === 0 ? u : ub;
+            const dx = bx + ue * cux;
+            const dy = by + ue * cuy;
+            const dz = bz + ue * cuz;
+            const d2 = dx * dx + dy * dy + dz * dz;
+            let t1: number, t2: number, t3: number, t4: number, t5 = 0, t6 = 0;
+            if (dz < 0) {
+              const t = -camZ / dz;
+              const dist2 = t * t * d2;
+              const hi = dist2 * hazeScale;
+              t1 = (camX + t * dx) * invTexel128 - 64;
+              t2 = (camY + t * dy) * invTexel128 - 64;
+              t3 = dist2;
+              t4 = hi < hazeMax ? hazeLut[hi | 0]! : 0;
+            } else {
+              const inv = 1 / Math.sqrt(d2);
+              const el = dz * inv;
+              const k = Math.sqrt(el);
+              let r = hr + (zr - hr) * k;
+              let g = hg + (zg - hg) * k;
+              let b = hb + (zb - hb) * k;
+              const cs = (dx * sunX + dy * sunY + dz * sunZ) * inv;
+              if (cs > 0) {
+                let s = cs * cs; // glow ~ cos^64 + cos^8
+                s *= s;
+                s *= s;
+                const s8 = s;
+                s *= s;
+                s *= s;
+                s *= s;
+                const glow = 0.25 * s8 + 0.6 * s + (cs > 0.99996 ? 3 : 0);
+                r += glow * sR;
+                g += glow * sG;
+                b += glow * sB;
+              }
+              if (cs > SUN_EXACT_COS) linear = false;
+              if (dz > 1e-4) {
+                const t = cloudH / dz;
+                const el3 = el * 3;
+                t1 = (camX + t * dx) * invCloudTexel;
+                t2 = (camY + t * dy) * invCloudTexel;
+                t3 = el3 < 1 ? el3 : 1;
+              } else {
+                t1 = 0;
+                t2 = 0;
+                t3 = 0;
+              }
+              t4 = r;
+              t5 = g;
+              t6 = b;
+            }
+            if (e === 0) {
+              q1 = t1; q2 = t2; q3 = t3; q4 = t4; q5 = t5; q6 = t6;
+              ground = dz < 0;
+            } else {
+              s1 = t1; s2 = t2; s3 = t3; s4 = t4; s5 = t5; s6 = t6;
+            }
+          }
+          if (linear) {
+            const inv = 1 / (ub - u);
+            i1 = (s1 - q1) * inv; i2 = (s2 - q2) * inv; i3 = (s3 - q3) * inv;
+            i4 = (s4 - q4) * inv; i5 = (s5 - q5) * inv; i6 = (s6 - q6) * inv;
+            nextEval = ub;
+            haveStart = true;
+          } else {
+            // Exact pixel: the next one is evaluated on its own.
+            i1 = 0; i2 = 0; i3 = 0; i4 = 0; i5 = 0; i6 = 0;
+            nextEval = u + 1;
+            haveStart = false;
+          }
+        } else {
+          q1 += i1; q2 += i2; q3 += i3; q4 += i4; q5 += i5; q6 += i6;
+        }
         let r: number, g: number, b: number;
-        const d2 = dx * dx + dy * dy + dz * dz;
-        if (dz < 0) {
-          const t = -camZ / dz;
-          const gx = camX + t * dx;
-          const gy = camY + t * dy;
-          const dist2 = t * t * d2;
-          const fp4 = dist2 * dist2 * dist2 * fp4Scale;
+        if (ground) {
+          const fp4 = q3 * q3 * q3 * fp4Scale;
           let tr: number, tg: number, tb: number;
           if (fp4 <= lod0) {
             // Magnified or 1:1: bilinear in 7-bit fixed point on packed texels; red and blue
             // are filtered together in one word (each field stays below 255 * 128 < 2^16).
-            const fu = gx * invTexel - 0.5;
-            const fv = gy * invTexel - 0.5;
-            const iu = Math.floor(fu);
-            const iv = Math.floor(fv);
-            const au = fu - iu;
-            const av = fv - iv;
-            const a7 = (au * 128) | 0;
-            const b7 = (av * 128) | 0;
+            // Texel coordinates are in 1/128 texel: floor gives the texel (>> 7), the bilinear
+            // weight (& 127) and the grain cell (>> 5, four per texel) at once. ToInt32 wraps
+            // modulo 2^32, which keeps the low bits the tiling and the weights use.
+            const fu = Math.floor(q1) | 0;
+            const fv = Math.floor(q2) | 0;
+            const iu = fu >> 7;
+            const iv = fv >> 7;
+            const a7 = fu & 127;
+            const b7 = fv & 127;
             const w11 = (a7 * b7) >> 7;
             const w01 = a7 - w11;
             const w10 = b7 - w11;
             const w00 = 128 - a7 - b7 + w11;
-            const u0 = iu & m0, u1 = (iu + 1) & m0, v0 = (iv & m0) * texSize, v1 = ((iv + 1) & m0) * texSize;
+            // Tiled level 0: index = tile row + tile column + position in the 4x4 tile.
+            const iu0 = iu & m0, iu1 = (iu + 1) & m0, iv0 = iv & m0, iv1 = (iv + 1) & m0;
+            const u0 = ((iu0 >> 2) << 4) | (iu0 & 3), u1 = ((iu1 >> 2) << 4) | (iu1 & 3);
+            const v0 = (iv0 >> 2) * tileRow + ((iv0 & 3) << 2), v1 = (iv1 >> 2) * tileRow + ((iv1 & 3) << 2);
             const c00 = tex0[v0 + u0]!, c01 = tex0[v0 + u1]!, c10 = tex0[v1 + u0]!, c11 = tex0[v1 + u1]!;
             const rb = (c00 & 0xff00ff) * w00 + (c01 & 0xff00ff) * w01 + (c10 & 0xff00ff) * w10 + (c11 & 0xff00ff) * w11;
             const gg = ((c00 >> 8) & 0xff) * w00 + ((c01 >> 8) & 0xff) * w01 + ((c10 >> 8) & 0xff) * w10 + ((c11 >> 8) & 0xff) * w11;
             let k = 1;
             if (fp4 < grainThr) {
               // Close range: modulate with sub-texel grain so the magnified texture is not smooth.
-              k = grain[(((iv * gpt + ((av * gpt) | 0)) & grainMask) << grainShift) + ((iu * gpt + ((au * gpt) | 0)) & grainMask)]!;
+              k = grain[(((fv >> grainCellShift) & grainMask) << grainShift) + ((fu >> grainCellShift) & grainMask)]!;
             }
             tr = (rb & 0xffff) * gR7 * k;
             tg = gg * gG7 * k;
@@ -389,45 +505,22 @@ export class Renderer {
             while (level < maxLevel && fp4 > lodThr[level]!) level++;
             const size = levelSize[level]!;
             const m = size - 1;
-            const sc = levelScale[level]!;
-            const c = tex32[level]![(Math.floor(gy * sc) & m) * size + (Math.floor(gx * sc) & m)]!;
+            const sc = levelFrom128[level]!;
+            const c = tex32[level]![(Math.floor((q2 + 64) * sc) & m) * size + (Math.floor((q1 + 64) * sc) & m)]!;
             tr = (c & 0xff) * gR;
             tg = ((c >> 8) & 0xff) * gG;
             tb = (c >>> 16) * gB;
           }
-          const hi = dist2 * hazeScale;
-          const h = hi < hazeMax ? hazeLut[hi | 0]! : 0;
-          const h1 = 1 - h;
-          r = tr * h + hazeR * h1;
-          g = tg * h + hazeG * h1;
-          b = tb * h + hazeB * h1;
+          const h1 = 1 - q4;
+          r = tr * q4 + hazeR * h1;
+          g = tg * q4 + hazeG * h1;
+          b = tb * q4 + hazeB * h1;
         } else {
-          const inv = 1 / Math.sqrt(d2);
-          const el = dz * inv;
-          const k = Math.sqrt(el);
-          r = hr + (zr - hr) * k;
-          g = hg + (zg - hg) * k;
-          b = hb + (zb - hb) * k;
-          const cs = (dx * sunX + dy * sunY + dz * sunZ) * inv;
-          if (cs > 0) {
-            let s = cs * cs; // glow ~ cos^64 + cos^8
-            s *= s;
-            s *= s;
-            const s8 = s;
-            s *= s;
-            s *= s;
-            s *= s;
-            const glow = 0.25 * s8 + 0.6 * s + (cs > 0.99996 ? 3 : 0);
-            r += glow * sR;
-            g += glow * sG;
-            b += glow * sB;
-          }
-          if (dz > 1e-4) {
-            const t = cloudH / dz;
-            const cxw = (camX + t * dx) * invCloudTexel;
-            const cyw = (camY + t * dy) * invCloudTexel;
-            const el3 = el * 3;
-            const dens = clouds[(((cyw | 0) & cloudMask) << cloudShift) + ((cxw | 0) & cloudMask)]! * (el3 < 1 ? el3 : 1);
+          r = q4;
+          g = q5;
+          b = q6;
+          if (q3 > 0) {
+            const dens = clouds[(((q2 | 0) & cloudMask) << cloudShift) + ((q1 | 0) & cloudMask)]! * q3;
             if (dens > 0) {
               r += (cloudShadeRG - r) * dens;
               g += (cloudShadeRG - g) * dens;
@@ -483,15 +576,25 @@ export class Renderer {
     keys.fill(Infinity, visible);
     keys.sort();
     const order = keys;
+    const cux = this.camera.width, cuy = this.camera.height;
+    const cont = this.continues;
     for (let q = 0; q < visible; q++) {
       const ob = objects[order[q]! % 1048576]!;
       const end = ob.firstSegment + ob.segmentCount;
+      // Optical coordinates (R^T * (p - pose)) of the previous segment's end, reused when this
+      // segment starts there (polylines: conductor spans, trunks, branches).
+      let pX = 0, pY = 0, pZ = 0;
       for (let i = ob.firstSegment; i < end; i++) {
-        const ax = a[3 * i]! - pose.x, ay = a[3 * i + 1]! - pose.y, az = a[3 * i + 2]! - pose.z;
+        let X0: number, Y0: number, Z0: number;
+        if (i > ob.firstSegment && cont[i] === 1) {
+          X0 = pX; Y0 = pY; Z0 = pZ;
+        } else {
+          const ax = a[3 * i]! - pose.x, ay = a[3 * i + 1]! - pose.y, az = a[3 * i + 2]! - pose.z;
+          X0 = r00 * ax + r10 * ay + r20 * az; Y0 = r01 * ax + r11 * ay + r21 * az; Z0 = r02 * ax + r12 * ay + r22 * az;
+        }
         const bx = b[3 * i]! - pose.x, by = b[3 * i + 1]! - pose.y, bz = b[3 * i + 2]! - pose.z;
-        // Optical coordinates: R^T * p.
-        let X0 = r00 * ax + r10 * ay + r20 * az, Y0 = r01 * ax + r11 * ay + r21 * az, Z0 = r02 * ax + r12 * ay + r22 * az;
         let X1 = r00 * bx + r10 * by + r20 * bz, Y1 = r01 * bx + r11 * by + r21 * bz, Z1 = r02 * bx + r12 * by + r22 * bz;
+        pX = X1; pY = Y1; pZ = Z1;
         if (Z0 < NEAR_M && Z1 < NEAR_M) continue;
         if (Z0 < NEAR_M) {
           const t = (NEAR_M - Z0) / (Z1 - Z0);
@@ -500,36 +603,34 @@ export class Renderer {
           const t = (NEAR_M - Z1) / (Z0 - Z1);
           X1 += (X0 - X1) * t; Y1 += (Y0 - Y1) * t; Z1 = NEAR_M;
         }
-        const x0 = fx * X0 / Z0 + ccx, y0 = fy * Y0 / Z0 + ccy;
-        const x1 = fx * X1 / Z1 + ccx, y1 = fy * Y1 / Z1 + ccy;
-        const rr = radius[i]!;
-        const w0 = 2 * rr * fx / Z0, w1 = 2 * rr * fx / Z1;
-        const m = 0.5 * Math.max(w0, w1, 1) + 1;
-        if (Math.max(x0, x1) < -m || Math.min(x0, x1) > W + m || Math.max(y0, y1) < -m || Math.min(y0, y1) > H + m) continue;
-        this.sx0[i] = x0; this.sy0[i] = y0; this.sw0[i] = w0;
-        this.sx1[i] = x1; this.sy1[i] = y1; this.sw1[i] = w1;
+        const iz0 = 1 / Z0, iz1 = 1 / Z1;
+        const x0 = fx * X0 * iz0 + ccx, y0 = fy * Y0 * iz0 + ccy;
+        const x1 = fx * X1 * iz1 + ccx, y1 = fy * Y1 * iz1 + ccy;
+        const rr2 = 2 * radius[i]! * fx;
+        const w0 = rr2 * iz0, w1 = rr2 * iz1;
+        const m = 0.5 * (w0 > w1 ? (w0 > 1 ? w0 : 1) : w1 > 1 ? w1 : 1) + 1;
+        if ((x0 > x1 ? x0 : x1) < -m || (x0 < x1 ? x0 : x1) > cux + m || (y0 > y1 ? y0 : y1) < -m || (y0 < y1 ? y0 : y1) > cuy + m) continue;
         const depth = 0.5 * (Z0 + Z1);
         const hi = depth * depth * hazeScale;
         const h = hi < HAZE_LUT_SIZE - 1 ? hazeLut[hi | 0]! : 0;
-        this.scol[3 * i] = (base[3 * i]! * h + hazeR * (1 - h)) * gain;
-        this.scol[3 * i + 1] = (base[3 * i + 1]! * h + hazeG * (1 - h)) * gain;
-        this.scol[3 * i + 2] = (base[3 * i + 2]! * h + hazeB * (1 - h)) * gain;
-        this.rasterise(i, W, H, out, mask, noiseOffset);
+        const h1 = 1 - h;
+        this.rasterise(
+          x0, y0, w0, x1, y1, w1,
+          (base[3 * i]! * h + hazeR * h1) * gain, (base[3 * i + 1]! * h + hazeG * h1) * gain, (base[3 * i + 2]! * h + hazeB * h1) * gain,
+          seg.cls[i]!, seg.object[i]!, W, H, out, mask, noiseOffset,
+        );
       }
     }
   }
 
-  private rasterise(i: number, W: number, H: number, out: Uint8ClampedArray, mask: Uint8Array | undefined, noiseOffset: number): void {
-    let x0 = this.sx0[i]!, w0 = this.sw0[i]!;
-    let x1 = this.sx1[i]!, w1 = this.sw1[i]!;
-    const y0 = this.sy0[i]!, y1 = this.sy1[i]!;
-    const cr = this.scol[3 * i]!, cg = this.scol[3 * i + 1]!, cb = this.scol[3 * i + 2]!;
+  private rasterise(
+    x0: number, y0: number, w0: number, x1: number, y1: number, w1: number,
+    cr: number, cg: number, cb: number, cls: number, obj: number,
+    W: number, H: number, out: Uint8ClampedArray, mask: Uint8Array | undefined, noiseOffset: number,
+  ): void {
     const useNoise = noiseOffset >= 0;
     const noise = this.noise;
     const m17 = NOISE_TABLE - 1;
-    const seg = this.world.segments;
-    const cls = seg.cls[i]!;
-    const obj = seg.object[i]!;
     let dx = x1 - x0;
     const dy = y1 - y0;
     if (Math.abs(dx) < 1e-3 && Math.abs(dy) < 1e-3) {
@@ -547,7 +648,8 @@ export class Renderer {
     }
     const dm = m1 - m0;
     const dn = n1 - n0;
-    const secInv = Math.sqrt(dm * dm + dn * dn) / dm;
+    const invDm = 1 / dm;
+    const secInv = Math.sqrt(dm * dm + dn * dn) * invDm;
     const limM = xMajor ? W : H;
     const limN = xMajor ? H : W;
     const strideM = xMajor ? 1 : W;
@@ -559,7 +661,7 @@ export class Renderer {
       const hi = m1 < im + 1 ? m1 : im + 1;
       const frac = hi - lo;
       if (frac <= 0) continue;
-      const t = (0.5 * (lo + hi) - m0) / dm;
+      const t = (0.5 * (lo + hi) - m0) * invDm;
       const c = n0 + t * dn;
       const w = w0 + t * (w1 - w0);
       const alphaScale = (w < 1 ? w : 1) * frac;
@@ -600,6 +702,11 @@ export class Renderer {
       }
     }
   }
+}
+
+/** Index of texel (u, v) of a size x size texture stored in 4x4 tiles, row-major tiles. */
+function tiledIndex(u: number, v: number, size: number): number {
+  return (v >> 2) * size * 4 + ((u >> 2) << 4) + ((v & 3) << 2) + (u & 3);
 }
 
 function wrapPi(a: number): number {
