@@ -117,6 +117,11 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
     bar.clear();
     const arms = ARMS.map((a) => summarizeArm(a, flights, acc[a].policy.summary(), acc[a].student.summary()));
     io.out(formatTable(arms));
+    for (const a of arms) {
+      if (a.framesIncomplete > 0.1 * a.cameraFrames) {
+        io.err(`main job: WARNING harness ${a.arm.toUpperCase()}: ${a.framesIncomplete} of ${a.cameraFrames} camera frames lacked sim/ground_truth, harness/policy, harness/student_output or harness/correction for their stamp; their figures are n/a or partial\n`);
+      }
+    }
     return {
       options: o,
       seeds,
