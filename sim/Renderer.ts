@@ -113,7 +113,8 @@ export class Renderer {
   private readonly segColor: Float32Array;
   private readonly noiseRng: Rng;
   private readonly noiseStd: number;
-  // Per-segment projection scratch.
+  /** Projection and colour of the segment being rasterised: x0, y0, w0, x1, y1, w1, r, g, b. */
+  private readonly segArgs = new Float64Array(9);
   /** 1 where segment i starts at the end of segment i - 1 of the same object. */
   private readonly continues: Uint8Array;
   private readonly keys: Float64Array;
@@ -614,20 +615,24 @@ export class Renderer {
         const hi = depth * depth * hazeScale;
         const h = hi < HAZE_LUT_SIZE - 1 ? hazeLut[hi | 0]! : 0;
         const h1 = 1 - h;
-        this.rasterise(
-          x0, y0, w0, x1, y1, w1,
-          (base[3 * i]! * h + hazeR * h1) * gain, (base[3 * i + 1]! * h + hazeG * h1) * gain, (base[3 * i + 2]! * h + hazeB * h1) * gain,
-          seg.cls[i]!, seg.object[i]!, W, H, out, mask, noiseOffset,
-        );
+        // Doubles go through a preallocated scratch: as arguments of a call that is not inlined
+        // they would be boxed (one heap number each, per segment).
+        const sa = this.segArgs;
+        sa[0] = x0; sa[1] = y0; sa[2] = w0; sa[3] = x1; sa[4] = y1; sa[5] = w1;
+        sa[6] = (base[3 * i]! * h + hazeR * h1) * gain;
+        sa[7] = (base[3 * i + 1]! * h + hazeG * h1) * gain;
+        sa[8] = (base[3 * i + 2]! * h + hazeB * h1) * gain;
+        this.rasterise(seg.cls[i]!, seg.object[i]!, W, H, out, mask, noiseOffset);
       }
     }
   }
 
-  private rasterise(
-    x0: number, y0: number, w0: number, x1: number, y1: number, w1: number,
-    cr: number, cg: number, cb: number, cls: number, obj: number,
-    W: number, H: number, out: Uint8ClampedArray, mask: Uint8Array | undefined, noiseOffset: number,
-  ): void {
+  private rasterise(cls: number, obj: number, W: number, H: number, out: Uint8ClampedArray, mask: Uint8Array | undefined, noiseOffset: number): void {
+    const sa = this.segArgs;
+    let x0 = sa[0]!, w0 = sa[2]!;
+    let x1 = sa[3]!, w1 = sa[5]!;
+    const y0 = sa[1]!, y1 = sa[4]!;
+    const cr = sa[6]!, cg = sa[7]!, cb = sa[8]!;
     const useNoise = noiseOffset >= 0;
     const noise = this.noise;
     const m17 = NOISE_TABLE - 1;
