@@ -60,6 +60,11 @@ export type RendererOptions = {
   noiseStd?: number;
   /** Seed of the noise stream. Default 0. */
   noiseSeed?: number;
+  /**
+   * Largest relative change of a view ray's dz over an 8-px background span that is still
+   * interpolated linearly (see `renderView`). Default 0.05; 0 computes every pixel exactly.
+   */
+  spanTolerance?: number;
 };
 
 export function makeBoxList(capacity: number): BoxList {
@@ -81,7 +86,7 @@ const HAZE_LUT_SIZE = 1 << 16;
 /** Background span length, px, and the largest relative change of the ray's dz over a span that
  * is still interpolated linearly (see renderView). */
 const SPAN = 8;
-const SPAN_LINEAR = 0.05;
+const DEFAULT_SPAN_TOLERANCE = 0.05;
 /** Sky spans with an end nearer the sun than this cosine (about 18 deg) are computed per pixel. */
 const SUN_EXACT_COS = 0.95;
 
@@ -113,6 +118,7 @@ export class Renderer {
   private readonly segColor: Float32Array;
   private readonly noiseRng: Rng;
   private readonly noiseStd: number;
+  private readonly spanTolerance: number;
   /** Projection and colour of the segment being rasterised: x0, y0, w0, x1, y1, w1, r, g, b. */
   private readonly segArgs = new Float64Array(9);
   /** 1 where segment i starts at the end of segment i - 1 of the same object. */
@@ -130,6 +136,8 @@ export class Renderer {
     this.camera = camera;
     this.noiseStd = options.noiseStd ?? 0;
     if (!(this.noiseStd >= 0)) throw new RangeError(`noiseStd=${this.noiseStd}, expected >= 0`);
+    this.spanTolerance = options.spanTolerance ?? DEFAULT_SPAN_TOLERANCE;
+    if (!(this.spanTolerance >= 0 && this.spanTolerance <= 0.5)) throw new RangeError(`spanTolerance=${this.spanTolerance}, expected in [0, 0.5]`);
     this.noiseRng = Rng.derive(options.noiseSeed ?? 0, 77);
     this.noise = new Float32Array(NOISE_TABLE);
     for (let i = 0; i < NOISE_TABLE; i++) this.noise[i] = this.noiseRng.normal() * this.noiseStd;
@@ -352,8 +360,9 @@ export class Renderer {
     // Grain cells are 128 / GRAIN_PER_TEXEL fixed-point units wide.
     const grainCellShift = 7 - Math.log2(GRAIN_PER_TEXEL);
 
+    const spanTolerance = this.spanTolerance;
     // Each row is walked in spans of SPAN pixels. The view ray is linear in u, so where the ray's
-    // dz keeps its sign and changes by less than SPAN_LINEAR of itself over a span, the pixel
+    // dz keeps its sign and changes by less than `spanTolerance` of itself over a span, the pixel
     // attributes (ground: texel coordinates, squared distance, haze; sky: cloud-plane
     // coordinates, cloud fade, colour with the sun glow) are interpolated linearly between exact
     // values at the span ends, as in span-based perspective texture mapping (Heckbert,
@@ -384,7 +393,7 @@ export class Renderer {
           let linear = ub - u > 1 && ((dzA < 0 && dzB < 0) || (dzA > 1e-4 && dzB > 1e-4));
           if (linear) {
             const lo = dzA < 0 ? (dzA > dzB ? -dzA : -dzB) : dzA < dzB ? dzA : dzB;
-            linear = Math.abs(dzB - dzA) < SPAN_LINEAR * lo;
+            linear = Math.abs(dzB - dzA) < spanTolerance * lo;
           }
           // Exact attributes at u (unless carried over from the end of the previous linear span,
           // whose type they share) and, for a linear span, at ub.
