@@ -60,6 +60,8 @@ export type RowResult = {
   row: RowName;
   ap: ThinObstacleApReport | null;
   flights: FlightRates | null;
+  /** Per-seed outcomes of the flights (same order as the condition's flightSeeds). */
+  outcomes: FlightOutcome[] | null;
   latency: LatencySummary | null;
   /** Mean ms per decision added by the harness vs. the same student without it (harness rows only). */
   harnessOverhead_ms: number | null;
@@ -133,12 +135,13 @@ export function evaluate(models: EvalModels, options: EvalOptions): EvalReport {
     const fCo = flies("coevolved_student_harness") ? run("co-evolved student + harness", new ModelPilot(models.coStudent, models.coHarness, models.coLambda)) : null;
     const overhead = (f: ReturnType<typeof fly> | null): number | null => (f === null || fBc === null ? null : f.latency.mean_ms - fBc.latency.mean_ms);
     const rows: RowResult[] = [
-      { row: "teacher", ap: apTeacher, flights: null, latency: null, harnessOverhead_ms: null, parameters: { student: null, harness: null, teacher: params.teacher } },
-      { row: "bc_student", ap: apBc, flights: fBc?.rates ?? null, latency: fBc?.latency ?? null, harnessOverhead_ms: null, parameters: { student: params.bc, harness: null, teacher: null } },
+      { row: "teacher", ap: apTeacher, flights: null, outcomes: null, latency: null, harnessOverhead_ms: null, parameters: { student: null, harness: null, teacher: params.teacher } },
+      { row: "bc_student", ap: apBc, flights: fBc?.rates ?? null, outcomes: fBc?.outcomes ?? null, latency: fBc?.latency ?? null, harnessOverhead_ms: null, parameters: { student: params.bc, harness: null, teacher: null } },
       {
         row: "bc_student_harness",
         ap: apBcH,
         flights: fBcH?.rates ?? null,
+        outcomes: fBcH?.outcomes ?? null,
         latency: fBcH?.latency ?? null,
         harnessOverhead_ms: overhead(fBcH),
         parameters: { student: params.bc, harness: params.bcH, teacher: null },
@@ -147,11 +150,12 @@ export function evaluate(models: EvalModels, options: EvalOptions): EvalReport {
         row: "coevolved_student_harness",
         ap: apCo,
         flights: fCo?.rates ?? null,
+        outcomes: fCo?.outcomes ?? null,
         latency: fCo?.latency ?? null,
         harnessOverhead_ms: overhead(fCo),
         parameters: { student: params.co, harness: params.coH, teacher: null },
       },
-      { row: "expert_privileged", ap: null, flights: fExpert?.rates ?? null, latency: null, harnessOverhead_ms: null, parameters: { student: null, harness: null, teacher: null } },
+      { row: "expert_privileged", ap: null, flights: fExpert?.rates ?? null, outcomes: fExpert?.outcomes ?? null, latency: null, harnessOverhead_ms: null, parameters: { student: null, harness: null, teacher: null } },
     ];
     report.conditions.push({ condition, rows, flightSeeds, apSeeds, apFrames: frames.frames.length });
   }

@@ -47,6 +47,7 @@ describe("evaluate", () => {
     // every flown row flew all 4 seeds; the expert climbs over the fake wire: no collision.
     for (const r of c?.rows ?? []) if (r.flights !== null) expect(r.flights.flights).toBe(4);
     expect(c?.rows[4]?.flights?.collisionRate).toBe(0);
+    expect(c?.rows[1]?.outcomes?.map((o) => o.seed)).toEqual([8, 9, 18, 19]);
     expect(formatReport(report)).toContain("| co-evolved student + harness |");
   });
 

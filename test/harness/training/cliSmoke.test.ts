@@ -46,13 +46,14 @@ describe("drone-harness train --quick -> eval -> detect", () => {
     const r = capture();
     expect(await main(["train", "--scenario", scenario, "--out", models, "--seed", "3", "--quick", "--resume"], r.io)).toBe(0);
     expect(r.err.join("")).not.toMatch(/\[teacher\] step/);
-    // eval on the test split: all five rows, the flown rows over the requested 2 flights.
+    // eval on the test split: all five rows, the flown rows over the requested flight.
     const e = capture();
-    expect(await main(["eval", "--models", models, "--scenario", scenario, "--split", "test", "--flights", "2", "--ap-seeds", "1", "--conditions", "nominal", "--json"], e.io)).toBe(0);
+    expect(await main(["eval", "--models", models, "--scenario", scenario, "--split", "test", "--flights", "1", "--ap-seeds", "1", "--conditions", "nominal", "--json"], e.io)).toBe(0);
     const report = JSON.parse(e.out.join(""));
     expect(report.split).toBe("test");
     expect(report.conditions[0].rows).toHaveLength(5);
-    expect(report.conditions[0].rows[1].flights.flights).toBe(2);
+    expect(report.conditions[0].rows[1].flights.flights).toBe(1);
+    expect(report.conditions[0].rows[1].outcomes[0].seed).toBe(report.conditions[0].flightSeeds[0]);
     const bad = capture();
     expect(await main(["eval", "--models", models, "--scenario", scenario, "--split", "train"], bad.io)).toBe(2);
     expect(bad.err.join("")).toMatch(/--split train: evaluation may only read held-out seeds/);
