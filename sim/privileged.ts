@@ -66,6 +66,43 @@ export type PrivilegedOptions = {
 
 const pair: SegmentPair = { s: 0, t: 0, distance: 0 };
 
+/**
+ * Runs of consecutive segments of one object with the box of their end points, their largest
+ * radius and a bit mask of their classes, built once per world: a whole run is skipped when
+ * neither the nearest-structure test nor the path test could accept any of its segments.
+ */
+type Runs = { start: Int32Array; end: Int32Array; box: Float64Array; maxRadius: Float64Array; classes: Uint8Array };
+const runsOfWorld = new WeakMap<World, Runs>();
+
+function runsOf(world: World): Runs {
+  const cached = runsOfWorld.get(world);
+  if (cached !== undefined) return cached;
+  const seg = world.segments;
+  let n = 0;
+  for (let i = 0; i < seg.count; i++) if (i === 0 || seg.object[i] !== seg.object[i - 1]) n++;
+  const runs: Runs = { start: new Int32Array(n), end: new Int32Array(n), box: new Float64Array(6 * n), maxRadius: new Float64Array(n), classes: new Uint8Array(n) };
+  let q = -1;
+  for (let i = 0; i < seg.count; i++) {
+    if (i === 0 || seg.object[i] !== seg.object[i - 1]) {
+      q++;
+      runs.start[q] = i;
+      runs.box.fill(Infinity, 6 * q, 6 * q + 3);
+      runs.box.fill(-Infinity, 6 * q + 3, 6 * q + 6);
+    }
+    runs.end[q] = i + 1;
+    for (let k = 0; k < 3; k++) {
+      const lo = Math.min(seg.a[3 * i + k]!, seg.b[3 * i + k]!);
+      const hi = Math.max(seg.a[3 * i + k]!, seg.b[3 * i + k]!);
+      if (lo < runs.box[6 * q + k]!) runs.box[6 * q + k] = lo;
+      if (hi > runs.box[6 * q + 3 + k]!) runs.box[6 * q + 3 + k] = hi;
+    }
+    if (seg.radius[i]! > runs.maxRadius[q]!) runs.maxRadius[q] = seg.radius[i]!;
+    runs.classes[q] = runs.classes[q]! | (1 << seg.cls[i]!);
+  }
+  runsOfWorld.set(world, runs);
+  return runs;
+}
+
 /** Fills `out` for the drone state `s` in `world` with body radius `bodyRadius_m`. */
 export function computePrivileged(
   world: World,
@@ -97,43 +134,66 @@ export function computePrivileged(
   out.pathObject = -1;
   out.classDistance_m.fill(Infinity);
   let nearestPx = 0, nearestPy = 0, nearestPz = 0, pathPx = 0, pathPy = 0, pathPz = 0;
-  for (let i = 0; i < seg.count; i++) {
-    const j = 3 * i;
-    const ax = seg.a[j]!, ay = seg.a[j + 1]!, az = seg.a[j + 2]!, bx = seg.b[j]!, by = seg.b[j + 1]!, bz = seg.b[j + 2]!;
-    const r = seg.radius[i]!;
-    const cls = seg.cls[i]!;
-    // Lower bound of the distance from c to the segment: distance to its bounding box. Skip the
-    // exact test when the bound cannot beat the class's best (exact result, less work).
-    const lx = Math.min(ax, bx), hx = Math.max(ax, bx), ly = Math.min(ay, by), hy = Math.max(ay, by), lz = Math.min(az, bz), hz = Math.max(az, bz);
-    const ox = cx < lx ? lx - cx : cx > hx ? cx - hx : 0;
-    const oy = cy < ly ? ly - cy : cy > hy ? cy - hy : 0;
-    const oz = cz < lz ? lz - cz : cz > hz ? cz - hz : 0;
-    const bound = Math.sqrt(ox * ox + oy * oy + oz * oz) - r - bodyRadius_m;
-    if (bound < out.classDistance_m[cls]!) {
-      // Nearest in any direction: the path segment with zero length is the point c.
-      segmentSegmentClosest(cx, cy, cz, cx, cy, cz, ax, ay, az, bx, by, bz, pair);
-      const surface = pair.distance - r - bodyRadius_m;
-      if (surface < out.classDistance_m[cls]!) out.classDistance_m[cls] = surface;
-      if (surface < out.nearestDistance_m) {
-        out.nearestDistance_m = surface;
-        out.nearestClass = cls;
-        out.nearestObject = seg.object[i]!;
-        nearestPx = ax + (bx - ax) * pair.t; nearestPy = ay + (by - ay) * pair.t; nearestPz = az + (bz - az) * pair.t;
-      }
+  const runs = runsOf(world);
+  const classDistance = out.classDistance_m;
+  for (let q = 0; q < runs.start.length; q++) {
+    const qb = 6 * q;
+    const lx = runs.box[qb]!, ly = runs.box[qb + 1]!, lz = runs.box[qb + 2]!, hx = runs.box[qb + 3]!, hy = runs.box[qb + 4]!, hz = runs.box[qb + 5]!;
+    const rmax = runs.maxRadius[q]!;
+    // Skip the run when its box is off the path and no segment in it could beat the best so far
+    // of any of its classes (the segment loop below accepts only strict improvements, so the
+    // result is the same as visiting every segment).
+    const reach = rmax + bodyRadius_m + margin;
+    const offPath = hx < pLx - reach || lx > pHx + reach || hy < pLy - reach || ly > pHy + reach || hz < pLz - reach || lz > pHz + reach;
+    if (offPath) {
+      const ox = cx < lx ? lx - cx : cx > hx ? cx - hx : 0;
+      const oy = cy < ly ? ly - cy : cy > hy ? cy - hy : 0;
+      const oz = cz < lz ? lz - cz : cz > hz ? cz - hz : 0;
+      const bound = Math.sqrt(ox * ox + oy * oy + oz * oz) - rmax - bodyRadius_m;
+      const cm = runs.classes[q]!;
+      let worst = -Infinity;
+      for (let c = 0; c < classDistance.length; c++) if ((cm & (1 << c)) !== 0 && classDistance[c]! > worst) worst = classDistance[c]!;
+      if (bound >= worst) continue;
     }
-    // The path check only where the segment's box meets the swept body's box.
-    const reach = r + bodyRadius_m + margin;
-    if (hx < pLx - reach || lx > pHx + reach || hy < pLy - reach || ly > pHy + reach || hz < pLz - reach || lz > pHz + reach) continue;
-    segmentSegmentClosest(cx, cy, cz, ex, ey, ez, ax, ay, az, bx, by, bz, pair);
-    if (pair.distance < reach) {
-      // First contact along the path, for a crossing at right angles: the closest approach minus
-      // the half-chord of the reach circle (exact for perpendicular crossings, conservative else).
-      const along = Math.max(0, pair.s * horizon - Math.sqrt(reach * reach - pair.distance * pair.distance));
-      if (along < out.pathDistance_m) {
-        out.pathDistance_m = along;
-        out.pathClass = cls;
-        out.pathObject = seg.object[i]!;
-        pathPx = ax + (bx - ax) * pair.t; pathPy = ay + (by - ay) * pair.t; pathPz = az + (bz - az) * pair.t;
+    const runEnd = runs.end[q]!;
+    for (let i = runs.start[q]!; i < runEnd; i++) {
+      const j = 3 * i;
+      const ax = seg.a[j]!, ay = seg.a[j + 1]!, az = seg.a[j + 2]!, bx = seg.b[j]!, by = seg.b[j + 1]!, bz = seg.b[j + 2]!;
+      const r = seg.radius[i]!;
+      const cls = seg.cls[i]!;
+      // Lower bound of the distance from c to the segment: distance to its bounding box. Skip the
+      // exact test when the bound cannot beat the class's best (exact result, less work).
+      const lx = Math.min(ax, bx), hx = Math.max(ax, bx), ly = Math.min(ay, by), hy = Math.max(ay, by), lz = Math.min(az, bz), hz = Math.max(az, bz);
+      const ox = cx < lx ? lx - cx : cx > hx ? cx - hx : 0;
+      const oy = cy < ly ? ly - cy : cy > hy ? cy - hy : 0;
+      const oz = cz < lz ? lz - cz : cz > hz ? cz - hz : 0;
+      const bound = Math.sqrt(ox * ox + oy * oy + oz * oz) - r - bodyRadius_m;
+      if (bound < out.classDistance_m[cls]!) {
+        // Nearest in any direction: the path segment with zero length is the point c.
+        segmentSegmentClosest(cx, cy, cz, cx, cy, cz, ax, ay, az, bx, by, bz, pair);
+        const surface = pair.distance - r - bodyRadius_m;
+        if (surface < out.classDistance_m[cls]!) out.classDistance_m[cls] = surface;
+        if (surface < out.nearestDistance_m) {
+          out.nearestDistance_m = surface;
+          out.nearestClass = cls;
+          out.nearestObject = seg.object[i]!;
+          nearestPx = ax + (bx - ax) * pair.t; nearestPy = ay + (by - ay) * pair.t; nearestPz = az + (bz - az) * pair.t;
+        }
+      }
+      // The path check only where the segment's box meets the swept body's box.
+      const reach = r + bodyRadius_m + margin;
+      if (hx < pLx - reach || lx > pHx + reach || hy < pLy - reach || ly > pHy + reach || hz < pLz - reach || lz > pHz + reach) continue;
+      segmentSegmentClosest(cx, cy, cz, ex, ey, ez, ax, ay, az, bx, by, bz, pair);
+      if (pair.distance < reach) {
+        // First contact along the path, for a crossing at right angles: the closest approach minus
+        // the half-chord of the reach circle (exact for perpendicular crossings, conservative else).
+        const along = Math.max(0, pair.s * horizon - Math.sqrt(reach * reach - pair.distance * pair.distance));
+        if (along < out.pathDistance_m) {
+          out.pathDistance_m = along;
+          out.pathClass = cls;
+          out.pathObject = seg.object[i]!;
+          pathPx = ax + (bx - ax) * pair.t; pathPy = ay + (by - ay) * pair.t; pathPz = az + (bz - az) * pair.t;
+        }
       }
     }
   }
