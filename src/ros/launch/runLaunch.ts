@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { EmbeddedGraph } from "../graph";
+import { EmbeddedGraph, createGraph, type Middleware, type RosGraph } from "../graph";
 import { GraphServer } from "../ipc/GraphServer";
 import { introspectionDir, socketFileName } from "../ipc/socketDir";
 import { Launcher } from "./Launcher";
@@ -12,7 +12,7 @@ import { untilSignal } from "./standalone";
 import { UsageError, type CliIO } from "../../cli/CliCommand";
 
 export const LAUNCH_USAGE =
-  "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection]";
+  "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection] [--middleware embedded|ros2]";
 
 export type LaunchContext = {
   /** Resolves when the launch should shut down (default: SIGINT or SIGTERM). */
@@ -34,8 +34,16 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
   let printPlan = false;
   let allowAbsoluteIncludes = false;
   let introspection = true;
-  for (const a of args) {
-    if (a === "--print-plan") printPlan = true;
+  let middleware: Middleware = "embedded";
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? "";
+    if (a === "--middleware" || a.startsWith("--middleware=")) {
+      const value = a === "--middleware" ? args[++i] : a.slice("--middleware=".length);
+      if (value !== "embedded" && value !== "ros2") {
+        throw new UsageError(`--middleware=${value ?? "(missing)"}: expected "embedded" or "ros2"`);
+      }
+      middleware = value;
+    } else if (a === "--print-plan") printPlan = true;
     else if (a === "--allow-absolute-includes") allowAbsoluteIncludes = true;
     else if (a === "--no-introspection") introspection = false;
     else if (a.startsWith("-")) throw new UsageError(`unknown option "${a}"`);
@@ -69,6 +77,7 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     return 0;
   }
   const registry = ctx.registry;
+  if (middleware === "ros2") return runOnRos2(plan, io, ctx);
   const graph = new EmbeddedGraph({ writeLine: (line) => io.err(`${line}\n`) });
   const launcher = new Launcher({ graph, registry, log: (line) => io.err(`${line}\n`) });
   graph.spin();
@@ -97,6 +106,36 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
   } finally {
     await launcher.stop();
     await server?.close();
+    await graph.shutdown();
+  }
+}
+
+/**
+ * `--middleware ros2`: the same nodes in this one process, on real ROS 2 through rclnodejs
+ * (loaded only now). Introspection is then ROS 2's own (`ros2 topic list`, ...), so no socket.
+ */
+async function runOnRos2(plan: Parameters<Launcher["start"]>[0], io: CliIO, ctx: LaunchContext): Promise<number> {
+  let graph: RosGraph;
+  try {
+    graph = await createGraph({ middleware: "ros2" });
+  } catch (err) {
+    io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  const launcher = new Launcher({ graph, registry: ctx.registry, log: (line) => io.err(`${line}\n`) });
+  try {
+    try {
+      await launcher.start(plan);
+    } catch (err) {
+      io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
+      return 1;
+    }
+    io.err("[launch] running on ROS 2 (rclnodejs); inspect with ros2 topic/node/param\n");
+    await (ctx.until ?? untilSignal)();
+    io.err("[launch] shutting down\n");
+    return 0;
+  } finally {
+    await launcher.stop();
     await graph.shutdown();
   }
 }
