@@ -670,6 +670,8 @@ export class Renderer {
     const strideN = xMajor ? W : 1;
     const i0 = Math.max(0, Math.floor(m0));
     const i1 = Math.min(limM - 1, Math.floor(m1));
+    // Extent and count of the pixels this segment labels.
+    let lx0 = W, ly0 = H, lx1 = -1, ly1 = -1, labels = 0;
     for (let im = i0; im <= i1; im++) {
       const lo = m0 > im ? m0 : im;
       const hi = m1 < im + 1 ? m1 : im + 1;
@@ -703,19 +705,28 @@ export class Renderer {
           mask[p] = cls;
           const px = xMajor ? im : k;
           const py = xMajor ? k : im;
-          if (this.bpx[obj] === 0) {
-            this.bx0[obj] = px; this.bx1[obj] = px; this.by0[obj] = py; this.by1[obj] = py;
-          } else {
-            if (px < this.bx0[obj]!) this.bx0[obj] = px;
-            if (px > this.bx1[obj]!) this.bx1[obj] = px;
-            if (py < this.by0[obj]!) this.by0[obj] = py;
-            if (py > this.by1[obj]!) this.by1[obj] = py;
-          }
-          this.bpx[obj] = this.bpx[obj]! + 1;
+          if (px < lx0) lx0 = px;
+          if (px > lx1) lx1 = px;
+          if (py < ly0) ly0 = py;
+          if (py > ly1) ly1 = py;
+          labels++;
         }
       }
     }
+    if (labels > 0) {
+      // Merge this segment's label extent into its object's box once, not per pixel.
+      if (this.bpx[obj] === 0) {
+        this.bx0[obj] = lx0; this.bx1[obj] = lx1; this.by0[obj] = ly0; this.by1[obj] = ly1;
+      } else {
+        if (lx0 < this.bx0[obj]!) this.bx0[obj] = lx0;
+        if (lx1 > this.bx1[obj]!) this.bx1[obj] = lx1;
+        if (ly0 < this.by0[obj]!) this.by0[obj] = ly0;
+        if (ly1 > this.by1[obj]!) this.by1[obj] = ly1;
+      }
+      this.bpx[obj] = this.bpx[obj]! + labels;
+    }
   }
+
 }
 
 /** Index of texel (u, v) of a size x size texture stored in 4x4 tiles, row-major tiles. */
