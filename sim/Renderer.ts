@@ -87,6 +87,8 @@ const HAZE_LUT_SIZE = 1 << 16;
  * is still interpolated linearly (see renderView). */
 const SPAN = 8;
 const DEFAULT_SPAN_TOLERANCE = 0.05;
+/** Consecutive polyline segments are drawn as one chord while it is shorter than this, px (L1). */
+const MERGE_PX = 1;
 /** Sky spans with an end nearer the sun than this cosine (about 18 deg) are computed per pixel. */
 const SUN_EXACT_COS = 0.95;
 
@@ -594,6 +596,7 @@ export class Renderer {
       // Optical coordinates (R^T * (p - pose)) of the previous segment's end, reused when this
       // segment starts there (polylines: conductor spans, trunks, branches).
       let pX = 0, pY = 0, pZ = 0;
+      let pending = false, pendingLast = -1, pendingCls = 0;
       for (let i = ob.firstSegment; i < end; i++) {
         let X0: number, Y0: number, Z0: number;
         if (i > ob.firstSegment && cont[i] === 1) {
@@ -627,11 +630,34 @@ export class Renderer {
         // Doubles go through a preallocated scratch: as arguments of a call that is not inlined
         // they would be boxed (one heap number each, per segment).
         const sa = this.segArgs;
+        const cls = seg.cls[i]!;
+        // Sub-pixel pieces of a polyline (distant branches) are merged into one chord while the
+        // chord stays under MERGE_PX (L1, px): the same pixels at a fraction of the per-segment
+        // cost; the chord of a bent sub-pixel chain is at most a fraction of a pixel off it.
+        if (pending && pendingLast === i - 1 && cont[i] === 1 && cls === pendingCls && Math.abs(x1 - sa[0]!) + Math.abs(y1 - sa[1]!) < MERGE_PX) {
+          sa[3] = x1; sa[4] = y1; sa[5] = w1;
+          pendingLast = i;
+          continue;
+        }
+        if (pending) {
+          this.rasterise(pendingCls, ob.id, W, H, out, mask, noiseOffset);
+          pending = false;
+        }
         sa[0] = x0; sa[1] = y0; sa[2] = w0; sa[3] = x1; sa[4] = y1; sa[5] = w1;
         sa[6] = (base[3 * i]! * h + hazeR * h1) * gain;
         sa[7] = (base[3 * i + 1]! * h + hazeG * h1) * gain;
         sa[8] = (base[3 * i + 2]! * h + hazeB * h1) * gain;
-        this.rasterise(seg.cls[i]!, seg.object[i]!, W, H, out, mask, noiseOffset);
+        if (i + 1 < end && cont[i + 1] === 1 && Math.abs(x1 - x0) + Math.abs(y1 - y0) < MERGE_PX) {
+          pending = true;
+          pendingLast = i;
+          pendingCls = cls;
+          continue;
+        }
+        this.rasterise(cls, ob.id, W, H, out, mask, noiseOffset);
+      }
+      if (pending) {
+        this.rasterise(pendingCls, ob.id, W, H, out, mask, noiseOffset);
+        pending = false;
       }
     }
   }
