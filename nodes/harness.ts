@@ -40,6 +40,7 @@ import type { Corrector } from "./common/models";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
 import { SensorState } from "./common/SensorState";
+import { resolveStatePeriod } from "./common/statePeriod";
 import type { CameraInfo, Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
 import { StampGuard, stampToNs, type StampVerdict } from "./common/StampGuard";
 import { DEFAULT_SCENARIO } from "../sim/Scenario";
@@ -120,7 +121,8 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       imaginedRollout: declareBool(node, "imagined_rollout", false, "Fill the harness's rollout channels with optical-flow warps of the camera frame (src/vision); false: zero padding, as in training"),
       cameraPitchRad: declareDouble(node, "camera_pitch_rad", SIM_CAMERA_PITCH_RAD, "Downward pitch of the camera's optical axis from the body x axis, rad (gyro -> optical frame for the rollout's rotation compensation)", { from: -Math.PI / 2, to: Math.PI / 2 }),
       homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
-      firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level"),
+      firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level (false: home_altitude_m; the sim launch sets the simulator's ground)"),
+      statePeriod: declareDouble(node, "state_period_s", 0, "Seconds between IMU window samples of the state vector (0 = the models' control period from <model_dir>/training.json, else 0.25)", { from: 0, to: 10 }),
     };
     const logger = node.getLogger();
     const clock = node.getClock();
@@ -131,7 +133,9 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     const applier = new CorrectionApplier();
     const images: Array<Image | undefined> = new Array<Image | undefined>(p.imageBuffer).fill(undefined);
     let imageNext = 0;
-    const sensors = new SensorState(p.firstFixHome ? {} : { homeAltitude_m: p.homeAltitude });
+    const statePeriod = resolveStatePeriod(p.statePeriod, p.modelDir);
+    const sensors = new SensorState({ statePeriod_s: statePeriod.period_s, ...(p.firstFixHome ? {} : { homeAltitude_m: p.homeAltitude }) });
+    node.getLogger().info(`state vector: IMU window every ${statePeriod.period_s} s (${statePeriod.source}); altitude above ${p.firstFixHome ? "the first fix" : `${p.homeAltitude} m`}`);
     let correctionEnabled = p.correctionEnabled;
     let textureRuleEnabled = p.textureRuleEnabled;
     let lastTextureGain = 1, lastTextureGainComputed = Number.NaN;

@@ -29,6 +29,7 @@ import type { Detector } from "./common/models";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
 import { SensorState } from "./common/SensorState";
+import { resolveStatePeriod } from "./common/statePeriod";
 import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
 import { StampGuard, stampToNs } from "./common/StampGuard";
 import {
@@ -76,7 +77,8 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       publishStudentOutput: declareBool(node, "publish_student_output", true, "Publish harness/student_output for the harness node"),
       modelDir: declareString(node, "model_dir", "models", "Folder with student.model.json + student.weights.bin (relative to the working directory)"),
       homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
-      firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level"),
+      firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level (false: home_altitude_m; the sim launch sets the simulator's ground)"),
+      statePeriod: declareDouble(node, "state_period_s", 0, "Seconds between IMU window samples of the state vector (0 = the models' control period from <model_dir>/training.json, else 0.25)", { from: 0, to: 10 }),
     };
     const logger = node.getLogger();
     const clock = node.getClock();
@@ -84,7 +86,9 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
     const stats = new RateStats();
     const guard = new StampGuard();
     const sensorGuards = { imu: new StampGuard(), fix: new StampGuard(), vel: new StampGuard() };
-    const sensors = new SensorState(p.firstFixHome ? {} : { homeAltitude_m: p.homeAltitude });
+    const statePeriod = resolveStatePeriod(p.statePeriod, p.modelDir);
+    const sensors = new SensorState({ statePeriod_s: statePeriod.period_s, ...(p.firstFixHome ? {} : { homeAltitude_m: p.homeAltitude }) });
+    node.getLogger().info(`state vector: IMU window every ${statePeriod.period_s} s (${statePeriod.source}); altitude above ${p.firstFixHome ? "the first fix" : `${p.homeAltitude} m`}`);
     const diagnostics = new NodeDiagnostics(node, { hardwareId: "camera" });
     const expectation: ImageExpectation = { width: p.width, height: p.height, encodings: p.encodings };
     let active = false;

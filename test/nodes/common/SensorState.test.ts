@@ -2,17 +2,33 @@ import { IMU_WINDOW, SensorState } from "../../../nodes/common/SensorState";
 import { MS, fix, imu, vel } from "../fixtures";
 
 describe("SensorState", () => {
-  it("samples the IMU at frame times, oldest first, keeping IMU_WINDOW samples", () => {
-    const s = new SensorState();
-    for (let f = 1; f <= 5; f++) {
-      // Several IMU messages per frame: only the latest at frame time counts.
-      s.onImu(imu(0n, { angular_velocity: { x: -1, y: 0, z: 0 } }));
-      s.onImu(imu(0n, { angular_velocity: { x: f, y: 0, z: 0 } }));
-      s.onFrame(BigInt(f) * 33n * MS);
+  it("samples the IMU once per state period at multiples of the period, oldest first", () => {
+    const s = new SensorState({ statePeriod_s: 0.25 });
+    expect(s.statePeriod_s).toBe(0.25);
+    // IMU at 200 Hz for 1 s, gyro x = the stamp in ms; frames at 30 Hz.
+    let frame = 0n;
+    for (let t = 0n; t <= 1000n; t += 5n) {
+      s.onImu(imu(t * MS, { angular_velocity: { x: Number(t), y: 0, z: 0 } }));
+      if (t * MS >= frame * 33n * MS) s.onFrame(frame++ * 33n * MS);
     }
-    expect(s.state.imu.map((x) => x.gyro_rad_s[0])).toEqual([3, 4, 5]);
+    // Samples at 0, 250, 500, 750, 1000 ms; the window keeps the last IMU_WINDOW.
+    expect(s.onFrame(1001n * MS).imu.map((x) => x.gyro_rad_s[0])).toEqual([500, 750, 1000]);
     expect(s.state.imu).toHaveLength(IMU_WINDOW);
-    expect(s.state.frameDt_s).toBeCloseTo(0.033, 9);
+  });
+
+  it("takes the first message, then the first at or after each grid point, skipping missed points after a gap", () => {
+    const s = new SensorState({ statePeriod_s: 0.25 });
+    for (const t of [10n, 200n, 262n, 300n, 1100n, 1240n, 1250n]) s.onImu(imu(t * MS, { angular_velocity: { x: Number(t), y: 0, z: 0 } }));
+    // The first message (10 ms), then the grid 250 (-> 262), 500 (none until the gap ends at 1100:
+    // taken, next point 1250), 1240 ignored, 1250 taken.
+    expect(s.onFrame(2000n * MS).imu.map((x) => x.gyro_rad_s[0])).toEqual([262, 1100, 1250]);
+    expect(s.state.frameDt_s).toBe(0);
+    expect(s.onFrame(2033n * MS).frameDt_s).toBeCloseTo(0.033, 9);
+  });
+
+  it("rejects a state period or ground altitude outside its range, naming the value", () => {
+    expect(() => new SensorState({ statePeriod_s: 0 })).toThrow("statePeriod_s=0, expected (0, 10] s");
+    expect(() => new SensorState({ homeAltitude_m: Number.NaN })).toThrow("homeAltitude_m=NaN");
   });
 
   it("measures altitude above the first fix and copies the ENU velocity", () => {
