@@ -24,6 +24,13 @@ export type SimulationOptions = {
   split?: Split;
   /** Apply the scenario's perturbation block (sensor bias/noise, lighting, wire thickness). */
   perturbed?: boolean;
+  /**
+   * Overrides the scenario's `ground.textureSize` (texels per side, a power of two in
+   * [64, 4096]). The layout, structures, sun and exposure do not depend on it, so flights that
+   * do not render (or tests) can use 64 and build their world in milliseconds. Default: the
+   * scenario's value.
+   */
+  groundTextureSize?: number;
 };
 
 /** Outcome of the flight so far. */
@@ -71,8 +78,12 @@ export class Simulation {
   constructor(scenario: Scenario, options: SimulationOptions) {
     if (options.split !== undefined) assertSeedInSplit(options.seed, options.split);
     const perturbed = options.perturbed ?? false;
-    this.scenario = scenario;
-    this.world = buildWorld(scenario, options.seed, { perturbed });
+    const size = options.groundTextureSize;
+    if (size !== undefined && !(Number.isInteger(size) && size >= 64 && size <= 4096 && (size & (size - 1)) === 0)) {
+      throw new RangeError(`groundTextureSize=${size}, expected a power of two in [64, 4096]`);
+    }
+    this.scenario = size === undefined ? scenario : { ...scenario, ground: { ...scenario.ground, textureSize: size } };
+    this.world = buildWorld(this.scenario, options.seed, { perturbed });
     const c = scenario.camera;
     this.camera = makeCamera(c.width, c.height, c.hfov_deg, c.pitch_deg);
     const p = scenario.perturbation;
