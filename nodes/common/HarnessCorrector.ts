@@ -6,14 +6,14 @@
  *          computes it from the full-resolution input it already has; avg-pooling commutes with
  *          buildHarnessImage's own pooling), else it is computed here from the camera image,
  *   state: the vector the student read (from StudentOutput.state),
- *   rollout rewards: zeros, state rates: backward |ds/dt| over the last ROLLOUT_STEPS frames;
+ *   rollout rewards: zeros, state rates: backward |ds/dt| over the last ROLLOUT_STEPS state periods;
  *   delta = clip(-lambda r S |ds/dt|) (correctionDeltaTensor), lambda from LambdaSchedule
  *   (0.3, decays while r < 0.2, grows while r > 0.7), halved after sustained runaway (> 0.6).
  * Optional imagined rollout (`vision`, the harness node's `imagined_rollout` parameter): the
  * camera frame goes through src/vision's VisionPipeline (Farneback flow scaled to a 1 m move
  * from the GPS speed, gyro rotation removed, K bilinear warps; SPEC "Rollouts"), and the valid
  * warped frames (grey in [-1, 1]) fill the harness image's rollout channels, pooled to 64x64,
- * as buildHarnessImage does with imagined RGB frames. The gyro rate (body FLU, latest IMU sample)
+ * as buildHarnessImage does with imagined RGB frames. The gyro rate (body FLU, the latest IMU message, FrameState.latestGyro_rad_s)
  * goes to the optical frame with the camera's downward pitch (`cameraPitchRad`,
  * bodyFluToOptical); removing its rotational flow needs the intrinsics, which arrive with the
  * first CameraInfo (`setCameraIntrinsics`): `createVision` then builds the pipeline again with
@@ -147,9 +147,12 @@ export class HarnessCorrector implements Corrector {
     if (student.state.length !== STATE_DIM) {
       throw new RangeError(`student state length=${student.state.length}, expected ${STATE_DIM} (a student that reads the sensor state)`);
     }
-    this.history.push(student.state);
-    // The first frame has no rate (StateHistory returns zeros); use the nominal 30 Hz step then.
-    this.history.rates(state.frameDt_s > 0 ? state.frameDt_s : 1 / 30, this.rates);
+    // |ds/dt| over control steps as in training: one state per state period enters the history
+    // (FrameState.newStatePeriod) and the rate divides by the period; frames in between reuse it.
+    if (state.newStatePeriod) {
+      this.history.push(student.state);
+      this.history.rates(state.statePeriod_s, this.rates);
+    }
     const pooled = student.pooledSize === HARNESS_IMAGE_SIZE && student.pooledInput.length === HARNESS_IMAGE_SIZE * HARNESS_IMAGE_SIZE * 4;
     const rgb01Data = pooled ? undefined : this.rgb.convertFloat01(image);
     const lambda = this.lambda.value;
@@ -256,10 +259,10 @@ export class HarnessCorrector implements Corrector {
   private imagine(image: Image, state: FrameState): RolloutTensors | undefined {
     const vision = this.vision;
     if (vision === undefined) return undefined;
-    const g = state.imu.at(-1)?.gyro_rad_s;
-    this.omegaBody.x = g?.[0] ?? 0;
-    this.omegaBody.y = g?.[1] ?? 0;
-    this.omegaBody.z = g?.[2] ?? 0;
+    const g = state.latestGyro_rad_s;
+    this.omegaBody.x = g[0];
+    this.omegaBody.y = g[1];
+    this.omegaBody.z = g[2];
     const v = state.velocityEnu_m_s;
     const r = vision.push(image, {
       stampNs: stampToNs(image.header.stamp),

@@ -37,6 +37,17 @@ export type FrameState = {
   imu: ImuSampleView[];
   /** Seconds since the previous processed frame (0 for the first). */
   frameDt_s: number;
+  /** The latest IMU message's body FLU angular velocity, rad/s (zeros before one arrives). */
+  latestGyro_rad_s: [number, number, number];
+  /** The state period, s (SensorState statePeriod_s). */
+  statePeriod_s: number;
+  /**
+   * True for the first frame at or after each multiple of the state period (and the first frame
+   * after a start or reset): the frames whose state enters the harness's |ds/dt| history, so the
+   * rates are over control steps as in training (src/harness/training/HarnessedPolicy.ts
+   * StateHistory, pushed once per control step), not over camera frames.
+   */
+  newStatePeriod: boolean;
 };
 
 export type SensorStateOptions = {
@@ -54,8 +65,9 @@ export class SensorState {
   private nextSampleNs: bigint | undefined;
   private home: number | undefined;
   private lastFrameNs: bigint | undefined;
+  private nextStateFrameNs: bigint | undefined;
   readonly statePeriod_s: number;
-  readonly state: FrameState = { altitude_m: Number.NaN, velocityEnu_m_s: [0, 0, 0], imu: [], frameDt_s: 0 };
+  readonly state: FrameState;
 
   constructor(private readonly options: SensorStateOptions = {}) {
     const period = options.statePeriod_s ?? DEFAULT_STATE_PERIOD_S;
@@ -64,6 +76,7 @@ export class SensorState {
       throw new RangeError(`homeAltitude_m=${options.homeAltitude_m}, expected a finite altitude in m`);
     }
     this.statePeriod_s = period;
+    this.state = { altitude_m: Number.NaN, velocityEnu_m_s: [0, 0, 0], imu: [], latestGyro_rad_s: [0, 0, 0], frameDt_s: 0, statePeriod_s: period, newStatePeriod: false };
     this.periodNs = BigInt(Math.round(period * 1e9));
     this.home = options.homeAltitude_m;
   }
@@ -71,6 +84,8 @@ export class SensorState {
   /** Folds one IMU message in; it enters the window when its stamp reaches the next sample time. */
   onImu(msg: Imu): void {
     const t = stampToNs(msg.header.stamp);
+    const g = this.state.latestGyro_rad_s;
+    g[0] = msg.angular_velocity.x; g[1] = msg.angular_velocity.y; g[2] = msg.angular_velocity.z;
     if (this.nextSampleNs !== undefined && t < this.nextSampleNs) return;
     // Next multiple of the period strictly after t (a gap skips the missed grid points).
     this.nextSampleNs = (t / this.periodNs + 1n) * this.periodNs;
@@ -96,6 +111,8 @@ export class SensorState {
   onFrame(stampNs: bigint): FrameState {
     this.state.frameDt_s = this.lastFrameNs === undefined || stampNs <= this.lastFrameNs ? 0 : Number(stampNs - this.lastFrameNs) / 1e9;
     this.lastFrameNs = stampNs;
+    this.state.newStatePeriod = this.nextStateFrameNs === undefined || stampNs >= this.nextStateFrameNs;
+    if (this.state.newStatePeriod) this.nextStateFrameNs = (stampNs / this.periodNs + 1n) * this.periodNs;
     // Oldest first, reusing the array object.
     const view = this.state.imu;
     view.length = 0;
@@ -110,8 +127,11 @@ export class SensorState {
     this.nextSampleNs = undefined;
     this.home = this.options.homeAltitude_m;
     this.lastFrameNs = undefined;
+    this.nextStateFrameNs = undefined;
+    this.state.newStatePeriod = false;
     this.state.altitude_m = Number.NaN;
     this.state.velocityEnu_m_s.fill(0);
+    this.state.latestGyro_rad_s.fill(0);
     this.state.imu.length = 0;
     this.state.frameDt_s = 0;
   }

@@ -57,8 +57,9 @@ describe("StudentDetector / HarnessCorrector (F1's networks behind the node inte
     const refRates = new Float32Array(STATE_DIM);
     const ref = newFrameDecision(8 * 8);
     const tensorsBefore = tf.memory().numTensors;
+    // Frames one state period (0.25 s) apart: each state enters the |ds/dt| history, as in training.
     for (let f = 0; f < 2; f++) {
-      const t = BigInt(f) * 33n * MS;
+      const t = BigInt(f) * 250n * MS;
       sensors.onImu(imu(t, { angular_velocity: { x: 0.3 * f, y: 0, z: 0 }, linear_acceleration: { x: f, y: 0, z: 9.81 } }));
       sensors.onFix(fix(t, { altitude: 500 + 2 * f }));
       sensors.onVel(vel(t, 3 + f));
@@ -82,7 +83,7 @@ describe("StudentDetector / HarnessCorrector (F1's networks behind the node inte
       expect(corr.topFeatures.every((n) => STATE_FEATURE_NAMES.includes(n))).toBe(true);
       // Reference: F1's decideFrame with the same state and rates.
       refHistory.push(out.state);
-      refHistory.rates(f === 0 ? 1 / 30 : 0.033, refRates);
+      refHistory.rates(0.25, refRates);
       decideFrame(student, harness, corr.lambda, { rgb: im.data, width: 64, height: 64, state: out.state, rates: refRates }, ref);
       const logits = applier.actionLogits(out.actionLogits, corr.actionDelta);
       for (let i = 0; i < 7; i++) expect(logits[i]).toBeCloseTo(ref.actionLogits[i]! + ref.actionDelta[i]!, 4);

@@ -76,7 +76,7 @@ function student(wireCols: (c: number) => boolean): StudentOutputs {
 }
 
 function state(altitude_m: number, frameDt_s = 0, speed = 0): FrameState {
-  return { altitude_m, velocityEnu_m_s: [0, speed, 0], imu: [], frameDt_s };
+  return { altitude_m, velocityEnu_m_s: [0, speed, 0], imu: [], latestGyro_rad_s: [0, 0, 0], frameDt_s, statePeriod_s: 0.25, newStatePeriod: true };
 }
 
 describe("HarnessCorrector texture gain (seed 4.2)", () => {
