@@ -179,7 +179,9 @@ export function createSimNode(deps: SimNodeDeps = {}): NodeFactory {
         nextCameraNs += cameraNs;
         // A fresh buffer per published image: in-process subscribers may keep the message.
         const rgb = new Uint8Array(W * H * 3);
-        sim.renderCamera({ rgb, mask, boxes });
+        // Ground truth (class mask + boxes) costs render time: skip it when nobody gets it.
+        if (pubTruth !== undefined) sim.renderCamera({ rgb, mask, boxes });
+        else sim.renderCamera({ rgb });
         const header = { stamp: st, frame_id: "camera_optical_frame" };
         pubImage.publish({ header, height: H, width: W, encoding: "rgb8", is_bigendian: 0, step: W * 3, data: rgb });
         pubInfo.publish({ header, ...info, d: [...info.d], k: [...info.k], r: [...info.r], p: [...info.p], roi: { ...info.roi } });
