@@ -38,21 +38,22 @@ const SIZE = 64;
 // cruise, climb, yaw left, descend, slow, yaw right... : every state component moves.
 const PLAN: (typeof ACTIONS)[number][] = ["cruise", "cruise", "climb", "climb", "yaw_left", "cruise", "descend", "yaw_right", "slow", "cruise", "climb", "hover"];
 
-function quietScenario(): Scenario {
+function scenario(noise: boolean): Scenario {
   const s = loadScenarioFile("default");
+  s.camera.width = SIZE;
+  s.camera.height = SIZE;
+  if (noise) return s;
   s.imu.accelNoiseStd_m_s2 = 0;
   s.imu.gyroNoiseStd_rad_s = 0;
   s.gps.horizontalStd_m = 0;
   s.gps.verticalStd_m = 0;
   s.gps.velocityStd_m_s = 0;
-  s.camera.width = SIZE;
-  s.camera.height = SIZE;
   return s;
 }
 
 /** Training's state after each control step k (index k, k = 0 before the first action). */
-function adapterStates(): Float32Array[] {
-  const env = new SimEnvironment(quietScenario(), SEED, splitOfSeed(SEED), false, { controlPeriod_s: PERIOD_S });
+function adapterStates(noise = false): Float32Array[] {
+  const env = new SimEnvironment(scenario(noise), SEED, splitOfSeed(SEED), false, { controlPeriod_s: PERIOD_S });
   const out = [new Float32Array(STATE_DIM)];
   env.sensorState(out[0]!);
   for (const a of PLAN) {
@@ -65,7 +66,7 @@ function adapterStates(): Float32Array[] {
 }
 
 /** The node's StudentOutput.state per frame stamp (ns), flying PLAN through sim + perception. */
-async function nodeStates(perceptionParams: Record<string, ParameterValue>): Promise<Map<bigint, Float32Array>> {
+async function nodeStates(perceptionParams: Record<string, ParameterValue>, noise = false): Promise<Map<bigint, Float32Array>> {
   const graph = new EmbeddedGraph({ stderrLevel: "silent" });
   const states = new Map<bigint, Float32Array>();
   graph.createNode("rec").createSubscription<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, "/harness/student_output", {}, (m) => {
@@ -78,7 +79,7 @@ async function nodeStates(perceptionParams: Record<string, ParameterValue>): Pro
     parameterOverrides: { use_sim_time: true, expected_width: SIZE, expected_height: SIZE, model_dir: join(__dirname, "../../models"), ...perceptionParams },
   });
   await activateIfLifecycle(perception);
-  const sim = (await createSimNode({ loadScenario: () => quietScenario() })(graph, {
+  const sim = (await createSimNode({ loadScenario: () => scenario(noise) })(graph, {
     name: "sim", namespace: "/", remappings: {},
     parameterOverrides: { mode: "lockstep", seed: SEED, publish_ground_truth: false },
   })) as SimLaunchedNode;
@@ -143,6 +144,19 @@ describe("state vector: perception node vs the training code's simulator adapter
     expect(worst.altitude).toBeLessThan(1e-4);
     expect(worst.velocity).toBeLessThan(1e-4);
     expect(worst.imu).toBeLessThan(1e-4);
+  });
+
+  it("with the default sensor noise, differs only by the noise (bounds of 5 sigma of the difference)", async () => {
+    const train = adapterStates(true);
+    const node = await nodeStates({ use_first_fix_as_home: false, home_altitude_m: 488 }, true);
+    const { worst } = compare(train, node);
+    const sc = loadScenarioFile("default");
+    // Altitude: the node reads the GPS fix (vertical std 1.5 m), training the true height: 5 * 1.5 m / 25 m per unit.
+    expect(worst.altitude).toBeLessThan((5 * sc.gps.verticalStd_m) / 25);
+    // Velocity: independent GPS noise on both sides (std 0.1 m/s each), 10 m/s per unit.
+    expect(worst.velocity).toBeLessThan((5 * Math.SQRT2 * sc.gps.velocityStd_m_s) / 10);
+    // IMU differences: two independent samples per side; accel 10 m/s^2 per unit dominates the gyro's 2 rad/s.
+    expect(worst.imu).toBeLessThan(Math.max((5 * 2 * sc.imu.accelNoiseStd_m_s2) / 10, (5 * 2 * sc.imu.gyroNoiseStd_rad_s) / 2));
   });
 
   it("would differ with the old definitions (altitude above the first fix, IMU differences per camera frame)", async () => {
