@@ -22,6 +22,7 @@ import { RateStats } from "./common/RateStats";
 import type { TwistStamped } from "./common/sensorTypes";
 import { StampGuard, stampToNs } from "./common/StampGuard";
 import { DETECTION_ARRAY_TYPE, STUDENT_OUTPUT_TYPE, TWIST_STAMPED_TYPE, copyHeader, studentOutputProblem, type StudentOutputMsg } from "./common/studentOutputMsg";
+import { wireLifecycle } from "./common/wireLifecycle";
 
 export const CONTROLLER_TOPICS = {
   policy: "harness/policy",
@@ -180,52 +181,29 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
     controller = undefined;
   };
 
-  node.setLifecycleCallbacks({
-    onConfigure: () => {
-      try {
-        controller = new Controller(controllerOptions);
-        pub = node.createPublisher<TwistStamped>(TWIST_STAMPED_TYPE, CONTROLLER_TOPICS.cmdVelRaw, { qos: QOS_DEFAULT });
-        subs.push(
-          node.createSubscription<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, CONTROLLER_TOPICS.policy, { qos: QOS_DEFAULT }, onPolicy),
-          node.createSubscription<Detection2DArray>(DETECTION_ARRAY_TYPE, CONTROLLER_TOPICS.obstacles, { qos: QOS_DEFAULT }, onObstacles),
-        );
-        diagnostics.start();
-        return "success";
-      } catch (err) {
-        logger.error(`configure failed: ${err instanceof Error ? err.message : String(err)}`);
-        release();
-        return "failure";
-      }
+  return wireLifecycle(node, {
+    logger,
+    configure: () => {
+      controller = new Controller(controllerOptions);
+      pub = node.createPublisher<TwistStamped>(TWIST_STAMPED_TYPE, CONTROLLER_TOPICS.cmdVelRaw, { qos: QOS_DEFAULT });
+      subs.push(
+        node.createSubscription<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, CONTROLLER_TOPICS.policy, { qos: QOS_DEFAULT }, onPolicy),
+        node.createSubscription<Detection2DArray>(DETECTION_ARRAY_TYPE, CONTROLLER_TOPICS.obstacles, { qos: QOS_DEFAULT }, onObstacles),
+      );
+      diagnostics.start();
     },
-    onActivate: () => {
+    activate: () => {
       controller?.reset();
       lastPublishNs = undefined;
       active = true;
       timer = node.createTimer(periodNs, onTimer);
-      return "success";
     },
-    onDeactivate: () => {
+    deactivate: () => {
       active = false;
       timer?.cancel();
       timer = undefined;
       for (const g of Object.values(guards)) g.reset();
-      return "success";
     },
-    onCleanup: () => {
-      release();
-      return "success";
-    },
-    onShutdown: () => {
-      release();
-      return "success";
-    },
+    release,
   });
-
-  return {
-    node,
-    stop: async () => {
-      release();
-      node.destroy();
-    },
-  };
 };

@@ -60,6 +60,7 @@ import {
   type HarnessCorrectionMsg,
   type StudentOutputMsg,
 } from "./common/studentOutputMsg";
+import { wireLifecycle } from "./common/wireLifecycle";
 
 export const HARNESS_TOPICS = {
   image: "camera/image_raw",
@@ -374,64 +375,43 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       corrector = undefined;
     };
 
-    node.setLifecycleCallbacks({
-      onConfigure: async () => {
-        try {
-          corrector = await deps.createCorrector({
-            modelDir: p.modelDir,
-            imaginedRollout: p.imaginedRollout,
-            width: p.width,
-            height: p.height,
-            cameraPitchRad: p.cameraPitchRad,
-          });
-          cameraInfoReceived = false;
-          pubObstacles = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, HARNESS_TOPICS.obstacles, { qos: QOS_DEFAULT });
-          pubPolicy = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, HARNESS_TOPICS.policy, { qos: QOS_DEFAULT });
-          pubCorrection = node.createPublisher<HarnessCorrectionMsg>(HARNESS_CORRECTION_TYPE, HARNESS_TOPICS.correction, { qos: QOS_DEFAULT });
-          pubTextureGain = node.createPublisher<{ data: number }>(FLOAT32_TYPE, HARNESS_TOPICS.textureGain, { qos: QOS_DEFAULT });
-          subs.push(
-            node.createSubscription<Image>(IMAGE_TYPE, HARNESS_TOPICS.image, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.image, onImage)),
-            node.createSubscription<CameraInfo>(CAMERA_INFO_TYPE, HARNESS_TOPICS.cameraInfo, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.cameraInfo, onCameraInfo)),
-            node.createSubscription<Imu>(IMU_TYPE, HARNESS_TOPICS.imu, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.imu, onImu)),
-            node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, HARNESS_TOPICS.fix, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.fix, onFix)),
-            node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, HARNESS_TOPICS.vel, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.vel, onVel)),
-            node.createSubscription<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, HARNESS_TOPICS.studentOutput, { qos: QOS_DEFAULT }, guarded(HARNESS_TOPICS.studentOutput, onStudent)),
-          );
-          diagnostics.start();
-          return "success";
-        } catch (err) {
-          logger.error(`configure failed: ${err instanceof Error ? err.message : String(err)}`);
-          release();
-          return "failure";
-        }
+    return wireLifecycle(node, {
+      logger,
+      configure: async () => {
+        corrector = await deps.createCorrector({
+          modelDir: p.modelDir,
+          imaginedRollout: p.imaginedRollout,
+          width: p.width,
+          height: p.height,
+          cameraPitchRad: p.cameraPitchRad,
+        });
+        cameraInfoReceived = false;
+        pubObstacles = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, HARNESS_TOPICS.obstacles, { qos: QOS_DEFAULT });
+        pubPolicy = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, HARNESS_TOPICS.policy, { qos: QOS_DEFAULT });
+        pubCorrection = node.createPublisher<HarnessCorrectionMsg>(HARNESS_CORRECTION_TYPE, HARNESS_TOPICS.correction, { qos: QOS_DEFAULT });
+        pubTextureGain = node.createPublisher<{ data: number }>(FLOAT32_TYPE, HARNESS_TOPICS.textureGain, { qos: QOS_DEFAULT });
+        subs.push(
+          node.createSubscription<Image>(IMAGE_TYPE, HARNESS_TOPICS.image, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.image, onImage)),
+          node.createSubscription<CameraInfo>(CAMERA_INFO_TYPE, HARNESS_TOPICS.cameraInfo, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.cameraInfo, onCameraInfo)),
+          node.createSubscription<Imu>(IMU_TYPE, HARNESS_TOPICS.imu, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.imu, onImu)),
+          node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, HARNESS_TOPICS.fix, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.fix, onFix)),
+          node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, HARNESS_TOPICS.vel, { qos: QOS_SENSOR_DATA }, guarded(HARNESS_TOPICS.vel, onVel)),
+          node.createSubscription<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, HARNESS_TOPICS.studentOutput, { qos: QOS_DEFAULT }, guarded(HARNESS_TOPICS.studentOutput, onStudent)),
+        );
+        diagnostics.start();
       },
-      onActivate: () => {
+      activate: () => {
         active = true;
-        return "success";
       },
-      onDeactivate: () => {
+      deactivate: () => {
         active = false;
         for (const g of Object.values(guards)) g.reset();
         clearHistories();
-        return "success";
       },
-      onCleanup: () => {
-        release();
+      release,
+      resetOnCleanup: () => {
         for (const g of Object.values(guards)) g.reset();
-        return "success";
-      },
-      onShutdown: () => {
-        release();
-        return "success";
       },
     });
-
-    return {
-      node,
-      stop: async () => {
-        release();
-        node.destroy();
-      },
-    };
   };
 }

@@ -43,6 +43,7 @@ import {
   toStudentOutputMsg,
   type StudentOutputMsg,
 } from "./common/studentOutputMsg";
+import { wireLifecycle } from "./common/wireLifecycle";
 
 export const PERCEPTION_TOPICS = {
   image: "camera/image_raw",
@@ -204,69 +205,48 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       cells = undefined;
     };
 
-    node.setLifecycleCallbacks({
-      onConfigure: async () => {
-        try {
-          detector = await deps.createDetector({ width: p.width, height: p.height, modelDir: p.modelDir });
-          cells = new CellsToDetections({
-            rows: detector.gridRows,
-            cols: detector.gridCols,
-            numClasses: detector.numClasses,
-            classNames: DETECTION_CLASSES.length === detector.numClasses ? DETECTION_CLASSES : Array.from({ length: detector.numClasses }, (_, i) => String(i)),
-            connectivity: p.connectivity === 4 ? 4 : 8,
-            scoreThreshold: p.scoreThreshold,
-            scoreMode: p.scoreMode,
-            minCells: p.minCells,
-          });
-          pubOutput = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, PERCEPTION_TOPICS.studentOutput, { qos: QOS_DEFAULT });
-          pubRaw = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, PERCEPTION_TOPICS.obstaclesRaw, { qos: QOS_DEFAULT });
-          const T = PERCEPTION_TOPICS;
-          subs.push(
-            node.createSubscription<Image>(IMAGE_TYPE, T.image, { qos: QOS_SENSOR_DATA }, onImage),
-            node.createSubscription<{ data: number }>("std_msgs/msg/Float32", T.textureGain, { qos: QOS_DEFAULT }, onTextureGain),
-            node.createSubscription<Imu>(IMU_TYPE, T.imu, { qos: QOS_SENSOR_DATA }, stateInput(T.imu, sensorGuards.imu, (m: Imu) => checkImu(m), (m) => sensors.onImu(m))),
-            node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, T.fix, { qos: QOS_SENSOR_DATA }, stateInput(T.fix, sensorGuards.fix, checkNavSatFix, (m) => sensors.onFix(m))),
-            node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, T.vel, { qos: QOS_SENSOR_DATA }, stateInput(T.vel, sensorGuards.vel, (m: TwistStamped) => checkTwistStamped(m), (m) => sensors.onVel(m))),
-          );
-          diagnostics.start();
-          return "success";
-        } catch (err) {
-          logger.error(`configure failed: ${err instanceof Error ? err.message : String(err)}`);
-          release();
-          return "failure";
-        }
+    return wireLifecycle(node, {
+      logger,
+      configure: async () => {
+        detector = await deps.createDetector({ width: p.width, height: p.height, modelDir: p.modelDir });
+        cells = new CellsToDetections({
+          rows: detector.gridRows,
+          cols: detector.gridCols,
+          numClasses: detector.numClasses,
+          classNames: DETECTION_CLASSES.length === detector.numClasses ? DETECTION_CLASSES : Array.from({ length: detector.numClasses }, (_, i) => String(i)),
+          connectivity: p.connectivity === 4 ? 4 : 8,
+          scoreThreshold: p.scoreThreshold,
+          scoreMode: p.scoreMode,
+          minCells: p.minCells,
+        });
+        pubOutput = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, PERCEPTION_TOPICS.studentOutput, { qos: QOS_DEFAULT });
+        pubRaw = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, PERCEPTION_TOPICS.obstaclesRaw, { qos: QOS_DEFAULT });
+        const T = PERCEPTION_TOPICS;
+        subs.push(
+          node.createSubscription<Image>(IMAGE_TYPE, T.image, { qos: QOS_SENSOR_DATA }, onImage),
+          node.createSubscription<{ data: number }>("std_msgs/msg/Float32", T.textureGain, { qos: QOS_DEFAULT }, onTextureGain),
+          node.createSubscription<Imu>(IMU_TYPE, T.imu, { qos: QOS_SENSOR_DATA }, stateInput(T.imu, sensorGuards.imu, (m: Imu) => checkImu(m), (m) => sensors.onImu(m))),
+          node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, T.fix, { qos: QOS_SENSOR_DATA }, stateInput(T.fix, sensorGuards.fix, checkNavSatFix, (m) => sensors.onFix(m))),
+          node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, T.vel, { qos: QOS_SENSOR_DATA }, stateInput(T.vel, sensorGuards.vel, (m: TwistStamped) => checkTwistStamped(m), (m) => sensors.onVel(m))),
+        );
+        diagnostics.start();
       },
-      onActivate: () => {
+      activate: () => {
         active = true;
-        return "success";
       },
-      onDeactivate: () => {
+      deactivate: () => {
         active = false;
         textureGain = 1;
         guard.reset();
         for (const g of Object.values(sensorGuards)) g.reset();
         sensors.reset();
-        return "success";
       },
-      onCleanup: () => {
-        release();
+      release,
+      resetOnCleanup: () => {
         guard.reset();
         for (const g of Object.values(sensorGuards)) g.reset();
         sensors.reset();
-        return "success";
-      },
-      onShutdown: () => {
-        release();
-        return "success";
       },
     });
-
-    return {
-      node,
-      stop: async () => {
-        release();
-        node.destroy();
-      },
-    };
   };
 }

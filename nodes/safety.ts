@@ -27,6 +27,7 @@ import { DIAG_ERROR, DIAG_OK, NodeDiagnostics } from "./common/NodeDiagnostics";
 import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
 import { StampGuard, type StampVerdict } from "./common/StampGuard";
 import { HARNESS_CORRECTION_TYPE, IMAGE_TYPE, IMU_TYPE, NAV_SAT_FIX_TYPE, TWIST_STAMPED_TYPE, type HarnessCorrectionMsg } from "./common/studentOutputMsg";
+import { wireLifecycle } from "./common/wireLifecycle";
 
 export const SAFETY_TOPICS = {
   image: "camera/image_raw",
@@ -221,65 +222,42 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
     watchdog = undefined;
   };
 
-  node.setLifecycleCallbacks({
-    onConfigure: () => {
-      try {
-        watchdog = new SafetyWatchdog({ staleTimeout_s: p.staleTimeout, runawayDelta: p.runawayDelta, runawayCount: p.runawayCount, inputs });
-        pubCmd = node.createPublisher<TwistStamped>(TWIST_STAMPED_TYPE, SAFETY_TOPICS.cmdVel, { qos: QOS_DEFAULT });
-        if (p.output === "px4") {
-          pubSetpoint = node.createPublisher<TrajectorySetpoint>(TRAJECTORY_SETPOINT_TYPE, SAFETY_TOPICS.trajectorySetpoint, { qos: QOS_DEFAULT });
-          pubMode = node.createPublisher<OffboardControlMode>(OFFBOARD_CONTROL_MODE_TYPE, SAFETY_TOPICS.offboardControlMode, { qos: QOS_DEFAULT });
-        }
-        const imageCheck = (m: Image): InputCheck => checkImage(m, { width: 0, height: 0, encodings: ALL_ENCODINGS });
-        const onImuValid = (m: Imu): void => {
-          if (m.orientation_covariance[0] !== -1) yawEnu = yawFromQuaternion(m.orientation);
-        };
-        subs.push(
-          node.createSubscription<Image>(IMAGE_TYPE, SAFETY_TOPICS.image, { qos: QOS_SENSOR_DATA }, liveness("camera", SAFETY_TOPICS.image, guards.camera, imageCheck)),
-          node.createSubscription<Imu>(IMU_TYPE, SAFETY_TOPICS.imu, { qos: QOS_SENSOR_DATA }, liveness("imu", SAFETY_TOPICS.imu, guards.imu, (m: Imu) => checkImu(m), onImuValid)),
-          node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, SAFETY_TOPICS.cmdVelRaw, { qos: QOS_DEFAULT }, onCommand),
-          node.createSubscription<HarnessCorrectionMsg>(HARNESS_CORRECTION_TYPE, SAFETY_TOPICS.correction, { qos: QOS_DEFAULT }, onCorrection),
-        );
-        if (p.watchGps) {
-          subs.push(node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, SAFETY_TOPICS.fix, { qos: QOS_SENSOR_DATA }, liveness("gps", SAFETY_TOPICS.fix, guards.gps, checkNavSatFix)));
-        }
-        diagnostics.start();
-        return "success";
-      } catch (err) {
-        logger.error(`configure failed: ${err instanceof Error ? err.message : String(err)}`);
-        release();
-        return "failure";
+  return wireLifecycle(node, {
+    logger,
+    configure: () => {
+      watchdog = new SafetyWatchdog({ staleTimeout_s: p.staleTimeout, runawayDelta: p.runawayDelta, runawayCount: p.runawayCount, inputs });
+      pubCmd = node.createPublisher<TwistStamped>(TWIST_STAMPED_TYPE, SAFETY_TOPICS.cmdVel, { qos: QOS_DEFAULT });
+      if (p.output === "px4") {
+        pubSetpoint = node.createPublisher<TrajectorySetpoint>(TRAJECTORY_SETPOINT_TYPE, SAFETY_TOPICS.trajectorySetpoint, { qos: QOS_DEFAULT });
+        pubMode = node.createPublisher<OffboardControlMode>(OFFBOARD_CONTROL_MODE_TYPE, SAFETY_TOPICS.offboardControlMode, { qos: QOS_DEFAULT });
       }
+      const imageCheck = (m: Image): InputCheck => checkImage(m, { width: 0, height: 0, encodings: ALL_ENCODINGS });
+      const onImuValid = (m: Imu): void => {
+        if (m.orientation_covariance[0] !== -1) yawEnu = yawFromQuaternion(m.orientation);
+      };
+      subs.push(
+        node.createSubscription<Image>(IMAGE_TYPE, SAFETY_TOPICS.image, { qos: QOS_SENSOR_DATA }, liveness("camera", SAFETY_TOPICS.image, guards.camera, imageCheck)),
+        node.createSubscription<Imu>(IMU_TYPE, SAFETY_TOPICS.imu, { qos: QOS_SENSOR_DATA }, liveness("imu", SAFETY_TOPICS.imu, guards.imu, (m: Imu) => checkImu(m), onImuValid)),
+        node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, SAFETY_TOPICS.cmdVelRaw, { qos: QOS_DEFAULT }, onCommand),
+        node.createSubscription<HarnessCorrectionMsg>(HARNESS_CORRECTION_TYPE, SAFETY_TOPICS.correction, { qos: QOS_DEFAULT }, onCorrection),
+      );
+      if (p.watchGps) {
+        subs.push(node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, SAFETY_TOPICS.fix, { qos: QOS_SENSOR_DATA }, liveness("gps", SAFETY_TOPICS.fix, guards.gps, checkNavSatFix)));
+      }
+      diagnostics.start();
     },
-    onActivate: () => {
+    activate: () => {
       watchdog?.reset();
       verdict = { type: "hover", cause: "never_received", reason: "just activated" };
       active = true;
       timer = node.createTimer(periodNs, onTimer);
-      return "success";
     },
-    onDeactivate: () => {
+    deactivate: () => {
       active = false;
       timer?.cancel();
       timer = undefined;
       for (const g of Object.values(guards)) g.reset();
-      return "success";
     },
-    onCleanup: () => {
-      release();
-      return "success";
-    },
-    onShutdown: () => {
-      release();
-      return "success";
-    },
+    release,
   });
-
-  return {
-    node,
-    stop: async () => {
-      release();
-      node.destroy();
-    },
-  };
 };
