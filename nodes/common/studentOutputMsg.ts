@@ -5,6 +5,7 @@
  */
 import type { Header } from "../../src/control/visionTypes";
 import { ACTIONS, DETECTION_CLASSES } from "../../src/harness/actions";
+import type { Msg } from "../../src/ros/msgs/generated";
 import type { StudentOutputs } from "./models";
 
 export const STUDENT_OUTPUT_TYPE = "drone_harness_msgs/msg/StudentOutput";
@@ -15,37 +16,9 @@ export const IMAGE_TYPE = "sensor_msgs/msg/Image";
 export const IMU_TYPE = "sensor_msgs/msg/Imu";
 export const NAV_SAT_FIX_TYPE = "sensor_msgs/msg/NavSatFix";
 
-export type StudentOutputMsg = {
-  header: Header;
-  corrected: boolean;
-  action_names: string[];
-  action_logits: Float32Array | number[];
-  grid_rows: number;
-  grid_cols: number;
-  class_names: string[];
-  cell_probs: Float32Array | number[];
-  state: Float32Array | number[];
-  pooled_size: number;
-  pooled_input: Float32Array | number[];
-  image_width: number;
-  image_height: number;
-};
-
-export type HarnessCorrectionMsg = {
-  header: Header;
-  risk: number;
-  lambda_gain: number;
-  delta_norm_detection: number;
-  delta_norm_action: number;
-  max_abs_delta: number;
-  correction_enabled: boolean;
-  top_features: string[];
-  top_sensitivities: Float32Array | number[];
-  action_names: string[];
-  action_delta: Float32Array | number[];
-  texture_gain: number;
-  rollout_length: number;
-};
+/** The generated record types (src/ros/msgs/generated.ts, from msgs/msg/*.msg). */
+export type StudentOutputMsg = Msg<typeof STUDENT_OUTPUT_TYPE>;
+export type HarnessCorrectionMsg = Msg<typeof HARNESS_CORRECTION_TYPE>;
 
 const ACTION_NAMES: string[] = [...ACTIONS];
 const CLASS_NAMES: string[] = [...DETECTION_CLASSES];
