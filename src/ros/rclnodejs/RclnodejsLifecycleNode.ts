@@ -7,21 +7,12 @@ import type {
   PublisherOptions,
   TransitionResult,
 } from "../graph/types";
+import { runTransitionCallback, type TransitionName } from "../graph/LifecycleStateMachine";
 import { QOS_DEFAULT } from "../graph/types";
 import { toRclQoS } from "./conversions";
 import { RCL_CALLBACK_FAILURE, RCL_CALLBACK_SUCCESS } from "./rclnodejsApi";
 import type { RclLifecycleNode, RclLifecyclePublisher, RclnodejsModule } from "./rclnodejsApi";
 import { RclnodejsNode } from "./RclnodejsNode";
-
-type TransitionName = "configure" | "activate" | "deactivate" | "cleanup" | "shutdown";
-
-const CALLBACK_OF: Readonly<Record<TransitionName, keyof LifecycleCallbacks>> = {
-  configure: "onConfigure",
-  activate: "onActivate",
-  deactivate: "onDeactivate",
-  cleanup: "onCleanup",
-  shutdown: "onShutdown",
-};
 
 /**
  * A LifecycleRosNode over rclnodejs's LifecycleNode (rcl_lifecycle state machine, so
@@ -95,14 +86,7 @@ export class RclnodejsLifecycleNode extends RclnodejsNode implements LifecycleRo
 
   async #transition(name: TransitionName): Promise<TransitionResult> {
     const before = this.state;
-    let result: TransitionResult;
-    try {
-      const cb = this.#callbacks[CALLBACK_OF[name]];
-      result = cb === undefined ? "success" : await cb();
-    } catch (error) {
-      this.getLogger().error(`${name} callback threw: ${error instanceof Error ? error.message : String(error)}`);
-      result = "failure";
-    }
+    const result = await runTransitionCallback(this.#callbacks, name, this.getLogger());
     this.#pending = result;
     this.#lc[name]();
     if (result === "success" && name === "activate") for (const p of this.#publishers) p.activate?.();
