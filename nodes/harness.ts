@@ -208,24 +208,8 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     };
 
     /** Shared gate for every subscription: active, content check, stamp check. */
-    const admit = (topic: string, check: InputCheck, verdict: () => StampVerdict): boolean => {
-      if (check.type === "reject") {
-        health.drop(topic, check.reason, check.detail);
-        return false;
-      }
-      const v = verdict();
-      switch (v.type) {
-        case "drop":
-          health.drop(topic, v.reason, v.detail);
-          return false;
-        case "jump_back":
-          health.timeJump(topic, v.detail);
-          clearHistories();
-          return true;
-        case "ok":
-          return true;
-      }
-    };
+    const admit = (topic: string, check: InputCheck, verdict: () => StampVerdict): boolean =>
+      health.admit(topic, check, verdict, clearHistories);
 
     const guarded = <T>(topic: string, fn: (msg: T) => void) => (msg: T): void => {
       if (!active) return;

@@ -127,23 +127,7 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
     diagnostics.publishNow();
   };
 
-  const admit = (topic: string, check: InputCheck, stamp: () => StampVerdict): boolean => {
-    if (check.type === "reject") {
-      health.drop(topic, check.reason, check.detail);
-      return false;
-    }
-    const v = stamp();
-    switch (v.type) {
-      case "drop":
-        health.drop(topic, v.reason, v.detail);
-        return false;
-      case "jump_back":
-        health.timeJump(topic, v.detail);
-        return true;
-      case "ok":
-        return true;
-    }
-  };
+  const admit = (topic: string, check: InputCheck, stamp: () => StampVerdict): boolean => health.admit(topic, check, stamp);
 
   const liveness = <T extends { header: { stamp: { sec: number; nanosec: number } } }>(
     input: WatchdogInput,

@@ -4,7 +4,8 @@
  * the counts go to /diagnostics (issue 8: "logged once per burst, counted, dropped").
  */
 import type { Logger } from "../../src/ros/graph/types";
-import type { DropReason } from "./inputValidation";
+import type { DropReason, InputCheck } from "./inputValidation";
+import type { StampVerdict } from "./StampGuard";
 
 export class InputHealth {
   private readonly drops = new Map<string, number>();
@@ -28,6 +29,31 @@ export class InputHealth {
   timeJump(topic: string, detail: string): void {
     this.resets++;
     this.logger.throttle("warn", `${topic}:jump_back`, this.throttleNs, `${topic}: ${detail}`);
+  }
+
+  /**
+   * The gate every subscriber applies: a content check, then a stamp check (computed only when
+   * the content is fine). Rejections and stamp drops are counted and the message is dropped
+   * (returns false); a backward time jump is counted, `onJumpBack` runs (clear histories, as tf2
+   * does on a sim reset) and the message is kept.
+   */
+  admit(topic: string, check: InputCheck, verdict: () => StampVerdict, onJumpBack?: () => void): boolean {
+    if (check.type === "reject") {
+      this.drop(topic, check.reason, check.detail);
+      return false;
+    }
+    const v = verdict();
+    switch (v.type) {
+      case "drop":
+        this.drop(topic, v.reason, v.detail);
+        return false;
+      case "jump_back":
+        this.timeJump(topic, v.detail);
+        onJumpBack?.();
+        return true;
+      case "ok":
+        return true;
+    }
   }
 
   count(topic: string, reason: DropReason): number {
