@@ -6,12 +6,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { initBackend } from "../../harness/backend";
-import { parseSplit, type Split } from "../../harness/data/SeedSplit";
+import type { Split } from "../../harness/data/SeedSplit";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
 import { evaluate, formatReport, ROWS, type RowName } from "../../harness/eval/evaluate";
 import { loadHarness, loadStudent, loadTeacher } from "../../harness/modelfile";
 import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainPipeline";
 import { LAMBDA_INITIAL } from "../../harness/correction/constants";
+import { heldOutSplitArg, intArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE = "drone-harness eval --models <dir> --scenario <yaml|name> [--split test] [--flights 50] [--ap-seeds 12] [--conditions nominal,perturbed] [--fly-rows row,...] [--json]";
@@ -27,11 +28,6 @@ export type EvalArgs = {
   flyRows?: RowName[];
 };
 
-function intArg(flag: string, value: string | undefined, min: number): number {
-  const n = Number(value);
-  if (value === undefined || !Number.isInteger(n) || n < min) throw new UsageError(`${flag}=${value ?? "(missing)"}, expected an integer >= ${min}`);
-  return n;
-}
 
 export function parseEvalArgs(args: string[]): EvalArgs {
   const out: EvalArgs = { models: "models", scenario: "", split: "test", flights: 50, apSeeds: 12, json: false, conditions: ["nominal", "perturbed"] };
@@ -45,12 +41,7 @@ export function parseEvalArgs(args: string[]): EvalArgs {
         out.scenario = args[++i] ?? "";
         break;
       case "--split":
-        try {
-          out.split = parseSplit(args[++i] ?? "");
-        } catch (err) {
-          throw new UsageError(err instanceof Error ? err.message : String(err));
-        }
-        if (out.split === "train") throw new UsageError('--split train: evaluation may only read held-out seeds ("test" or "val")');
+        out.split = heldOutSplitArg(args[++i], "evaluation");
         break;
       case "--flights":
         out.flights = intArg("--flights", args[++i], 1);

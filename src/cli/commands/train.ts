@@ -9,6 +9,7 @@ import { initBackend } from "../../harness/backend";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
 import { modelStore } from "../../harness/training/modelStore";
 import { FULL_CONFIG, PHASES, QUICK_CONFIG, runTraining, type Phase } from "../../harness/training/trainPipeline";
+import { intArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
@@ -16,11 +17,6 @@ export const USAGE =
 
 export type TrainArgs = { scenario: string; out: string; seed: number; quick: boolean; resume: boolean; checkpointEvery: number; redoFrom?: Phase };
 
-function intArg(flag: string, value: string | undefined, min: number): number {
-  const n = Number(value);
-  if (value === undefined || !Number.isInteger(n) || n < min) throw new UsageError(`${flag}=${value ?? "(missing)"}, expected an integer >= ${min}`);
-  return n;
-}
 
 export function parseTrainArgs(args: string[]): TrainArgs {
   const out: TrainArgs = { scenario: "", out: "models", seed: 1, quick: false, resume: false, checkpointEvery: 100 };

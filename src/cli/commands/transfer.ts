@@ -16,6 +16,7 @@ import { checkModelJson, loadHarness, loadStudent, modelPaths, saveModel } from 
 import { HarnessNet } from "../../harness/models/HarnessNet";
 import { assertTransferSource } from "../../harness/training/transferSource";
 import { runTransfer, type TransferReport, type TransferRunOptions } from "../../harness/training/transferRun";
+import { intArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
@@ -24,11 +25,6 @@ export const USAGE =
 
 export type TransferArgs = { from: string; scenario: string; out: string; options: TransferRunOptions };
 
-function intArg(flag: string, value: string | undefined, min: number): number {
-  const n = Number(value);
-  if (value === undefined || !Number.isInteger(n) || n < min) throw new UsageError(`${flag}=${value ?? "(missing)"}, expected an integer >= ${min}`);
-  return n;
-}
 
 export function parseTransferArgs(args: string[]): TransferArgs {
   const a: TransferArgs = {

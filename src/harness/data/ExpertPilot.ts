@@ -63,10 +63,11 @@ function index(name: ActionName): number {
   return ACTIONS.indexOf(name);
 }
 
-/** Name of the action the expert takes in `obs`. */
-export function expertActionName(obs: ExpertObservation, options: ExpertOptions = DEFAULT_EXPERT_OPTIONS): ActionName {
-  if (!Number.isFinite(obs.altitude_m)) throw new RangeError(`altitude_m=${obs.altitude_m}, expected a finite number`);
-  if (obs.altitude_m < options.minAltitude_m) return "climb";
+/**
+ * The obstacle the expert reacts to: the nearest one when it lies inside the flight corridor
+ * (|left| < corridorHalfWidth_m, |up| < corridorHalfHeight_m, 0 < ahead < lookahead_m), else null.
+ */
+export function threatInCorridor(obs: ExpertObservation, options: ExpertOptions = DEFAULT_EXPERT_OPTIONS): ExpertObservation["threat"] {
   const t = obs.threat;
   if (
     t !== null &&
@@ -75,6 +76,17 @@ export function expertActionName(obs: ExpertObservation, options: ExpertOptions 
     Math.abs(t.left_m) < options.corridorHalfWidth_m &&
     Math.abs(t.up_m) < options.corridorHalfHeight_m
   ) {
+    return t;
+  }
+  return null;
+}
+
+/** Name of the action the expert takes in `obs`. */
+export function expertActionName(obs: ExpertObservation, options: ExpertOptions = DEFAULT_EXPERT_OPTIONS): ActionName {
+  if (!Number.isFinite(obs.altitude_m)) throw new RangeError(`altitude_m=${obs.altitude_m}, expected a finite number`);
+  if (obs.altitude_m < options.minAltitude_m) return "climb";
+  const t = threatInCorridor(obs, options);
+  if (t !== null) {
     switch (t.kind) {
       case "wire": {
         const roomBelow = obs.altitude_m - options.minAltitude_m > options.corridorHalfHeight_m;
