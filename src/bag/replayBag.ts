@@ -3,6 +3,11 @@
  * one message at a time (each preceded by /clock at its log time, so nodes on sim time see the
  * recorded time), the graph is run until idle after each, and the outputs the nodes publish on
  * the compared topics are checked, message by message, against the outputs recorded in the bag.
+ *
+ * With `batchByLogTime`, all input messages that share one log time are published before the
+ * graph is settled, as a lock-step simulator publishes one tick's messages together (nodes/sim.ts
+ * publishDue, then one spinUntilIdle): timers due at that instant then run after every message of
+ * the instant, as they did when the bag was recorded, instead of between them.
  */
 import type { RawTopicAccess } from "../ros/graph/raw";
 import type { QoSProfile } from "../ros/graph/types";
@@ -26,6 +31,16 @@ export type ReplayOptions = CompareOptions & {
   clockTopic?: string;
   /** Decodes what the nodes publish (typeName "pkg/msg/Name", CDR bytes). */
   decode: (typeName: string, bytes: Uint8Array) => unknown;
+  /**
+   * Settle once per log time instead of once per message (see the file comment); default false.
+   * The /clock published before a batch carries its log time.
+   */
+  batchByLogTime?: boolean;
+  /**
+   * The bag topic that holds the recorded outputs of a compared topic, when it is not the topic
+   * itself (e.g. {"/cmd_vel": "/off/cmd_vel"} for a second arm recorded in the same bag).
+   */
+  expectedTopics?: Readonly<Record<string, string>>;
   /** Lets asynchronous callbacks finish between messages; default: spin and yield until idle. */
   settle?: (graph: LockStepGraph) => Promise<void>;
 };
@@ -46,7 +61,12 @@ export async function settleGraph(graph: LockStepGraph, maxTurns = 1000): Promis
 
 export async function replayBag(bag: Bag, graph: LockStepGraph, options: ReplayOptions): Promise<ReplayResult> {
   if (options.compareTopics.length === 0) throw new RangeError("replay needs at least one topic to compare");
-  const compared = new Set(options.compareTopics);
+  const expectedTopics = options.expectedTopics ?? {};
+  // Recorded topic -> the compared topic its messages are the expectation of.
+  const expectationOf = new Map(options.compareTopics.map((t) => [expectedTopics[t] ?? t, t]));
+  const batch = options.batchByLogTime ?? false;
+  // By default every other topic is played, never a compared one (its recording may sit elsewhere).
+  const notInputs = new Set(options.compareTopics);
   const clockTopic = options.clockTopic ?? "/clock";
   const publishClock = options.publishClock ?? true;
   const inputs = options.inputTopics === undefined ? undefined : new Set(options.inputTopics);
@@ -66,15 +86,17 @@ export async function replayBag(bag: Bag, graph: LockStepGraph, options: ReplayO
   const decoder = new MessageDecoder();
   const qos = new Map<string, QoSProfile | undefined>();
   let played = 0;
+  let batchTimeNs: bigint | undefined;
   try {
     for await (const item of bag.items()) {
       if (item.type === "problem") throw new BagError(item.file, item.message);
       const m = item.message;
-      if (compared.has(m.topic)) {
-        expected.push({ topic: m.topic, value: decoder.decode(m.channel, m.data) });
+      const comparedAs = expectationOf.get(m.topic);
+      if (comparedAs !== undefined) {
+        expected.push({ topic: comparedAs, value: decoder.decode(m.channel, m.data) });
         continue;
       }
-      const isInput = inputs === undefined ? !(publishClock && m.topic === clockTopic) : inputs.has(m.topic);
+      const isInput = inputs === undefined ? !(publishClock && m.topic === clockTopic) && !notInputs.has(m.topic) : inputs.has(m.topic);
       if (!isInput) continue;
       if (!qos.has(m.topic)) {
         let profile: QoSProfile | undefined;
@@ -84,6 +106,16 @@ export async function replayBag(bag: Bag, graph: LockStepGraph, options: ReplayO
           profile = undefined;
         }
         qos.set(m.topic, profile);
+      }
+      if (batch) {
+        if (batchTimeNs !== m.logTimeNs) {
+          if (batchTimeNs !== undefined) await settle(graph);
+          batchTimeNs = m.logTimeNs;
+          if (publishClock) graph.publishRaw(clockTopic, "rosgraph_msgs/msg/Clock", encodeClock(m.logTimeNs));
+        }
+        graph.publishRaw(m.topic, m.channel.type, m.data, qos.get(m.topic));
+        played++;
+        continue;
       }
       if (publishClock) graph.publishRaw(clockTopic, "rosgraph_msgs/msg/Clock", encodeClock(m.logTimeNs));
       graph.publishRaw(m.topic, m.channel.type, m.data, qos.get(m.topic));
