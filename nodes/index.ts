@@ -10,6 +10,7 @@ import type { NodeRegistry } from "../src/ros/launch/NodeFactory";
 import { FILE_MODEL_PROVIDER, type ModelProvider } from "./common/ModelProvider";
 import { controllerNode } from "./controller";
 import { createHarnessNode } from "./harness";
+import { odomToGpsVelNode } from "./odom_to_gps_vel";
 import { createPerceptionNode } from "./perception";
 import { safetyNode } from "./safety";
 import { createFaultySimNode } from "../sim/faults/faultySimNode";
@@ -25,6 +26,8 @@ export function createNodeRegistry(models: ModelProvider): NodeRegistry {
     safety: safetyNode,
     // The sim node with the scenario file's `faults:` block applied (sim/faults; none: unchanged).
     sim: createFaultySimNode({ loadFaults: loadScenarioFaults }),
+    // Gazebo: ground-truth odometry (bridged nav_msgs/Odometry) -> gps/vel in ENU.
+    odom_to_gps_vel: odomToGpsVelNode,
   };
 }
 

@@ -24,7 +24,7 @@ describe("NODE_REGISTRY (file-backed models)", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("registers the node executables", () => {
-    expect(Object.keys(NODE_REGISTRY).sort()).toEqual(["controller", "harness", "perception", "safety", "sim"]);
+    expect(Object.keys(NODE_REGISTRY).sort()).toEqual(["controller", "harness", "odom_to_gps_vel", "perception", "safety", "sim"]);
   });
 
   it("loads the student and harness from model_dir and runs them on camera frames", async () => {

@@ -15,7 +15,7 @@ const childTexts = (el: XmlElement, name: string): string[] => el.children.filte
 const cmake = (p: string): string => read(p).replace(/#[^\n]*/g, "");
 
 /** The node executables of this package (SPEC.md; issue 6). */
-const NODE_EXECUTABLES = ["sim", "perception", "harness", "controller", "safety"];
+const NODE_EXECUTABLES = ["sim", "perception", "harness", "controller", "safety", "odom_to_gps_vel"];
 
 describe("package.xml (drone_harness)", () => {
   const manifest = parseXmlTree(read("package.xml"), "package.xml");
