@@ -9,6 +9,19 @@
  * - The drone: one link without gravity (the velocity controller holds it), a collision sphere
  *   of the body radius, a camera (ogre2 via the Sensors system), an IMU and a NavSat sensor, and
  *   gz-sim-velocity-control-system taking body-frame twists on /model/drone/cmd_vel.
+ * - /gps/vel: ros_gz_bridge has no type pair that carries a NavSat velocity (gz.msgs.NavSat has
+ *   velocity_east/north/up, but bridges only to sensor_msgs/NavSatFix, which has none). The drone
+ *   carries gz-sim-odometry-publisher-system instead (3D, at the GPS rate), bridged as
+ *   nav_msgs/msg/Odometry; nodes/odom_to_gps_vel.ts rotates its body-frame twist into ENU.
+ * - Frame ids: each sensor gets <gz_frame_id> with the embedded sim's frame id
+ *   (camera_optical_frame, imu_link, gps_link; sim/topics.ts). gz-sensors reads it in
+ *   Sensor::PopulateFromSDF (src/Sensor.cc) and the sensors that publish Sensor::FrameId() use
+ *   it; releases whose sensor writes its scoped name instead (the IMU in Harmonic,
+ *   gazebosim/gz-sensors#517) keep "drone::base_link::<sensor>", which ros_gz_bridge turns into
+ *   "drone/base_link/<sensor>" (convert/utils.cpp frame_id_gz_to_ros). SCOPED_FRAME_TRANSFORMS
+ *   lists the static transforms that launch/gazebo.launch.xml publishes from our frames to
+ *   those names. <gz_frame_id> is not in the SDFormat 1.9 spec: libsdformat copies it with a
+ *   warning (gazebosim/gz-sensors#306), and validateSdf reports it as a tolerated extension.
  * - World systems: Physics, Sensors (render_engine ogre2), Imu, NavSat, SceneBroadcaster,
  *   UserCommands; spherical_coordinates (ENU, WGS84) for NavSat from the scenario's GPS origin.
  * Gazebo does not model our ground texture, sky, wind gusts or per-seed lighting draws; the sun
@@ -18,6 +31,7 @@ import type { Scenario } from "../Scenario";
 import type { World } from "../World";
 import { SIM_TOPICS } from "../topics";
 import { checkBridgePairs, type BridgeEntry } from "./rosGzTypes";
+import type { SdfExtension } from "./validateSdf";
 
 /** Model name of the drone; the velocity control system listens on /model/<name>/cmd_vel. */
 export const GZ_DRONE_MODEL = "drone";
@@ -30,7 +44,67 @@ export const GZ_TOPICS = {
   navsat: "/navsat",
   clock: "/clock",
   cmdVel: `/model/${GZ_DRONE_MODEL}/cmd_vel`,
+  /** OdometryPublisher's default topic, /model/<model name>/odometry (OdometryPublisher.cc). */
+  odometry: `/model/${GZ_DRONE_MODEL}/odometry`,
 } as const;
+
+/**
+ * ROS topic of the bridged ground-truth odometry (the input of nodes/odom_to_gps_vel.ts; not
+ * part of the SPEC topic contract, so it keeps Gazebo's name).
+ */
+export const GZ_ODOMETRY_ROS_TOPIC = GZ_TOPICS.odometry;
+
+/** Frames of the OdometryPublisher message: parent = Gazebo world (ENU here), child = body. */
+export const GZ_ODOMETRY_FRAMES = { odom: "odom", base: "base_link" } as const;
+
+function contractFrame(topic: string): string {
+  const f = SIM_TOPICS.find((t) => t.topic === topic)?.frameId;
+  if (f === undefined) throw new Error(`topic ${topic} has no frameId in SIM_TOPICS`);
+  return f;
+}
+
+/** The drone's sensors: SDF sensor name and the frame id the embedded sim writes for it. */
+export const GZ_SENSOR_FRAMES = {
+  camera: contractFrame("/camera/image_raw"),
+  imu: contractFrame("/imu/data"),
+  navsat: contractFrame("/gps/fix"),
+} as const;
+
+/**
+ * The ROS frame id a sensor gets when Gazebo writes its scoped name: gz-sim names the sensor
+ * removeParentScope(scopedName(entity, "::")) = "<model>::<link>::<sensor>" and ros_gz_bridge
+ * replaces "::" with "/".
+ */
+export function scopedSensorFrame(sensor: keyof typeof GZ_SENSOR_FRAMES): string {
+  return `${GZ_DRONE_MODEL}/base_link/${sensor}`;
+}
+
+export type StaticTransform = {
+  parent: string;
+  child: string;
+  /** Rotation of the child frame in the parent frame (x, y, z, w); translation is zero. */
+  q: readonly [number, number, number, number];
+};
+
+/**
+ * Static transforms from our sensor frames to Gazebo's scoped sensor frames, for releases that
+ * ignore <gz_frame_id> (published by launch/gazebo.launch.xml). The IMU and NavSat frames are the
+ * body frame (FLU, sensors at the link origin): identity. Gazebo's camera frame looks along +x
+ * (x forward, y left, z up, pitched with the camera), the optical frame along +z (x right, y
+ * down; REP-103 "Suffix Frames"): the camera frame's axes in optical coordinates are x = +z_opt,
+ * y = -x_opt, z = -y_opt, the rotation q = (0.5, -0.5, 0.5, 0.5), the inverse of the usual
+ * link -> optical rotation rpy (-pi/2, 0, -pi/2).
+ */
+export const SCOPED_FRAME_TRANSFORMS: readonly StaticTransform[] = [
+  { parent: GZ_SENSOR_FRAMES.camera, child: scopedSensorFrame("camera"), q: [0.5, -0.5, 0.5, 0.5] },
+  { parent: GZ_SENSOR_FRAMES.imu, child: scopedSensorFrame("imu"), q: [0, 0, 0, 1] },
+  { parent: GZ_SENSOR_FRAMES.navsat, child: scopedSensorFrame("navsat"), q: [0, 0, 0, 1] },
+];
+
+/** Elements outside the SDFormat 1.9 spec that the export uses on purpose (see validateSdf). */
+export const GZ_SDF_EXTENSIONS: readonly SdfExtension[] = [
+  { parent: "sensor", element: "gz_frame_id", source: "gz-sensors src/Sensor.cc PopulateFromSDF; gazebosim/gz-sensors#306" },
+];
 
 const f = (v: number): string => (Math.abs(v) < 1e-12 ? "0" : Number(v.toPrecision(9)).toString());
 const vec = (...v: number[]): string => v.map(f).join(" ");
@@ -93,6 +167,7 @@ function droneModel(world: World, s: Scenario): string {
           <always_on>true</always_on>
           <update_rate>${f(c.rate_hz)}</update_rate>
           <topic>${GZ_TOPICS.image}</topic>
+          <gz_frame_id>${GZ_SENSOR_FRAMES.camera}</gz_frame_id>
           <camera>
             <horizontal_fov>${f((c.hfov_deg * Math.PI) / 180)}</horizontal_fov>
             <image><width>${c.width}</width><height>${c.height}</height><format>R8G8B8</format></image>
@@ -104,6 +179,7 @@ function droneModel(world: World, s: Scenario): string {
           <always_on>true</always_on>
           <update_rate>${f(imu.rate_hz)}</update_rate>
           <topic>${GZ_TOPICS.imu}</topic>
+          <gz_frame_id>${GZ_SENSOR_FRAMES.imu}</gz_frame_id>
           <imu>
             ${axes("angular_velocity", imu.gyroNoiseStd_rad_s, imu.gyroBiasStd_rad_s)}
             ${axes("linear_acceleration", imu.accelNoiseStd_m_s2, imu.accelBiasStd_m_s2)}
@@ -113,6 +189,7 @@ function droneModel(world: World, s: Scenario): string {
           <always_on>true</always_on>
           <update_rate>${f(gps.rate_hz)}</update_rate>
           <topic>${GZ_TOPICS.navsat}</topic>
+          <gz_frame_id>${GZ_SENSOR_FRAMES.navsat}</gz_frame_id>
           <navsat>
             <position_sensing><horizontal>${noise(gps.horizontalStd_m)}</horizontal><vertical>${noise(gps.verticalStd_m)}</vertical></position_sensing>
             <velocity_sensing><horizontal>${noise(gps.velocityStd_m_s)}</horizontal><vertical>${noise(gps.velocityStd_m_s)}</vertical></velocity_sensing>
@@ -121,6 +198,14 @@ function droneModel(world: World, s: Scenario): string {
       </link>
       <plugin filename="gz-sim-velocity-control-system" name="gz::sim::systems::VelocityControl">
         <topic>${GZ_TOPICS.cmdVel}</topic>
+      </plugin>
+      <!-- Ground-truth odometry for /gps/vel (nodes/odom_to_gps_vel.ts), at the GPS rate, no noise:
+           pose in the world (ENU) frame, twist in the body frame. -->
+      <plugin filename="gz-sim-odometry-publisher-system" name="gz::sim::systems::OdometryPublisher">
+        <odom_frame>${GZ_ODOMETRY_FRAMES.odom}</odom_frame>
+        <robot_base_frame>${GZ_ODOMETRY_FRAMES.base}</robot_base_frame>
+        <dimensions>3</dimensions>
+        <odom_publish_frequency>${f(gps.rate_hz)}</odom_publish_frequency>
       </plugin>
     </model>`;
 }
@@ -195,6 +280,8 @@ export function bridgeEntries(): BridgeEntry[] {
     { ros_topic_name: "/imu/data", gz_topic_name: GZ_TOPICS.imu, ros_type_name: type("/imu/data"), gz_type_name: "gz.msgs.IMU", direction: "GZ_TO_ROS" },
     { ros_topic_name: "/gps/fix", gz_topic_name: GZ_TOPICS.navsat, ros_type_name: type("/gps/fix"), gz_type_name: "gz.msgs.NavSat", direction: "GZ_TO_ROS" },
     { ros_topic_name: "/cmd_vel", gz_topic_name: GZ_TOPICS.cmdVel, ros_type_name: type("/cmd_vel"), gz_type_name: "gz.msgs.Twist", direction: "ROS_TO_GZ" },
+    // Not a contract topic: the input of odom_to_gps_vel, which publishes /gps/vel.
+    { ros_topic_name: GZ_ODOMETRY_ROS_TOPIC, gz_topic_name: GZ_TOPICS.odometry, ros_type_name: "nav_msgs/msg/Odometry", gz_type_name: "gz.msgs.Odometry", direction: "GZ_TO_ROS" },
   ];
   const problems = checkBridgePairs(entries);
   if (problems.length > 0) throw new Error(`bridge config: ${problems.join("; ")}`);
@@ -204,9 +291,13 @@ export function bridgeEntries(): BridgeEntry[] {
 /** The bridge config as YAML (a list of mappings, ros_gz_bridge README "Example 5"). */
 export function exportBridgeYaml(entries: readonly BridgeEntry[] = bridgeEntries()): string {
   const lines = [
-    "# ros_gz_bridge parameter_bridge config, generated by drone-harness gazebo export.",
-    "# /gps/vel (TwistStamped, ENU) has no Gazebo sensor counterpart in the bridge's type table: the",
-    "# NavSat velocity stays in gz.msgs.NavSat; relay it on the ROS side if a node needs /gps/vel.",
+    "# ros_gz_bridge parameter_bridge config (README \"Example 5: Configuring the Bridge via YAML\"),",
+    "# generated by drone-harness gazebo export (sim/gazebo/exportGazebo.ts). It is the same for every",
+    "# scenario and seed; config/gz_bridge.yaml (used by launch/gazebo.launch.xml) is a copy. Not a ROS",
+    "# parameter file (a list, read by the bridge). Gazebo sensors -> the SPEC topic contract, our",
+    "# velocity command -> Gazebo. /gps/vel has no bridge pair (gz.msgs.NavSat bridges only to",
+    `# NavSatFix): the drone's OdometryPublisher is bridged on ${GZ_ODOMETRY_ROS_TOPIC} and the`,
+    "# odom_to_gps_vel node publishes /gps/vel (ENU) from it.",
   ];
   for (const e of entries) {
     lines.push(

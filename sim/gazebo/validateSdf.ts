@@ -9,12 +9,21 @@
  *   vector3, pose, color, time) and respect min/max.
  * Required child elements are not demanded: libsdformat fills them from their defaults.
  * Elements whose description file is not shipped are reported in `unchecked`, not as errors.
+ * Un-namespaced elements outside the spec that a consumer reads on purpose (`extensions`, e.g.
+ * gz-sensors' <gz_frame_id> in <sensor>) are reported in `warnings`: libsdformat accepts them with
+ * the warning "XML Element[...], child of element[...], not defined in SDF. Copying[...] as
+ * children of [...]" (gazebosim/gz-sensors#306). Any other unknown element is an error.
  */
 import { SaxesParser } from "saxes";
 import type { SdfSpec, SpecElement } from "./sdfSpec";
 
 export type SdfIssue = { line: number; path: string; message: string };
-export type SdfValidation = { errors: SdfIssue[]; unchecked: string[] };
+export type SdfValidation = { errors: SdfIssue[]; warnings: SdfIssue[]; unchecked: string[] };
+
+/** An element outside the spec that is tolerated under `parent`; `source` says who reads it. */
+export type SdfExtension = { parent: string; element: string; source: string };
+
+export type ValidateSdfOptions = { extensions?: readonly SdfExtension[] };
 
 type Node = { name: string; attrs: Map<string, string>; children: Node[]; text: string; line: number };
 
@@ -82,8 +91,10 @@ function checkValue(type: string, raw: string): string | undefined {
 }
 
 /** Validates `text` against the spec, starting at root.sdf's <sdf> element. */
-export function validateSdf(text: string, spec: SdfSpec): SdfValidation {
+export function validateSdf(text: string, spec: SdfSpec, options: ValidateSdfOptions = {}): SdfValidation {
   const errors: SdfIssue[] = [];
+  const warnings: SdfIssue[] = [];
+  const extensions = options.extensions ?? [];
   const unchecked = new Set<string>();
   const doc = parseDocument(text);
   const rootSpec = spec.file("root.sdf");
@@ -91,7 +102,7 @@ export function validateSdf(text: string, spec: SdfSpec): SdfValidation {
   const top = doc.children[0];
   if (top === undefined || top.name !== rootSpec.name) {
     errors.push({ line: top?.line ?? 1, path: "/", message: `root element must be <${rootSpec.name}>, got <${top?.name ?? "nothing"}>` });
-    return { errors, unchecked: [] };
+    return { errors, warnings, unchecked: [] };
   }
   const visit = (node: Node, s: SpecElement, path: string): void => {
     for (const [name, a] of s.attributes) {
@@ -119,6 +130,11 @@ export function validateSdf(text: string, spec: SdfSpec): SdfValidation {
       if (child.name.includes(":")) continue; // custom element
       const c = s.children.get(child.name);
       if (c === undefined) {
+        const ext = extensions.find((e) => e.parent === s.name && e.element === child.name);
+        if (ext !== undefined) {
+          warnings.push({ line: child.line, path: childPath, message: `<${child.name}> is not in the SDFormat spec for <${s.name}>: libsdformat copies it with a warning; read by ${ext.source}` });
+          continue;
+        }
         errors.push({ line: child.line, path: childPath, message: `<${child.name}> is not allowed in <${s.name}> (allowed: ${[...s.children.keys()].join(", ")})` });
         continue;
       }
@@ -136,5 +152,5 @@ export function validateSdf(text: string, spec: SdfSpec): SdfValidation {
     }
   };
   visit(top, rootSpec, `/${top.name}`);
-  return { errors, unchecked: [...unchecked] };
+  return { errors, warnings, unchecked: [...unchecked] };
 }

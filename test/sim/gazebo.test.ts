@@ -1,12 +1,24 @@
 /**
  * The Gazebo export: the SDF world validates against the SDFormat 1.9 description files that
  * Debian's sdformat-sdf package installs (skipped, with a printed reason, when they are absent),
- * it contains the systems, sensors and geometry the issue asks for, and the bridge config maps
- * the contract's topics with type pairs from ros_gz_bridge's documented table.
+ * it contains the systems, sensors and geometry the issue asks for (plus the odometry publisher
+ * that feeds /gps/vel and the sensors' frame ids), and the bridge config maps the contract's
+ * topics with type pairs from ros_gz_bridge's documented table; config/gz_bridge.yaml is the
+ * generated config.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { buildWorld, SEGMENTS_PER_SPAN } from "../../sim";
-import { exportSdf, exportBridgeYaml, bridgeEntries } from "../../sim/gazebo/exportGazebo";
+import {
+  exportSdf,
+  exportBridgeYaml,
+  bridgeEntries,
+  GZ_ODOMETRY_ROS_TOPIC,
+  GZ_SDF_EXTENSIONS,
+  GZ_SENSOR_FRAMES,
+  GZ_TOPICS,
+} from "../../sim/gazebo/exportGazebo";
 import { checkBridgePairs } from "../../sim/gazebo/rosGzTypes";
 import { validateSdf } from "../../sim/gazebo/validateSdf";
 import { findSdfSpecDir, loadSdfSpec } from "../../sim/io/findSdfSpec";
@@ -27,6 +39,7 @@ describe("SDF export", () => {
       "gz-sim-scene-broadcaster-system",
       "gz-sim-user-commands-system",
       "gz-sim-velocity-control-system",
+      "gz-sim-odometry-publisher-system",
     ]) {
       expect(sdf).toContain(`filename="${plugin}"`);
     }
@@ -34,6 +47,28 @@ describe("SDF export", () => {
     expect(sdf).toContain('<sdf version="1.9">');
     expect(sdf).toMatch(/<spherical_coordinates>[\s\S]*<surface_model>EARTH_WGS84<\/surface_model>/);
     for (const t of ["camera", "imu", "navsat"]) expect(sdf).toContain(`type="${t}"`);
+  });
+
+  it("gives the drone a 3D OdometryPublisher at the GPS rate (pose in the ENU world, twist in the body frame)", () => {
+    const drone = /<model name="drone">([\s\S]*?)<\/model>/.exec(sdf)?.[1] ?? "";
+    const plugin = /<plugin filename="gz-sim-odometry-publisher-system" name="gz::sim::systems::OdometryPublisher">([\s\S]*?)<\/plugin>/.exec(drone)?.[1] ?? "";
+    // OdometryPublisher.cc: <dimensions> defaults to 2 (no z, no roll/pitch rates); a drone needs 3.
+    expect(plugin).toContain("<dimensions>3</dimensions>");
+    expect(plugin).toContain(`<odom_publish_frequency>${world.scenario.gps.rate_hz}</odom_publish_frequency>`);
+    expect(plugin).toContain("<odom_frame>odom</odom_frame>");
+    expect(plugin).toContain("<robot_base_frame>base_link</robot_base_frame>");
+    expect(plugin).not.toContain("gaussian_noise");
+    // The world frame is ENU with no heading offset, which odom_to_gps_vel relies on.
+    expect(sdf).toMatch(/<world_frame_orientation>ENU<\/world_frame_orientation>[\s\S]*<heading_deg>0<\/heading_deg>/);
+    expect(GZ_TOPICS.odometry).toBe("/model/drone/odometry");
+  });
+
+  it("sets each sensor's <gz_frame_id> to the frame id the embedded sim writes (sim/topics.ts)", () => {
+    expect(GZ_SENSOR_FRAMES).toEqual({ camera: "camera_optical_frame", imu: "imu_link", navsat: "gps_link" });
+    for (const [name, frame] of Object.entries(GZ_SENSOR_FRAMES)) {
+      const sensor = new RegExp(`<sensor name="${name}" type="${name}">([\\s\\S]*?)</sensor>`).exec(sdf)?.[1] ?? "";
+      expect(sensor.match(/<gz_frame_id>([^<]*)<\/gz_frame_id>/g)).toEqual([`<gz_frame_id>${frame}</gz_frame_id>`]);
+    }
   });
 
   it("exports every wire segment as a cylinder of the wire's radius and length", () => {
@@ -57,10 +92,23 @@ describe("SDF export", () => {
 
   (specDir === undefined ? it.skip : it)("validates against the SDFormat 1.9 description files", () => {
     const spec = loadSdfSpec(specDir!);
-    const result = validateSdf(sdf, spec);
+    const result = validateSdf(sdf, spec, { extensions: GZ_SDF_EXTENSIONS });
     expect(result.errors).toEqual([]);
     // Debian's sdformat12 1.9 folder does not ship navsat.sdf although sensor.sdf includes it.
     expect(result.unchecked.every((u) => u.startsWith("navsat.sdf"))).toBe(true);
+    // <gz_frame_id> is outside the spec (libsdformat copies it with a warning): one per sensor.
+    expect(result.warnings.map((w) => w.path.replace(/^.*\/sensor/, "sensor"))).toEqual([
+      "sensor[@name=camera]/gz_frame_id",
+      "sensor[@name=imu]/gz_frame_id",
+      "sensor[@name=navsat]/gz_frame_id",
+    ]);
+    expect(result.warnings[0]!.message).toBe("<gz_frame_id> is not in the SDFormat spec for <sensor>: libsdformat copies it with a warning; read by gz-sensors src/Sensor.cc PopulateFromSDF; gazebosim/gz-sensors#306");
+    // Without the declared extension it is an error like any unknown element.
+    expect(validateSdf(sdf, spec).errors.map((e) => e.message.split(" (")[0])).toEqual([
+      "<gz_frame_id> is not allowed in <sensor>",
+      "<gz_frame_id> is not allowed in <sensor>",
+      "<gz_frame_id> is not allowed in <sensor>",
+    ]);
   });
 
   (specDir === undefined ? it.skip : it)("the validator reports misplaced elements, unknown and missing attributes, bad values", () => {
@@ -100,10 +148,21 @@ describe("ros_gz_bridge config", () => {
     expect(entries).toEqual(bridgeEntries());
     expect(checkBridgePairs(bridgeEntries())).toEqual([]);
     for (const e of entries) {
+      expect(Object.keys(e).sort()).toEqual(["direction", "gz_topic_name", "gz_type_name", "ros_topic_name", "ros_type_name"]);
+      // Every entry is a contract topic with its contract type, except the odometry that feeds odom_to_gps_vel.
+      if (e.ros_topic_name === GZ_ODOMETRY_ROS_TOPIC) continue;
       const contract = SIM_TOPICS.find((t) => t.topic === e.ros_topic_name);
       expect(contract?.type).toBe(e.ros_type_name);
-      expect(Object.keys(e).sort()).toEqual(["direction", "gz_topic_name", "gz_type_name", "ros_topic_name", "ros_type_name"]);
     }
+    expect(entries.find((e) => e.ros_topic_name === GZ_ODOMETRY_ROS_TOPIC)).toEqual({
+      ros_topic_name: "/model/drone/odometry",
+      gz_topic_name: "/model/drone/odometry",
+      ros_type_name: "nav_msgs/msg/Odometry",
+      gz_type_name: "gz.msgs.Odometry",
+      direction: "GZ_TO_ROS",
+    });
+    // /gps/vel is produced on the ROS side (odom_to_gps_vel), never bridged.
+    expect(entries.some((e) => e.ros_topic_name === "/gps/vel")).toBe(false);
     const pairs = Object.fromEntries(entries.map((e) => [e.ros_type_name, e.gz_type_name]));
     expect(pairs).toMatchObject({
       "sensor_msgs/msg/Image": "gz.msgs.Image",
@@ -112,7 +171,12 @@ describe("ros_gz_bridge config", () => {
       "rosgraph_msgs/msg/Clock": "gz.msgs.Clock",
       "geometry_msgs/msg/TwistStamped": "gz.msgs.Twist",
       "sensor_msgs/msg/CameraInfo": "gz.msgs.CameraInfo",
+      "nav_msgs/msg/Odometry": "gz.msgs.Odometry",
     });
+  });
+
+  it("config/gz_bridge.yaml (used by launch/gazebo.launch.xml) is the generated config, byte for byte", () => {
+    expect(readFileSync(join(__dirname, "..", "..", "config", "gz_bridge.yaml"), "utf8")).toBe(exportBridgeYaml());
   });
 
   it("rejects a pair the bridge cannot convert", () => {
