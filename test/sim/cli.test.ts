@@ -56,7 +56,7 @@ describe("drone-harness gazebo export", () => {
       const sdf = readFileSync(path.join(dir, "world.sdf"), "utf8");
       expect(sdf).toContain('<world name="drone_harness_trees_only_3">');
       const bridge = parseYaml(readFileSync(path.join(dir, "bridge.yaml"), "utf8")) as unknown[];
-      expect(bridge).toHaveLength(6);
+      expect(bridge).toHaveLength(7); // the 6 contract topics + /model/drone/odometry for odom_to_gps_vel
       await expect(gazeboCommand.run(["export", "--seed", "3"], cap.io)).rejects.toThrow("--out <dir> is required");
     } finally {
       rmSync(dir, { recursive: true, force: true });
