@@ -48,6 +48,7 @@ import { formatDifferences, type CompareOptions } from "../../src/bag/compareMes
 import { NodeBagFileSystem } from "../../src/bag/node/NodeBagFileSystem";
 import { offeredQosProfilesYaml } from "../../src/bag/offeredQosProfiles";
 import { replayBag, type ReplayResult } from "../../src/bag/replayBag";
+import { DETECTION_CLASSES } from "../../src/harness/actions";
 import { initBackend } from "../../src/harness/backend";
 import { EmbeddedGraph } from "../../src/ros/graph";
 import { factoryOptions } from "../../src/ros/launch/Launcher";
@@ -377,6 +378,25 @@ describe("golden bag: perception + harness + controller + safety with the commit
       original.dispose();
     }
     // Restored: the recording matches again.
+    expectMatch(await replayArm(loaded(), "on"));
+  });
+
+  it("fails on a behaviour change: a student weight perturbed in memory (wire class bias of the detection head + 0.05) is detected in the detections", async () => {
+    const bias = loaded().student.params.get("det/b");
+    const original = bias.clone();
+    const shift = tf.oneHot(tf.tensor1d([DETECTION_CLASSES.indexOf("wire")], "int32"), bias.shape[0]).reshape([bias.shape[0]]).mul(0.05);
+    try {
+      // A shift of one class only: the same shift on every class would cancel in the softmax.
+      bias.assign(tf.add(original, shift));
+      const r = await replayArm(loaded(), "on", "on", { ...TOLERANCES, maxDifferences: 100_000 });
+      expect(r.equal).toBe(false);
+      expect(r.differences.some((d) => d.topic === "/harness/student_output" && d.path.startsWith("cell_probs"))).toBe(true);
+      expect(r.differences.some((d) => d.topic === "/harness/obstacles_raw")).toBe(true);
+    } finally {
+      bias.assign(original);
+      original.dispose();
+      shift.dispose();
+    }
     expectMatch(await replayArm(loaded(), "on"));
   });
 
