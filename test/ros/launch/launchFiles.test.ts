@@ -53,12 +53,14 @@ describe("launch/drone.launch.xml", () => {
 });
 
 describe("launch/gazebo.launch.xml", () => {
-  it("skips gz sim and the bridge (other packages) and starts our nodes on sim time", () => {
+  it("skips gz sim, the bridge and tf2_ros (other packages) and starts our nodes on sim time", () => {
     const plan = load("gazebo.launch.xml", { world: "/tmp/w.sdf" });
-    expect(plan.nodes.map((n) => n.name)).toEqual(["perception", "harness", "controller", "safety"]);
+    // odom_to_gps_vel publishes /gps/vel from the bridged odometry (test/sim/gazeboLaunch.test.ts).
+    expect(plan.nodes.map((n) => n.name)).toEqual(["odom_to_gps_vel", "perception", "harness", "controller", "safety"]);
     expect(plan.skipped.map((s) => s.what)).toEqual([
       '<include file="$(find-pkg-share ros_gz_sim)/launch/gz_sim.launch.py">',
       '<node pkg="ros_gz_bridge" exec="parameter_bridge">',
+      ...Array<string>(3).fill('<node pkg="tf2_ros" exec="static_transform_publisher">'),
     ]);
     for (const n of plan.nodes) expect(n.parameters.use_sim_time).toEqual({ type: "bool", value: true });
   });
