@@ -14,7 +14,19 @@
  * the node clock (sim time under use_sim_time); with stale_timeout_s = 0.15 hover is commanded
  * within 200 ms of the last message of a stopped input (bound proved in
  * test/control/SafetyWatchdog.test.ts, and flown in test/nodes/safety.test.ts).
+ *
+ * Frozen camera: a driver that republishes its last buffer with fresh stamps passes the stamp
+ * checks, so the pixels are compared too (src/control/FrozenImageDetector.ts, a 64-bit digest of
+ * every byte): identical pixels for longer than frozen_image_timeout_s -> hover, reason
+ * "camera frozen: identical pixels for X s with advancing stamps"; 0 disables it (a simulated
+ * camera without noise renders identical frames while hovering in still air: docs/nodes.md).
+ *
+ * Every cmd_vel_raw gets an answer on cmd_vel with its stamp: the command itself while the
+ * inputs are fresh, hover (zero twist) while they are not, e.g. during start-up until the first
+ * gps/fix. So every camera frame's command chain ends in one cmd_vel that carries the frame's
+ * stamp; the timer adds hover at check_period_s while tripped, whether or not commands come.
  */
+import { FrozenImageDetector } from "../src/control/FrozenImageDetector";
 import { type SafetyWatchdog as SafetyWatchdogType, SafetyWatchdog, type WatchdogInput, type WatchdogVerdict } from "../src/control/SafetyWatchdog";
 import { trajectorySetpointFromBody, velocityOffboardControlMode, yawFromQuaternion, type OffboardControlMode, type TrajectorySetpoint } from "../src/control/px4";
 import type { BodyVelocityCommand } from "../src/harness/actions";
@@ -23,7 +35,7 @@ import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph, type Subsc
 import { declareBool, declareDouble, declareInt, declareString } from "./common/declareParams";
 import { InputHealth } from "./common/InputHealth";
 import { IMAGE_ENCODINGS, checkImage, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
-import { DIAG_ERROR, DIAG_OK, NodeDiagnostics } from "./common/NodeDiagnostics";
+import { DIAG_ERROR, DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
 import { StampGuard, type StampVerdict } from "./common/StampGuard";
 import { HARNESS_CORRECTION_TYPE, IMAGE_TYPE, IMU_TYPE, NAV_SAT_FIX_TYPE, TWIST_STAMPED_TYPE, type HarnessCorrectionMsg } from "./common/studentOutputMsg";
@@ -58,6 +70,13 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
     runawayCount: declareInt(node, "runaway_count", 5, "Consecutive harness updates above runaway_delta that trip the watchdog", { from: 1, to: 1000 }),
     watchCommand: declareBool(node, "watch_command", true, "Also require a fresh cmd_vel_raw (a dead controller -> hover)"),
     watchGps: declareBool(node, "watch_gps", true, "Require a fresh gps/fix"),
+    frozenTimeout: declareDouble(
+      node,
+      "frozen_image_timeout_s",
+      0,
+      "Camera pixels bit-identical for longer than this (node clock), while the stamps advance -> hover; 0 disables. config/safety.yaml (every launch file) sets 0.15",
+      { from: 0, to: 10 },
+    ),
     output: declareString<SafetyOutput>(node, "output", "cmd_vel", "px4: also PX4 TrajectorySetpoint + OffboardControlMode on fmu/in/*; cmd_vel, mavros, ardupilot: cmd_vel only (remap it for MAVROS / ArduPilot)", ["cmd_vel", "px4", "mavros", "ardupilot"]),
     frameId: declareString(node, "frame_id", "base_link", "frame_id of cmd_vel (body FLU)"),
   };
@@ -71,6 +90,7 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
   const diagnostics = new NodeDiagnostics(node, { hardwareId: "safety" });
   const periodNs = BigInt(Math.round(p.period * 1e9));
   let watchdog: SafetyWatchdogType | undefined;
+  let frozen: FrozenImageDetector | undefined;
   let verdict: WatchdogVerdict = { type: "hover", cause: "never_received", reason: "not active" };
   let overrides = 0;
   let yawEnu: number | undefined;
@@ -84,7 +104,9 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
   const subs: Subscription[] = [];
 
   diagnostics.add("watchdog", () => ({
-    level: verdict.type === "ok" ? DIAG_OK : DIAG_ERROR,
+    // Waiting for an input's first message (start-up) is WARN; a lost input, frozen pixels or a
+    // runaway harness are ERROR. Hover is commanded in both cases.
+    level: verdict.type === "ok" ? DIAG_OK : verdict.cause === "never_received" ? DIAG_WARN : DIAG_ERROR,
     message: verdict.type === "ok" ? `${node.state}: passing commands` : `${node.state}: HOVER: ${verdict.reason}`,
     values: [
       { key: "state", value: node.state },
@@ -92,6 +114,8 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
       { key: "reason", value: verdict.type === "ok" ? "" : verdict.reason },
       { key: "overrides", value: String(overrides) },
       ...inputs.map((i) => ({ key: `age_s/${i}`, value: watchdog?.ageSeconds(i, clock.nowNs())?.toFixed(3) ?? "never" })),
+      { key: "camera_identical_s", value: (frozen?.identicalSeconds(clock.nowNs()) ?? 0).toFixed(3) },
+      { key: "frozen_image_timeout_s", value: String(p.frozenTimeout) },
       ...health.keyValues(),
     ],
   }));
@@ -114,8 +138,19 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
 
   const HOVER: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
 
+  /** The watchdog's verdict, then the frozen-pixel check (only meaningful while the camera is live). */
+  const evaluate = (nowNs: bigint): WatchdogVerdict => {
+    if (watchdog === undefined) return verdict;
+    const v = watchdog.evaluate(nowNs);
+    if (v.type !== "ok" || frozen === undefined) return v;
+    const f = frozen.evaluate(nowNs);
+    return f.type === "ok" ? v : { type: "hover", cause: "frozen_image", input: "camera", reason: f.reason };
+  };
+
+  // One log line and one immediate /diagnostics per change of state, cause or input (not per
+  // evaluation: the reason's age figure changes every time).
   const setVerdict = (v: WatchdogVerdict): void => {
-    const changed = v.type !== verdict.type || (v.type === "hover" && verdict.type === "hover" && v.cause !== verdict.cause);
+    const changed = v.type !== verdict.type || (v.type === "hover" && verdict.type === "hover" && (v.cause !== verdict.cause || v.input !== verdict.input));
     verdict = v;
     if (!changed) return;
     if (v.type === "hover") {
@@ -134,14 +169,14 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
     topic: string,
     guard: StampGuard,
     check: (m: T) => InputCheck,
-    also?: (m: T) => void,
+    also?: (m: T, nowNs: bigint) => void,
   ) => (msg: T): void => {
     if (!active || watchdog === undefined) return;
     try {
       const nowNs = clock.nowNs();
       if (!admit(topic, check(msg), () => guard.check(msg.header.stamp, nowNs))) return;
       watchdog.noteReceived(input, nowNs);
-      also?.(msg);
+      also?.(msg, nowNs);
     } catch (err) {
       health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
     }
@@ -157,10 +192,12 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
       lastCmd.vy_m_s = msg.twist.linear.y;
       lastCmd.vz_m_s = msg.twist.linear.z;
       lastCmd.yawRate_rad_s = msg.twist.angular.z;
-      const v = watchdog.evaluate(nowNs);
+      const v = evaluate(nowNs);
       setVerdict(v);
-      // Pass the command through at once (latency); hover is the timer's job while tripped.
-      if (v.type === "ok") emit(lastCmd, msg.header.stamp, nowNs);
+      // Answer at once with the command's stamp (latency; the frame -> command chain stays
+      // traceable): the command itself, or hover while tripped. The timer keeps hover going when
+      // no commands come.
+      emit(v.type === "ok" ? lastCmd : HOVER, msg.header.stamp, nowNs);
     } catch (err) {
       health.drop(SAFETY_TOPICS.cmdVelRaw, "callback_error", err instanceof Error ? err.message : String(err));
     }
@@ -182,7 +219,7 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
   const onTimer = (): void => {
     if (!active || watchdog === undefined) return;
     const nowNs = clock.nowNs();
-    const v = watchdog.evaluate(nowNs);
+    const v = evaluate(nowNs);
     setVerdict(v);
     if (v.type === "hover") {
       emit(HOVER, clock.now(), nowNs);
@@ -204,23 +241,26 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
     pubMode = undefined;
     diagnostics.stop();
     watchdog = undefined;
+    frozen = undefined;
   };
 
   return wireLifecycle(node, {
     logger,
     configure: () => {
       watchdog = new SafetyWatchdog({ staleTimeout_s: p.staleTimeout, runawayDelta: p.runawayDelta, runawayCount: p.runawayCount, inputs });
+      frozen = new FrozenImageDetector({ timeout_s: p.frozenTimeout });
       pubCmd = node.createPublisher<TwistStamped>(TWIST_STAMPED_TYPE, SAFETY_TOPICS.cmdVel, { qos: QOS_DEFAULT });
       if (p.output === "px4") {
         pubSetpoint = node.createPublisher<TrajectorySetpoint>(TRAJECTORY_SETPOINT_TYPE, SAFETY_TOPICS.trajectorySetpoint, { qos: QOS_DEFAULT });
         pubMode = node.createPublisher<OffboardControlMode>(OFFBOARD_CONTROL_MODE_TYPE, SAFETY_TOPICS.offboardControlMode, { qos: QOS_DEFAULT });
       }
       const imageCheck = (m: Image): InputCheck => checkImage(m, { width: 0, height: 0, encodings: ALL_ENCODINGS });
+      const onImageValid = (m: Image, nowNs: bigint): void => frozen?.observe(m.data, m, nowNs);
       const onImuValid = (m: Imu): void => {
         if (m.orientation_covariance[0] !== -1) yawEnu = yawFromQuaternion(m.orientation);
       };
       subs.push(
-        node.createSubscription<Image>(IMAGE_TYPE, SAFETY_TOPICS.image, { qos: QOS_SENSOR_DATA }, liveness("camera", SAFETY_TOPICS.image, guards.camera, imageCheck)),
+        node.createSubscription<Image>(IMAGE_TYPE, SAFETY_TOPICS.image, { qos: QOS_SENSOR_DATA }, liveness("camera", SAFETY_TOPICS.image, guards.camera, imageCheck, onImageValid)),
         node.createSubscription<Imu>(IMU_TYPE, SAFETY_TOPICS.imu, { qos: QOS_SENSOR_DATA }, liveness("imu", SAFETY_TOPICS.imu, guards.imu, (m: Imu) => checkImu(m), onImuValid)),
         node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, SAFETY_TOPICS.cmdVelRaw, { qos: QOS_DEFAULT }, onCommand),
         node.createSubscription<HarnessCorrectionMsg>(HARNESS_CORRECTION_TYPE, SAFETY_TOPICS.correction, { qos: QOS_DEFAULT }, onCorrection),
@@ -232,6 +272,7 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
     },
     activate: () => {
       watchdog?.reset();
+      frozen?.reset();
       verdict = { type: "hover", cause: "never_received", reason: "just activated" };
       active = true;
       timer = node.createTimer(periodNs, onTimer);

@@ -8,6 +8,9 @@
  *     - { kind: flood, start_s: 8, duration_s: 1, topic: camera, factor: 10 }
  *
  * - camera_freeze: the driver keeps sending its last frame (same pixels, same stamp);
+ * - camera_frozen_pixels: the driver keeps sending its last frame's pixels under fresh headers
+ *   (new stamps at the camera rate): the failure of USB/CSI drivers that republish the last
+ *   buffer they hold; only a check of the pixels themselves can see it;
  * - camera_blackout: no camera frames at all;
  * - imu_spikes: the IMU's specific force jumps to `magnitude_m_s2` on a share `probability` of
  *   the messages (seeded, so runs repeat);
@@ -17,12 +20,12 @@
  * Times are simulated seconds; a fault is active on [start_s, start_s + duration_s).
  * Pure: validation only; sim/faults/faultyGraph.ts applies the faults.
  */
-export type FaultKind = "camera_freeze" | "camera_blackout" | "imu_spikes" | "gps_loss" | "flood";
-export const FAULT_KINDS: readonly FaultKind[] = ["camera_freeze", "camera_blackout", "imu_spikes", "gps_loss", "flood"];
+export type FaultKind = "camera_freeze" | "camera_frozen_pixels" | "camera_blackout" | "imu_spikes" | "gps_loss" | "flood";
+export const FAULT_KINDS: readonly FaultKind[] = ["camera_freeze", "camera_frozen_pixels", "camera_blackout", "imu_spikes", "gps_loss", "flood"];
 export type FloodTopic = "camera" | "imu" | "gps";
 
 export type Fault =
-  | { kind: "camera_freeze" | "camera_blackout" | "gps_loss"; start_s: number; duration_s: number }
+  | { kind: "camera_freeze" | "camera_frozen_pixels" | "camera_blackout" | "gps_loss"; start_s: number; duration_s: number }
   | { kind: "imu_spikes"; start_s: number; duration_s: number; magnitude_m_s2: number; probability: number }
   | { kind: "flood"; start_s: number; duration_s: number; topic: FloodTopic; factor: number };
 
@@ -41,6 +44,7 @@ export const FAULT_BOUNDS: Readonly<Record<string, readonly [number, number]>> =
 
 const KEYS: Readonly<Record<FaultKind, readonly string[]>> = {
   camera_freeze: ["kind", "start_s", "duration_s"],
+  camera_frozen_pixels: ["kind", "start_s", "duration_s"],
   camera_blackout: ["kind", "start_s", "duration_s"],
   gps_loss: ["kind", "start_s", "duration_s"],
   imu_spikes: ["kind", "start_s", "duration_s", "magnitude_m_s2", "probability"],
@@ -82,6 +86,7 @@ export function parseFaults(value: unknown, where: (index: number, key: string) 
     const duration_s = num("duration_s");
     switch (k) {
       case "camera_freeze":
+      case "camera_frozen_pixels":
       case "camera_blackout":
       case "gps_loss":
         return { kind: k, start_s, duration_s };

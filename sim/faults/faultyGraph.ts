@@ -12,10 +12,12 @@ import type { Fault, FloodTopic } from "./FaultSpec";
 type Stamp = { sec: number; nanosec: number };
 type Stamped = { header: { stamp: Stamp; frame_id: string } };
 type Vec3 = { x: number; y: number; z: number };
+type FrameLayout = { height: number; width: number; encoding: string; is_bigendian: number; step: number; data: Uint8Array };
 
 /** What the injector did, per fault kind (tests read these). */
 export type FaultCounters = {
   framesFrozen: number;
+  framesFrozenPixels: number;
   framesBlackedOut: number;
   imuSpikes: number;
   gpsFixesLost: number;
@@ -56,7 +58,7 @@ function mulberry32(seed: number): () => number {
 export function injectFaults(graph: RosGraph, faults: readonly Fault[], options: { seed?: number } = {}): FaultInjector {
   const windows = faults.map((f) => ({ f, from: BigInt(Math.round(f.start_s * 1e9)), to: BigInt(Math.round((f.start_s + f.duration_s) * 1e9)) }));
   const activeAt = (t: bigint): Fault[] => windows.filter((w) => t >= w.from && t < w.to).map((w) => w.f);
-  const counters: FaultCounters = { framesFrozen: 0, framesBlackedOut: 0, imuSpikes: 0, gpsFixesLost: 0, gpsVelDropped: 0, floodCopies: 0 };
+  const counters: FaultCounters = { framesFrozen: 0, framesFrozenPixels: 0, framesBlackedOut: 0, imuSpikes: 0, gpsFixesLost: 0, gpsVelDropped: 0, floodCopies: 0 };
   const random = mulberry32(options.seed ?? 1);
   let lastFrame: unknown;
 
@@ -86,6 +88,14 @@ export function injectFaults(graph: RosGraph, faults: readonly Fault[], options:
             counters.framesFrozen++;
             inner.publish(lastFrame as T);
             return;
+          }
+          if (has("camera_frozen_pixels") && lastFrame !== undefined) {
+            // This frame's header (fresh stamp), the last good frame's layout and pixel buffer
+            // (the same Uint8Array: a driver republishing the buffer it holds).
+            counters.framesFrozenPixels++;
+            const old = lastFrame as FrameLayout;
+            const m = msg as unknown as FrameLayout & Stamped;
+            return send({ ...m, height: old.height, width: old.width, encoding: old.encoding, is_bigendian: old.is_bigendian, step: old.step, data: old.data } as unknown as T, active);
           }
           lastFrame = msg;
           return send(msg, active);

@@ -9,7 +9,13 @@
  *   - max|delta| has been > `runawayDelta` for `runawayCount` consecutive harness updates
  *     (SPEC: "sustained > 0.6 means the harness is out of control"); it clears after
  *     `runawayCount` consecutive updates at or below the threshold (hysteresis);
- * and "ok" otherwise (recovery as soon as the inputs are fresh again).
+ * and "ok" otherwise (recovery as soon as the inputs are fresh again). A hover verdict names the
+ * input it is about (`input`), so the node can log and publish each change of reason once.
+ *
+ * Start-up: until every watched input has arrived once the verdict is hover, "waiting for first
+ * gps/fix" (the first input in WATCHDOG_INPUTS order that has not arrived, named by its topic).
+ * In the main job that is the GPS for the first 0.1 s (10 Hz, first fix at t = 0.1 s; traced in
+ * test/nodes/safetyStartup.test.ts, docs/nodes.md).
  *
  * Latency bound: if the safety node evaluates on a timer of period P, hover is commanded no
  * later than staleTimeout_s + P after the last message of the input that stopped (the first
@@ -23,6 +29,14 @@
 export const WATCHDOG_INPUTS = ["camera", "imu", "gps", "command"] as const;
 export type WatchdogInput = (typeof WATCHDOG_INPUTS)[number];
 
+/** The SPEC topic of each input (relative names, as the safety node subscribes them). */
+export const WATCHDOG_INPUT_TOPICS: Readonly<Record<WatchdogInput, string>> = {
+  camera: "camera/image_raw",
+  imu: "imu/data",
+  gps: "gps/fix",
+  command: "cmd_vel_raw",
+};
+
 export type SafetyWatchdogOptions = {
   /** Default 0.15 s. */
   staleTimeout_s?: number;
@@ -34,9 +48,15 @@ export type SafetyWatchdogOptions = {
   inputs?: readonly WatchdogInput[];
 };
 
+/**
+ * "frozen_image" is not produced here: the safety node adds it from FrozenImageDetector.ts
+ * (identical camera pixels with advancing stamps) when this watchdog reports ok.
+ */
+export type HoverCause = "never_received" | "stale" | "runaway_delta" | "frozen_image";
+
 export type WatchdogVerdict =
   | { type: "ok" }
-  | { type: "hover"; reason: string; cause: "never_received" | "stale" | "runaway_delta" };
+  | { type: "hover"; reason: string; cause: HoverCause; input?: WatchdogInput };
 
 const OK: WatchdogVerdict = { type: "ok" };
 
@@ -103,13 +123,14 @@ export class SafetyWatchdog {
     for (const input of this.inputs) {
       const last = this.lastRxNs.get(input);
       if (last === undefined) {
-        return { type: "hover", cause: "never_received", reason: `${input}: no message received yet` };
+        return { type: "hover", cause: "never_received", input, reason: `waiting for first ${WATCHDOG_INPUT_TOPICS[input]}` };
       }
       const age = nowNs - last;
       if (age > this.staleTimeoutNs) {
         return {
           type: "hover",
           cause: "stale",
+          input,
           reason: `${input}: last message ${(Number(age) / 1e6).toFixed(1)} ms ago, stale_timeout_s=${Number(this.staleTimeoutNs) / 1e9}`,
         };
       }

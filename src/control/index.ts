@@ -4,3 +4,5 @@ export * from "./cellsToDetections";
 export * from "./Controller";
 export * from "./px4";
 export * from "./SafetyWatchdog";
+export * from "./imageDigest";
+export * from "./FrozenImageDetector";

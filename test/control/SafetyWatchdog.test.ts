@@ -11,12 +11,12 @@ describe("SafetyWatchdog", () => {
   it("hovers until every input has been received, then reports ok", () => {
     const w = new SafetyWatchdog();
     const v = w.evaluate(0n);
-    expect(v).toEqual({ type: "hover", cause: "never_received", reason: "camera: no message received yet" });
+    expect(v).toEqual({ type: "hover", cause: "never_received", input: "camera", reason: "waiting for first camera/image_raw" });
     w.noteReceived("camera", 0n);
     w.noteReceived("imu", 0n);
-    expect(w.evaluate(1n).type).toBe("hover");
+    expect(w.evaluate(1n)).toEqual({ type: "hover", cause: "never_received", input: "gps", reason: "waiting for first gps/fix" });
     w.noteReceived("gps", 1n);
-    expect(w.evaluate(2n).type).toBe("hover");
+    expect(w.evaluate(2n)).toEqual({ type: "hover", cause: "never_received", input: "command", reason: "waiting for first cmd_vel_raw" });
     w.noteReceived("command", 2n);
     expect(w.evaluate(3n)).toEqual({ type: "ok" });
   });
@@ -32,6 +32,7 @@ describe("SafetyWatchdog", () => {
     expect(v.type).toBe("hover");
     if (v.type === "hover") {
       expect(v.cause).toBe("stale");
+      expect(v.input).toBe("camera");
       expect(v.reason).toBe("camera: last message 151.0 ms ago, stale_timeout_s=0.15");
     }
   });

@@ -16,6 +16,7 @@ describe("fault schedule validation", () => {
         { kind: "flood", start_s: 0, duration_s: 1 },
         { kind: "gps_loss", start_s: 3, duration_s: 0.5 },
         { kind: "camera_blackout", start_s: 3, duration_s: 0.5 },
+        { kind: "camera_frozen_pixels", start_s: 4, duration_s: 1 },
       ]),
     ).toEqual([
       { kind: "camera_freeze", start_s: 1, duration_s: 2 },
@@ -23,11 +24,12 @@ describe("fault schedule validation", () => {
       { kind: "flood", start_s: 0, duration_s: 1, topic: "camera", factor: 10 },
       { kind: "gps_loss", start_s: 3, duration_s: 0.5 },
       { kind: "camera_blackout", start_s: 3, duration_s: 0.5 },
+      { kind: "camera_frozen_pixels", start_s: 4, duration_s: 1 },
     ]);
   });
 
   it.each([
-    [{ kind: "camera_melt", start_s: 0, duration_s: 1 }, 'faults[0].kind: "camera_melt" is not one of camera_freeze, camera_blackout, imu_spikes, gps_loss, flood'],
+    [{ kind: "camera_melt", start_s: 0, duration_s: 1 }, 'faults[0].kind: "camera_melt" is not one of camera_freeze, camera_frozen_pixels, camera_blackout, imu_spikes, gps_loss, flood'],
     [{ kind: "gps_loss", start_s: 0 }, "faults[0].duration_s: is required"],
     [{ kind: "gps_loss", start_s: -1, duration_s: 1 }, "faults[0].start_s: value=-1 is outside [0, 86400]"],
     [{ kind: "imu_spikes", start_s: 0, duration_s: 1, probability: 2 }, "faults[0].probability: value=2 is outside [0, 1]"],
@@ -63,6 +65,34 @@ describe("fault schedule validation", () => {
     expect(inj.graph.nodeNames()).toEqual(graph.nodeNames());
     expect(inj.activeAt(5_000_000_000n)).toHaveLength(1);
     expect(inj.activeAt(10_000_000_000n)).toHaveLength(0);
+    await graph.shutdown();
+  });
+});
+
+describe("camera_frozen_pixels in the injector", () => {
+  it("republishes the last good frame's pixels and layout under each new frame's header; before and after, frames pass unchanged", async () => {
+    const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+    const inj = injectFaults(graph, [{ kind: "camera_frozen_pixels", start_s: 0.1, duration_s: 0.1 }]);
+    type Img = { header: { stamp: { sec: number; nanosec: number }; frame_id: string }; height: number; width: number; encoding: string; is_bigendian: number; step: number; data: Uint8Array };
+    const got: Img[] = [];
+    graph.createNode("r").createSubscription<Img>("sensor_msgs/msg/Image", "/camera/image_raw", { qos: { history: "keep_last", depth: 50, reliability: "reliable", durability: "volatile" } }, (m) => got.push(m));
+    const pub = inj.graph.createNode("cam").createPublisher<Img>("sensor_msgs/msg/Image", "camera/image_raw", { qos: { history: "keep_last", depth: 50, reliability: "reliable", durability: "volatile" } });
+    const sent: Img[] = [];
+    for (let k = 0; k < 9; k++) {
+      // 2x1 rgb8 frames whose bytes are the frame number: every frame differs.
+      const m: Img = { header: { stamp: { sec: 0, nanosec: k * 33_000_000 }, frame_id: "cam" }, height: 1, width: 2, encoding: "rgb8", is_bigendian: 0, step: 6, data: new Uint8Array(6).fill(k) };
+      sent.push(m);
+      pub.publish(m);
+    }
+    graph.spinUntilIdle();
+    // Stamps 0, 33, ..., 264 ms: frames 4..6 (132, 165, 198 ms) fall in [100, 200) ms; frame 3 (99 ms) is the last good one.
+    expect(got.map((m) => m.header.stamp.nanosec)).toEqual(sent.map((m) => m.header.stamp.nanosec));
+    expect(got.map((m) => m.data[0])).toEqual([0, 1, 2, 3, 3, 3, 3, 7, 8]);
+    for (const k of [4, 5, 6]) {
+      expect(got[k]!.data).toBe(sent[3]!.data); // the same buffer, as a driver republishing it
+      expect({ ...got[k]!, data: undefined }).toEqual({ ...sent[k]!, data: undefined });
+    }
+    expect(inj.counters.framesFrozenPixels).toBe(3);
     await graph.shutdown();
   });
 });

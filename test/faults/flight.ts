@@ -40,6 +40,8 @@ export type FlightOptions = {
   /** Start no controller (a test launches its own, e.g. through a Launcher). */
   skipController?: boolean;
   controllerParams?: Record<string, number>;
+  /** Parameters of the safety node (e.g. frozen_image_timeout_s). */
+  safetyParams?: Record<string, number>;
 };
 
 export const SEC = 1_000_000_000n;
@@ -62,7 +64,7 @@ export async function startFlight(options: FlightOptions = {}): Promise<FlightRi
   await add(createPerceptionNode({ createDetector: options.detector ?? (() => new FakeDetector()) }), "perception");
   await add(createHarnessNode({ createCorrector: () => new FakeCorrector() }), "harness", { correction_enabled: false });
   if (options.skipController !== true) await add(controllerNode, "controller", { max_accel_m_s2: 0, ...options.controllerParams });
-  await add(safetyNode, "safety");
+  await add(safetyNode, "safety", options.safetyParams);
   const cmd: CmdSample[] = [];
   graph.createNode("rec").createSubscription<TwistStamped>("geometry_msgs/msg/TwistStamped", "/cmd_vel", { qos: { history: "keep_last", depth: 100, reliability: "reliable", durability: "volatile" } }, (m) =>
     cmd.push({ tNs: sim.controller.timeNs(), vx: m.twist.linear.x, vy: m.twist.linear.y, vz: m.twist.linear.z, wz: m.twist.angular.z }),

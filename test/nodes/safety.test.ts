@@ -1,9 +1,9 @@
 import { safetyNode } from "../../nodes/safety";
-import type { TwistStamped } from "../../nodes/common/sensorTypes";
+import type { Image, TwistStamped } from "../../nodes/common/sensorTypes";
 import type { OffboardControlMode, TrajectorySetpoint } from "../../src/control/px4";
 import { QOS_DEFAULT, QOS_SENSOR_DATA } from "../../src/ros/graph/types";
 import { nsToTime } from "../../src/ros/graph/wallClock";
-import { MS, imu } from "./fixtures";
+import { MS, image, imu } from "./fixtures";
 import { SimRig } from "./SimRig";
 
 /** A stand-in controller publishing cmd_vel_raw (2 m/s forward, 1 m/s up, 0.3 rad/s left) every 50 ms. */
@@ -80,6 +80,73 @@ describe("safety node", () => {
     const values = diag.at(-1)!.msg.status[0]!.values;
     expect(values).toContainEqual({ key: "drops/imu/data:non_finite", value: "120" });
     expect(values).toContainEqual({ key: "override", value: "true" });
+    await r.shutdown();
+  });
+
+  it("camera pixels frozen under fresh stamps: hover within frozen_image_timeout_s + check_period_s, reason on /diagnostics, recovery when they change", async () => {
+    const r = new SimRig();
+    await r.add(safetyNode, "safety", { frozen_image_timeout_s: 0.15 });
+    fakeController(r);
+    const cmd = r.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");
+    const diag = r.record<{ status: Array<{ level: number; message: string }> }>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
+    r.enabled.camera = false;
+    const cam = r.graph.createNode("usb_cam").createPublisher<Image>("sensor_msgs/msg/Image", "/camera/image_raw", { qos: QOS_SENSOR_DATA });
+    // 64x64 rgb8 frames; "live" frames differ in one byte (the frame counter), frozen ones repeat
+    // the frame of 990 ms: the driver failure, from 1000 ms to 1500 ms.
+    let held: Uint8Array | undefined;
+    for (let t = 10n; t <= 2200n; t += 10n) {
+      r.runTo(t * MS);
+      if (t % 30n !== 0n) continue;
+      const frozen = t > 990n && t < 1500n;
+      let data: Uint8Array;
+      if (frozen && held !== undefined) data = held;
+      else {
+        data = new Uint8Array(64 * 64 * 3);
+        data[(Number(t) * 7) % data.length] = Number(t % 251n) + 1;
+        held = data;
+      }
+      cam.publish(image(t * MS, { width: 64, height: 64, step: 192, data }));
+      r.graph.spinUntilIdle();
+    }
+    const moving = (c: { msg: TwistStamped }) => c.msg.twist.linear.x !== 0;
+    expect(cmd.filter((c) => c.atNs > 300n * MS && c.atNs <= 990n * MS).every(moving)).toBe(true);
+    // The held frame arrived at 990 ms: hover is due by 990 + 150 + 50 = 1190 ms.
+    const firstHover = cmd.find((c) => c.atNs > 990n * MS && !moving(c));
+    expect(firstHover!.atNs).toBeGreaterThan(1140n * MS);
+    expect(firstHover!.atNs).toBeLessThanOrEqual(1190n * MS);
+    expect(cmd.filter((c) => c.atNs >= firstHover!.atNs && c.atNs < 1500n * MS).some(moving)).toBe(false);
+    // Frame 1500 ms has new pixels: the commands after it pass again.
+    expect(cmd.filter((c) => c.atNs > 1500n * MS).every(moving)).toBe(true);
+    const reasons = diag.flatMap((d) => d.msg.status.map((s) => `${s.level} ${s.message}`));
+    expect(reasons.some((m) => /^2 active: HOVER: camera frozen: identical pixels for 0\.\d\d s with advancing stamps/.test(m))).toBe(true);
+    await r.shutdown();
+  });
+
+  it("answers every cmd_vel_raw with its stamp: hover while gps/fix has never arrived (WARN 'waiting for first gps/fix'), the command after", async () => {
+    const r = new SimRig();
+    await r.add(safetyNode, "safety");
+    fakeController(r);
+    const cmd = r.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");
+    const raw = r.record<TwistStamped>("/cmd_vel_raw", "geometry_msgs/msg/TwistStamped");
+    const diag = r.record<{ status: Array<{ level: number; message: string }> }>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
+    r.enabled.gps = false;
+    r.runTo(500n * MS);
+    r.enabled.gps = true;
+    r.runTo(1000n * MS);
+    const ns = (m: TwistStamped) => BigInt(m.header.stamp.sec) * 1_000_000_000n + BigInt(m.header.stamp.nanosec);
+    for (const c of raw) {
+      const answers = cmd.filter((o) => ns(o.msg) === ns(c.msg));
+      // One answer per command (the timer's hover carries the clock stamp; at equal times it may
+      // also match, so count at least one answer with the command's own stamp).
+      expect({ at: c.atNs, answered: answers.length >= 1 }).toEqual({ at: c.atNs, answered: true });
+      const x = answers.map((a) => a.msg.twist.linear.x);
+      // The first fix is published at 600 ms, after the fake controller's command of that step.
+      if (c.atNs <= 600n * MS) expect({ at: c.atNs, x }).toEqual({ at: c.atNs, x: x.map(() => 0) });
+      else expect({ at: c.atNs, x: x.at(-1) }).toEqual({ at: c.atNs, x: 2 });
+    }
+    expect(raw.filter((c) => c.atNs < 500n * MS).length).toBeGreaterThanOrEqual(9);
+    const first = diag.map((d) => d.msg.status[0]!).find((s) => s.level !== 0);
+    expect(first).toEqual(expect.objectContaining({ level: 1, message: "active: HOVER: waiting for first gps/fix" }));
     await r.shutdown();
   });
 
