@@ -14,6 +14,7 @@ export const ROS_GZ_TYPE_PAIRS: ReadonlyArray<readonly [ros: string, gz: string]
   ["geometry_msgs/msg/TwistStamped", "gz.msgs.Twist"],
   ["geometry_msgs/msg/TwistWithCovariance", "gz.msgs.TwistWithCovariance"],
   ["geometry_msgs/msg/Vector3", "gz.msgs.Vector3d"],
+  // Converted by ros_gz_bridge src/convert/nav_msgs.cpp (header, pose, twist, child_frame_id).
   ["nav_msgs/msg/Odometry", "gz.msgs.Odometry"],
   ["rosgraph_msgs/msg/Clock", "gz.msgs.Clock"],
   ["sensor_msgs/msg/CameraInfo", "gz.msgs.CameraInfo"],
