@@ -21,7 +21,7 @@ import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 
 export const REPLAY_USAGE =
   "drone-harness replay <bag> --launch <file.launch.xml> --compare <topic>[,<topic>...] [--tolerance <abs>] [--rel-tolerance <rel>] " +
-  "[--ignore <field>[,<field>...]] [--inputs <topic>[,<topic>...]] [--max-differences <n>] [name:=value ...]";
+  "[--ignore <field>[,<field>...]] [--inputs <topic>[,<topic>...]] [--max-differences <n>] [--per-message] [name:=value ...]";
 
 export type ReplayContext = {
   /** exec name -> factory (the CLI passes nodes/index.ts's NODE_REGISTRY). */
@@ -47,6 +47,10 @@ export async function runReplay(args: string[], io: CliIO, ctx: ReplayContext): 
   let abs = 1e-6;
   let rel = 0;
   let maxDifferences = 10;
+  // Inputs sharing one log time are published together, then the graph settles once: how the
+  // lock-step simulator publishes a tick (src/bag/replayBag.ts batchByLogTime). --per-message
+  // settles after every message instead.
+  let batchByLogTime = true;
   const launchArgs: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
@@ -62,6 +66,7 @@ export async function runReplay(args: string[], io: CliIO, ctx: ReplayContext): 
     else if (a === "--tolerance") abs = nonNegative(a, value());
     else if (a === "--rel-tolerance") rel = nonNegative(a, value());
     else if (a === "--max-differences") maxDifferences = Math.max(1, Math.floor(nonNegative(a, value())));
+    else if (a === "--per-message") batchByLogTime = false;
     else if (a.startsWith("-")) throw new UsageError(`unknown option "${a}"`);
     else if (a.includes(":=")) launchArgs[a.slice(0, a.indexOf(":="))] = a.slice(a.indexOf(":=") + 2);
     else if (bagPath === undefined) bagPath = a;
@@ -112,6 +117,7 @@ export async function runReplay(args: string[], io: CliIO, ctx: ReplayContext): 
       relTolerance: rel,
       ignoreFields: ignore,
       maxDifferences,
+      batchByLogTime,
       decode: (type, bytes) => msgs.deserialize(type, bytes),
     });
     const counts = [...result.counts].map(([t, c]) => `${t} ${c.expected} recorded / ${c.actual} replayed`).join(", ");
