@@ -57,7 +57,10 @@ export const command: CliCommand = {
       writeFileSync(path.join(out, name), text);
       io.out(`gazebo: wrote ${path.join(out, name)} (${text.length} bytes)\n`);
     }
-    io.out(`gazebo: run with: gz sim ${path.join(out, "world.sdf")}  and  ros2 run ros_gz_bridge parameter_bridge --ros-args -p config_file:=${path.join(out, "bridge.yaml")}\n`);
+    io.out(
+      `gazebo: run with: ros2 launch drone_harness gazebo.launch.xml world:=${path.join(out, "world.sdf")} config_file:=${path.join(out, "bridge.yaml")}` +
+        ` (gz sim, the bridge, the nodes and odom_to_gps_vel for gps/vel)\n`,
+    );
     return 0;
   },
 };

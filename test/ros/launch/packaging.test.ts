@@ -33,7 +33,7 @@ describe("package.xml (drone_harness)", () => {
 
   it("exec_depends on every message package of the topic contract and on the launch tools", () => {
     const deps = childTexts(manifest, "exec_depend");
-    for (const pkg of ["std_msgs", "sensor_msgs", "geometry_msgs", "diagnostic_msgs", "rcl_interfaces", "rosgraph_msgs", "vision_msgs", "drone_harness_msgs", "ros2launch", "launch_xml"]) {
+    for (const pkg of ["std_msgs", "sensor_msgs", "geometry_msgs", "diagnostic_msgs", "rcl_interfaces", "rosgraph_msgs", "vision_msgs", "nav_msgs", "tf2_ros", "drone_harness_msgs", "ros2launch", "launch_xml"]) {
       expect(deps).toContain(pkg);
     }
   });
