@@ -73,8 +73,8 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
     frozenTimeout: declareDouble(
       node,
       "frozen_image_timeout_s",
-      0,
-      "Camera pixels bit-identical for longer than this (node clock), while the stamps advance -> hover; 0 disables. config/safety.yaml (every launch file) sets 0.15",
+      0.15,
+      "Camera pixels bit-identical for longer than this (node clock), while the stamps advance -> hover; 0 disables (a noise-free simulated camera)",
       { from: 0, to: 10 },
     ),
     output: declareString<SafetyOutput>(node, "output", "cmd_vel", "px4: also PX4 TrajectorySetpoint + OffboardControlMode on fmu/in/*; cmd_vel, mavros, ardupilot: cmd_vel only (remap it for MAVROS / ArduPilot)", ["cmd_vel", "px4", "mavros", "ardupilot"]),

@@ -41,7 +41,7 @@ import { loadScenarioFile } from "../../sim/io/loadScenarioFile";
 import { splitOfSeed } from "../../sim/splits";
 import { CLASS_WIRE, type World } from "../../sim/World";
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const SCENARIO = "default";
 const CROSSING_SEED = 228;

@@ -119,7 +119,7 @@ describe("frozen pixels with fresh stamps (camera_frozen_pixels)", () => {
     }
   });
 
-  it("with the check off (frozen_image_timeout_s = 0, the node's declared default) the same fault passes as a live camera", async () => {
+  it("with the check off (frozen_image_timeout_s = 0) the same fault passes as a live camera", async () => {
     const rig = await startFlight({ faults: FAULT, safetyParams: { frozen_image_timeout_s: 0 } });
     try {
       rig.fly(2.2);

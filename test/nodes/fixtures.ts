@@ -7,7 +7,17 @@ import { nsToTime } from "../../src/ros/graph/wallClock";
 
 export const MS = 1_000_000n;
 
+/**
+ * A black 256x256 rgb8 frame whose first pixel encodes the stamp (milliseconds, little-endian in
+ * the three bytes), so consecutive frames differ as a live sensor's do and the safety node's
+ * frozen-pixel check sees a live camera.
+ */
 export function image(atNs: bigint, over: Partial<Image> = {}): Image {
+  const data = new Uint8Array(768 * 256);
+  const ms = Number(atNs / 1_000_000n);
+  data[0] = ms & 0xff;
+  data[1] = (ms >> 8) & 0xff;
+  data[2] = (ms >> 16) & 0xff;
   return {
     header: { stamp: nsToTime(atNs), frame_id: "camera_optical" },
     height: 256,
@@ -15,7 +25,7 @@ export function image(atNs: bigint, over: Partial<Image> = {}): Image {
     encoding: "rgb8",
     is_bigendian: 0,
     step: 768,
-    data: new Uint8Array(768 * 256),
+    data,
     ...over,
   };
 }
