@@ -53,7 +53,7 @@ describe("model files", () => {
     expect(saved.manifest.training).toEqual(training);
     expect(saved.manifest.weightsSha256).toBe(sha256Hex(await fs.readFile(saved.weightsBin)));
     const { model, manifest } = await loadStudent(path.join(dir, "rt"));
-    expect(manifest.config).toEqual({ channels: [12, 24, 48, 64], policyHidden: [16], seed: 3 });
+    expect(manifest.config).toEqual({ channels: [12, 24, 48, 64], policyHidden: [16], seed: 3, policyReadsDetections: false });
     for (const name of s.params.names()) {
       expect(model.params.get(name).dataSync()).toEqual(s.params.get(name).dataSync());
     }

@@ -23,6 +23,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
   transfer: { summary: "move the harness's State Encoder to a new scenario family and train adapter + diagnostics on few samples", load: async () => (require("./transfer") as typeof import("./transfer")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   bound: { summary: "oracle upper bound of what a correction of the SPEC's form can change in flight (held-out seeds)", load: async () => (require("./bound") as typeof import("./bound")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   eval: { summary: "compare teacher, BC, BC + harness, co-evolved + harness on test-split seeds", load: async () => (require("./eval") as typeof import("./eval")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   detect: { summary: "run the student on PNG/JPEG photographs: wire probability maps + detections JSON", load: async () => (require("./detect") as typeof import("./detect")).command },

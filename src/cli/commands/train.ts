@@ -8,14 +8,15 @@ import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { initBackend } from "../../harness/backend";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
 import { modelStore } from "../../harness/training/modelStore";
-import { FULL_CONFIG, PHASES, QUICK_CONFIG, runTraining, type Phase } from "../../harness/training/trainPipeline";
+import { FULL_CONFIG, PHASES, QUICK_CONFIG, runTraining, type BcVariant, type Phase } from "../../harness/training/trainPipeline";
 import { intArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
-  "drone-harness train --scenario <yaml|name> [--out models/] [--seed N] [--quick] [--resume] [--redo-from teacher|bc|bc_harness|coevo] [--checkpoint-every N]";
+  "drone-harness train --scenario <yaml|name> [--out models/] [--seed N] [--quick] [--resume] [--redo-from teacher|bc|bc_harness|coevo] [--checkpoint-every N] " +
+  "[--threat-record-every N] [--bc-threat-fraction X] [--policy-reads-detections]";
 
-export type TrainArgs = { scenario: string; out: string; seed: number; quick: boolean; resume: boolean; checkpointEvery: number; redoFrom?: Phase };
+export type TrainArgs = { scenario: string; out: string; seed: number; quick: boolean; resume: boolean; checkpointEvery: number; redoFrom?: Phase; bcVariant?: BcVariant };
 
 
 export function parseTrainArgs(args: string[]): TrainArgs {
@@ -49,12 +50,28 @@ export function parseTrainArgs(args: string[]): TrainArgs {
         out.resume = true;
         break;
       }
+      case "--threat-record-every":
+        out.bcVariant = { ...out.bcVariant, threatRecordEvery: intArg(a, args[++i], 1) };
+        break;
+      case "--bc-threat-fraction": {
+        const v = args[++i];
+        const x = Number(v);
+        if (v === undefined || v.trim() === "" || !(x >= 0 && x <= 1)) throw new UsageError(`--bc-threat-fraction=${v ?? "(missing)"}, expected a number in [0, 1]`);
+        out.bcVariant = { ...out.bcVariant, threatFraction: x };
+        break;
+      }
+      case "--policy-reads-detections":
+        out.bcVariant = { ...out.bcVariant, policyReadsDetections: true };
+        break;
       default:
         throw new UsageError(`unknown argument "${a}"`);
     }
   }
   if (out.scenario === "") throw new UsageError("--scenario is required (a YAML file or a bundled name such as default)");
   if (out.out === "") throw new UsageError("--out needs a directory");
+  if (out.bcVariant !== undefined && out.resume && out.redoFrom === undefined) {
+    throw new UsageError("--threat-record-every, --bc-threat-fraction and --policy-reads-detections change the configuration: with --resume they need --redo-from bc (or earlier), since a resumed run continues with the configuration stored in training.json");
+  }
   return out;
 }
 
@@ -76,7 +93,7 @@ export const command: CliCommand = {
         progress: (line) => io.err(`${line}\n`),
         ...store,
       },
-      { scenario: a.scenario, seed: a.seed, quick: a.quick, resume: a.resume, checkpointEvery: a.checkpointEvery, command: commandLine, redoFrom: a.redoFrom },
+      { scenario: a.scenario, seed: a.seed, quick: a.quick, resume: a.resume, checkpointEvery: a.checkpointEvery, command: commandLine, redoFrom: a.redoFrom, bcVariant: a.bcVariant },
     );
     const f = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "NaN" : x.toFixed(3));
     io.out(`trained in ${((performance.now() - t0) / 1000).toFixed(1)} s: phases ${state.completed.join(", ")}; models in ${a.out}\n`);

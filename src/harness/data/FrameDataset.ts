@@ -17,6 +17,8 @@ export type FrameSample = {
   state: Float32Array;
   /** Expert action index (src/harness/actions.ts). */
   expertAction: number;
+  /** True when the expert reacted to an obstacle in its corridor (ExpertPilot.threatInCorridor) in this frame. */
+  threat?: boolean;
   /** Backward |ds/dt| over the last control steps of the flight (StateHistory), STATE_DIM values; zeros when absent. */
   rates?: Float32Array;
 };

@@ -44,6 +44,10 @@ function build(file: string, manifest: ModelManifest): AnyModel {
         policyHidden: intList(file, "policyHidden", c.policyHidden, 0, 4, MAX_HIDDEN),
         seed: seedOf(file, c.seed),
       };
+      if (c.policyReadsDetections !== undefined) {
+        if (typeof c.policyReadsDetections !== "boolean") throw new ModelFileError(file, `config.policyReadsDetections=${show(c.policyReadsDetections)}, expected true or false`);
+        config.policyReadsDetections = c.policyReadsDetections;
+      }
       return new Student(config);
     }
     case "teacher": {

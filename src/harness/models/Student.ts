@@ -7,6 +7,9 @@
  *   backbone: conv3x3 c0 @H, pool, c1 @H/2, pool, c2 @H/4, pool, c3 @H/8   (ReLU; stride-1 convs)
  *   detection: conv1x1(c3 -> 4) + dense(state -> 4) broadcast over cells  -> [N,H/8,W/8,4]
  *   policy: avgPool features to 4x4, flatten, concat state s, MLP (ReLU) -> 7 action logits
+ *           (policyReadsDetections: also the detection head's wire/branch/pole probabilities,
+ *           max-pooled to the same 4x4 grid, so a thin obstacle one cell wide is not averaged away
+ *           and a correction of the detections reaches the action logits)
  *
  * The state s (stateVector.ts) enters both heads, so pi(a|s) and the per-cell class
  * probabilities are differentiable functions of s: that is what the sensitivity matrix S and its
@@ -34,9 +37,11 @@ export type StudentConfig = {
   policyHidden: readonly number[];
   /** Weight-initialisation seed. Default 1. */
   seed: number;
+  /** The policy head also reads the max-pooled obstacle-class probabilities of the detection head. Default false. */
+  policyReadsDetections?: boolean;
 };
 
-export const DEFAULT_STUDENT_CONFIG: StudentConfig = { channels: [12, 24, 48, 64], policyHidden: [1280, 1024], seed: 1 };
+export const DEFAULT_STUDENT_CONFIG: StudentConfig = { channels: [12, 24, 48, 64], policyHidden: [1280, 1024], seed: 1, policyReadsDetections: false };
 
 /** Side of the pooled feature grid the policy head reads (4x4 cells of the image). */
 export const POLICY_POOL_GRID = 4;
@@ -81,7 +86,7 @@ export class Student {
     this.params.add("det/w", [1, 1, cf, NUM_DETECTION_CLASSES], "glorot");
     this.params.add("det/b", [NUM_DETECTION_CLASSES], "zeros");
     this.params.add("det/state_w", [STATE_DIM, NUM_DETECTION_CLASSES], "glorot");
-    let width = POLICY_POOL_GRID * POLICY_POOL_GRID * cf + STATE_DIM;
+    let width = POLICY_POOL_GRID * POLICY_POOL_GRID * (cf + (this.config.policyReadsDetections === true ? NUM_DETECTION_CLASSES - 1 : 0)) + STATE_DIM;
     this.config.policyHidden.forEach((h, i) => {
       this.params.add(`policy/fc${i}/w`, [width, h], "he");
       this.params.add(`policy/fc${i}/b`, [h], "zeros");
@@ -127,7 +132,16 @@ export class Student {
     const stateBias = tf.reshape(tf.matMul(state, this.params.w2("det/state_w")), [b, 1, 1, NUM_DETECTION_CLASSES]);
     const detLogits = tf.add<tf.Tensor4D>(p.detBase, stateBias);
     const pooled = pn === b ? p.pooled : tf.tile(p.pooled, [b, 1]);
-    let hdn: tf.Tensor2D = tf.concat([pooled, state], 1);
+    const policyIn = [pooled];
+    if (this.config.policyReadsDetections === true) {
+      // Obstacle classes only (background is 1 - their sum); max over each grid cell's window.
+      const [, h, w] = detLogits.shape;
+      const probs = tf.slice(tf.softmax(detLogits), [0, 0, 0, 1], [b, h, w, NUM_DETECTION_CLASSES - 1]);
+      const fh = h / POLICY_POOL_GRID;
+      const fw = w / POLICY_POOL_GRID;
+      policyIn.push(tf.reshape<tf.Rank.R2>(tf.maxPool(probs, [fh, fw], [fh, fw], "valid"), [b, -1]));
+    }
+    let hdn: tf.Tensor2D = tf.concat([...policyIn, state], 1);
     this.config.policyHidden.forEach((_, i) => {
       hdn = tf.relu(dense(hdn, this.params.w2(`policy/fc${i}/w`), this.params.w1(`policy/fc${i}/b`)));
     });

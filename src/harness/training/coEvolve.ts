@@ -206,10 +206,16 @@ export function coEvolve(options: CoEvolutionOptions): CoEvolutionStats {
       new Float32Array(n),
     );
     // Perception of every sample once, without gradients (the backbone is not trained by PPO).
-    const pooled = tf.tidy(() => {
+    // The detection base is kept too: a policy that reads the detections needs the real ones.
+    const [pooled, detBaseAll] = tf.tidy(() => {
       const parts: tf.Tensor2D[] = [];
-      for (const s of ppoBuffer) parts.push(student.perceive(buildImageInput(rgbTensor(s.rgb, width, height))).pooled);
-      return tf.concat(parts, 0);
+      const dets: tf.Tensor4D[] = [];
+      for (const s of ppoBuffer) {
+        const p = student.perceive(buildImageInput(rgbTensor(s.rgb, width, height)));
+        parts.push(p.pooled);
+        dets.push(p.detBase);
+      }
+      return [tf.concat(parts, 0), tf.concat(dets, 0)];
     });
     const order = Array.from({ length: n }, (_, i) => i);
     let last = Number.NaN;
@@ -226,7 +232,7 @@ export function coEvolve(options: CoEvolutionOptions): CoEvolutionStats {
         const oldLogProbs = tf.tensor1d(idx.map((i) => ppoBuffer[i]?.oldLogProb ?? 0));
         const advantages = tf.tensor1d(idx.map((i) => adv[i] ?? 0));
         const valid = tf.ones<tf.Rank.R1>([b]);
-        const detBase = tf.zeros<tf.Rank.R4>([b, 1, 1, 4]);
+        const detBase = tf.gather(detBaseAll, idxT);
         const loss = studentOptimizer.minimize(
           () => {
             const logits = student.heads({ detBase, pooled: pMb }, stateMb).actionLogits;
@@ -240,6 +246,7 @@ export function coEvolve(options: CoEvolutionOptions): CoEvolutionStats {
       }
     }
     pooled.dispose();
+    detBaseAll.dispose();
     ppoBuffer.length = 0;
     stats.studentUpdates++;
     stats.lastPpoLoss = last;

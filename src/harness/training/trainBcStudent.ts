@@ -26,6 +26,13 @@ export type BcOptions = {
   startStep?: number;
   /** Weight of the action cross-entropy relative to the distillation loss. Default 1. */
   actionWeight?: number;
+  /**
+   * Share of each batch drawn from the frames flagged `threat` (the expert reacting to an
+   * obstacle), when there are any; the rest is drawn uniformly from all frames. Default 0 (plain
+   * uniform sampling). Without it the rare avoidance frames are a few percent of the data and a
+   * cross-entropy-trained policy learns to ignore obstacles (measured: docs/training.md).
+   */
+  threatFraction?: number;
   onStep?: (step: number, loss: { total: number; distill: number; action: number }) => boolean | void;
 };
 
@@ -63,12 +70,20 @@ export function trainBcStudent(
   const rng = new Rng(options.seed);
   const optimizer = tf.train.adam(options.learningRate);
   const actionWeight = options.actionWeight ?? 1;
+  const threatFraction = options.threatFraction ?? 0;
+  if (!(threatFraction >= 0 && threatFraction <= 1)) throw new RangeError(`threatFraction=${threatFraction}, expected a number in [0, 1]`);
+  const threatFrames: number[] = [];
+  dataset.frames.forEach((f, i) => {
+    if (f.threat === true) threatFrames.push(i);
+  });
   const d = dataset.frames[0]?.state.length ?? 0;
   let finalLoss = Number.NaN;
   try {
     for (let step = options.startStep ?? 1; step <= options.steps; step++) {
       const idx: number[] = [];
-      for (let b = 0; b < options.batch; b++) idx.push(rng.int(n));
+      for (let b = 0; b < options.batch; b++) {
+        idx.push(threatFrames.length > 0 && rng.next() < threatFraction ? (threatFrames[rng.int(threatFrames.length)] as number) : rng.int(n));
+      }
       const batch = frameBatch(dataset, idx);
       const tl = new Float32Array(options.batch * rows * cols * k);
       idx.forEach((fi, b) => tl.set(teacherLogits[fi] as Float32Array, b * rows * cols * k));

@@ -38,9 +38,9 @@ export type Phase = (typeof PHASES)[number];
 
 export type TrainConfig = {
   controlPeriod_s: number;
-  data: { trainSeeds: number; valSeeds: number; recordEvery: number; framesPerFlight: number; valRecordEvery: number; valFramesPerFlight: number; explore: number };
+  data: { trainSeeds: number; valSeeds: number; recordEvery: number; framesPerFlight: number; valRecordEvery: number; valFramesPerFlight: number; explore: number; threatRecordEvery?: number };
   teacher: { config: Partial<TeacherConfig>; steps: number; batch: number; crop: number; learningRate: number };
-  student: { config: Partial<StudentConfig>; steps: number; batch: number; learningRate: number };
+  student: { config: Partial<StudentConfig>; steps: number; batch: number; learningRate: number; threatFraction?: number };
   harness: { config: Partial<HarnessConfig>; riskLoss: "hinge" | "bce"; iterations: number; minibatch: number; learningRate: number };
   bcHarnessSteps: number;
   coevoSteps: number;
@@ -59,12 +59,16 @@ export const FULL_CONFIG: TrainConfig = {
   ppo: { epochs: 4, minibatch: 32, learningRate: 0.01, optimizer: "sgd" },
 };
 
-/** `--quick`: tiny networks and a few steps of every phase, for tests and smoke runs. */
+/**
+ * `--quick`: tiny networks and a few steps of every phase, for tests and smoke runs. It also
+ * switches on the BC variant options (dense threat frames, threat-weighted batches, a policy that
+ * reads the detections) so that the smoke runs exercise those code paths.
+ */
 export const QUICK_CONFIG: TrainConfig = {
   controlPeriod_s: 0.25,
-  data: { trainSeeds: 2, valSeeds: 1, recordEvery: 5, framesPerFlight: 4, valRecordEvery: 10, valFramesPerFlight: 3, explore: 0.2 },
+  data: { trainSeeds: 2, valSeeds: 1, recordEvery: 5, framesPerFlight: 4, valRecordEvery: 10, valFramesPerFlight: 3, explore: 0.2, threatRecordEvery: 1 },
   teacher: { config: { channels: [8, 8, 8], headHidden: 8 }, steps: 3, batch: 2, crop: 64, learningRate: 2e-3 },
-  student: { config: { channels: [4, 4, 4, 4], policyHidden: [16] }, steps: 3, batch: 2, learningRate: 1e-3 },
+  student: { config: { channels: [4, 4, 4, 4], policyHidden: [16], policyReadsDetections: true }, steps: 3, batch: 2, learningRate: 1e-3, threatFraction: 0.5 },
   harness: { config: {}, riskLoss: "hinge", iterations: 1, minibatch: 4, learningRate: 1e-3 },
   bcHarnessSteps: 12,
   coevoSteps: 12,
@@ -117,8 +121,27 @@ export type TrainRunOptions = {
    * (earlier phases are loaded from disk). training.json records the new configuration.
    */
   redoFrom?: Phase;
+  /** Overrides of the BC phase's data and student (`train --threat-record-every` etc.), applied to a fresh configuration. */
+  bcVariant?: BcVariant;
   command: string;
 };
+
+/** The BC variant options (docs/training.md, "Threat-weighted BC"). */
+export type BcVariant = { threatRecordEvery?: number; threatFraction?: number; policyReadsDetections?: boolean };
+
+/** `base` with the BC variant applied (a new object; `base` is not changed). */
+export function withBcVariant(base: TrainConfig, v: BcVariant | undefined): TrainConfig {
+  if (v === undefined) return base;
+  return {
+    ...base,
+    data: { ...base.data, ...(v.threatRecordEvery === undefined ? {} : { threatRecordEvery: v.threatRecordEvery }) },
+    student: {
+      ...base.student,
+      ...(v.threatFraction === undefined ? {} : { threatFraction: v.threatFraction }),
+      config: { ...base.student.config, ...(v.policyReadsDetections === undefined ? {} : { policyReadsDetections: v.policyReadsDetections }) },
+    },
+  };
+}
 
 function fmtAp(r: ThinObstacleApReport | undefined): string {
   if (r === undefined) return "val AP -";
@@ -156,13 +179,14 @@ export async function runTraining(io: TrainIO, options: TrainRunOptions): Promis
   const previous = options.resume ? io.readState() : undefined;
   // A resumed run continues with the configuration it started with (training.json), not with
   // whatever the constants say now.
-  let cfg = previous?.config ?? (options.quick ? QUICK_CONFIG : FULL_CONFIG);
+  const fresh = withBcVariant(options.quick ? QUICK_CONFIG : FULL_CONFIG, options.bcVariant);
+  let cfg = previous?.config ?? fresh;
   if (previous !== undefined && options.redoFrom !== undefined) {
     const keep = PHASES.slice(0, PHASES.indexOf(options.redoFrom));
     previous.completed = previous.completed.filter((p) => keep.includes(p));
     for (const p of PHASES) if (!keep.includes(p) && p !== "data") delete previous.timings_s[p];
     previous.checkpoint = null;
-    cfg = options.quick ? QUICK_CONFIG : FULL_CONFIG;
+    cfg = fresh;
     previous.config = cfg;
     previous.command = `${previous.command}; then ${options.command}`;
   }
@@ -210,6 +234,7 @@ export async function runTraining(io: TrainIO, options: TrainRunOptions): Promis
     factory: io.factory("train"),
     stateDim: STATE_DIM,
     recordEvery: cfg.data.recordEvery,
+    ...(cfg.data.threatRecordEvery === undefined ? {} : { threatRecordEvery: cfg.data.threatRecordEvery }),
     maxFramesPerFlight: cfg.data.framesPerFlight,
     explore: cfg.data.explore,
     rngSeed: options.seed,
@@ -274,6 +299,7 @@ export async function runTraining(io: TrainIO, options: TrainRunOptions): Promis
       steps: cfg.student.steps,
       batch: cfg.student.batch,
       learningRate: cfg.student.learningRate,
+      ...(cfg.student.threatFraction === undefined ? {} : { threatFraction: cfg.student.threatFraction }),
       seed: options.seed + 11,
       startStep: start + 1,
       onStep: (step, l) => {
