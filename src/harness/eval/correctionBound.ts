@@ -73,22 +73,23 @@ const LABEL: Record<BoundRowName, string> = {
 export function formatBound(report: BoundReport): string {
   const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
   const f2 = (x: number): string => (Number.isNaN(x) ? "n/a" : x.toFixed(2));
+  const f3 = (x: number): string => (Number.isNaN(x) ? "n/a" : x.toFixed(3));
   const lines = [
     `${report.perturbed ? "perturbed" : "nominal"}, ${report.seeds.length} ${report.split} seeds`,
     "",
-    "| correction | collision (95 % CI) | success | threat frames | student != expert | of those flippable within the clip | argmax changed | margin p50 / p90 | ||delta|| p50 / max under threat |",
+    "| correction | collision (95 % CI) | success | threat frames | student != expert | of those flippable within the clip | argmax changed | margin min / p50 / p90 | ||delta|| p50 / max under threat |",
     "|---|---|---|---|---|---|---|---|---|",
   ];
   const base = report.rows.find((r) => r.row === "student")?.frames ?? newThreatFrameStats();
   for (const r of report.rows) {
     const fr = r.frames;
     const m = fr ?? base;
-    const norms = fr === null ? "n/a" : fr.deltaNorms.length === 0 ? "n/a" : `${f2(percentile(fr.deltaNorms, 50))} / ${f2(Math.max(...fr.deltaNorms))}`;
+    const norms = fr === null ? "n/a" : fr.deltaNorms.length === 0 ? "n/a" : `${f3(percentile(fr.deltaNorms, 50))} / ${f3(Math.max(...fr.deltaNorms))}`;
     lines.push(
       `| ${LABEL[r.row]} | ${pct(r.flights.collisionRate)} (${pct(r.flights.collisionRate95[0])}-${pct(r.flights.collisionRate95[1])}) | ${pct(r.flights.successRate)} | ` +
         (fr === null
           ? "n/a | n/a | n/a | n/a | n/a | n/a |"
-          : `${m.threatFrames} | ${m.disagreeFrames} | ${m.reachableFrames} | ${fr.flippedFrames} | ${m.margins.length === 0 ? "n/a" : `${f2(percentile(m.margins, 50))} / ${f2(percentile(m.margins, 90))}`} | ${norms} |`),
+          : `${m.threatFrames} | ${m.disagreeFrames} | ${m.reachableFrames} | ${fr.flippedFrames} | ${m.margins.length === 0 ? "n/a" : `${f2(Math.min(...m.margins))} / ${f2(percentile(m.margins, 50))} / ${f2(percentile(m.margins, 90))}`} | ${norms} |`),
     );
   }
   lines.push("");
