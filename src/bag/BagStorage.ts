@@ -35,6 +35,27 @@ export interface Db3Database {
   close(): void;
 }
 
+/** A value bound to a sqlite statement parameter (INTEGER, TEXT or BLOB). */
+export type Db3Value = number | bigint | string | Uint8Array;
+
+/** A prepared statement of a writable .db3; `run` returns the inserted row's id. */
+export interface Db3Statement {
+  run(...params: Db3Value[]): number;
+}
+
+/**
+ * A newly created .db3 file opened for writing (the Node adapter is better-sqlite3). The rosbag2
+ * layout and statements live in the core (db3Schema.ts, Db3FileWriter.ts); this only runs SQL.
+ */
+export interface Db3Connection {
+  /** Runs statements without results (CREATE, BEGIN, COMMIT, PRAGMA assignments). */
+  exec(sql: string): void;
+  prepare(sql: string): Db3Statement;
+  /** `PRAGMA page_count` x `PRAGMA page_size`: the file size the database occupies now. */
+  sizeBytes(): number;
+  close(): void;
+}
+
 /** A file opened for random-access reading. */
 export interface ReadableFile extends IReadable {
   close(): Promise<void>;
@@ -58,6 +79,11 @@ export interface BagFileSystem {
   openRead(path: string): Promise<ReadableFile>;
   openWrite(path: string): Promise<WritableFile>;
   openDb3(path: string): Db3Database;
+  /**
+   * Creates a new .db3 file for writing; throws if something is already at `path`. Optional: a
+   * file system without sqlite (the in-memory test one) cannot write sqlite3 bags.
+   */
+  createDb3?(path: string): Db3Connection;
   /** Joins path segments with "/" (POSIX). */
   join(...parts: string[]): string;
   basename(path: string): string;

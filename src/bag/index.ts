@@ -1,9 +1,11 @@
 /** rosbag2 bags (MCAP and sqlite3): the public face of src/bag. See docs/bag.md. */
 export { Bag, defaultSchemaLookup, type OpenBagOptions, type StorageId } from "./BagReader";
-export { BagWriter, type BagTopic, type BagWriterOptions } from "./BagWriter";
+export { BagWriter, DB3_MIN_SPLIT_BYTES, metadataTableYaml, type BagTopic, type BagWriterOptions } from "./BagWriter";
+export { Db3FileWriter, type Db3FileWriterOptions } from "./Db3FileWriter";
+export { DB3_SCHEMA_VERSION, DB3_CREATE_STATEMENTS, DB3_PRESET_PRAGMAS, type Db3Preset } from "./db3Schema";
 export { BagRecorder, type BagRecorderOptions, type RawTopicMessage, type RawTopicSource } from "./BagRecorder";
 export { parseBagMetadata, stringifyBagMetadata, METADATA_VERSION, type BagMetadata, type BagTopicInfo, type BagFileInfo } from "./BagMetadata";
-export type { BagFileSystem, Db3Database, ReadableFile, WritableFile } from "./BagStorage";
+export type { BagFileSystem, Db3Connection, Db3Database, Db3Statement, Db3Value, ReadableFile, WritableFile } from "./BagStorage";
 export { MessageDecoder } from "./MessageDecoder";
 export { decodeItems, type DecodedBagItem } from "./decodeItems";
 export { recoverMcap, type RecoverOptions, type RecoverResult } from "./recoverMcap";

@@ -1,8 +1,9 @@
 /** BagFileSystem on Node's fs (the only place the bag code touches files). */
 import { constants as fsConstants, promises as fsp } from "node:fs";
 import * as nodePath from "node:path";
-import type { BagFileSystem, Db3Database, ReadableFile, WritableFile } from "../BagStorage";
+import type { BagFileSystem, Db3Connection, Db3Database, ReadableFile, WritableFile } from "../BagStorage";
 import { BetterSqliteDb3 } from "./BetterSqliteDb3";
+import { BetterSqliteDb3Writer } from "./BetterSqliteDb3Writer";
 
 /**
  * "w" (create or truncate) that refuses a symlink as the file itself (O_NOFOLLOW, open(2): ELOOP),
@@ -114,6 +115,10 @@ export class NodeBagFileSystem implements BagFileSystem {
 
   openDb3(path: string): Db3Database {
     return new BetterSqliteDb3(path);
+  }
+
+  createDb3(path: string): Db3Connection {
+    return new BetterSqliteDb3Writer(path);
   }
 
   join(...parts: string[]): string {
