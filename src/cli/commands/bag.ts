@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import { Bag } from "../../bag/BagReader";
 import { BagRecorder } from "../../bag/BagRecorder";
-import { BagWriter } from "../../bag/BagWriter";
+import { BagWriter, DB3_MIN_SPLIT_BYTES } from "../../bag/BagWriter";
 import { formatBagInfo } from "../../bag/formatBagInfo";
 import { loadDecompressHandlers } from "../../bag/mcap";
 import { NodeBagFileSystem } from "../../bag/node/NodeBagFileSystem";
@@ -29,7 +29,7 @@ import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 const USAGE = [
   "bag info <bag>",
   "bag recover <file.mcap> [-o <out.mcap>]",
-  "bag record -o <dir> (-a | <topic>...) [--max-bag-size <bytes>] [--max-bag-duration <s>] [--compression zstd|none] [--duration <s>] [--socket <path>]",
+  "bag record -o <dir> (-a | <topic>...) [-s|--storage mcap|sqlite3] [--storage-preset-profile none|resilient] [--max-bag-size <bytes>] [--max-bag-duration <s>] [--compression zstd|none] [--duration <s>] [--socket <path>]",
   "bag play <bag> [--socket <path>] [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>]",
   "bag play <bag> --launch <file.launch.xml> [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>] [name:=value ...]",
 ].join("\n       ");
@@ -127,15 +127,31 @@ function untilStopped(seconds: number | undefined): Promise<void> {
 async function record(args: string[], io: CliIO): Promise<number> {
   const p = parseArgs(
     args,
-    new Set(["-o", "--output", "--max-bag-size", "--max-bag-duration", "--compression", "--duration", "--socket"]),
+    new Set(["-o", "--output", "-s", "--storage", "--storage-preset-profile", "--max-bag-size", "--max-bag-duration", "--compression", "--duration", "--socket"]),
     new Set(),
   );
   const out = p.flags.get("-o")?.[0] ?? p.flags.get("--output")?.[0];
   if (out === undefined) throw new UsageError("bag record needs -o <dir>");
   const all = p.flags.has("-a") || p.flags.has("--all");
   if (!all && p.positional.length === 0) throw new UsageError("bag record needs -a or at least one topic");
-  const compression = p.flags.get("--compression")?.[0] ?? "zstd";
+  // ros2 bag record -s/--storage (rosbag2 ros2bag/verb/record.py); our default is mcap, as Iron's.
+  const storage = p.flags.get("--storage")?.[0] ?? p.flags.get("-s")?.[0] ?? "mcap";
+  if (storage !== "mcap" && storage !== "sqlite3") throw new UsageError(`--storage ${storage}: expected mcap or sqlite3`);
+  const preset = p.flags.get("--storage-preset-profile")?.[0];
+  if (preset !== undefined && preset !== "none" && preset !== "resilient") {
+    throw new UsageError(`--storage-preset-profile ${preset}: expected none or resilient`);
+  }
+  if (preset !== undefined && storage !== "sqlite3") throw new UsageError("--storage-preset-profile applies to --storage sqlite3 only");
+  const compressionFlag = p.flags.get("--compression")?.[0];
+  const compression = compressionFlag ?? (storage === "sqlite3" ? "none" : "zstd");
   if (compression !== "zstd" && compression !== "none") throw new UsageError(`--compression ${compression}: expected zstd or none`);
+  if (storage === "sqlite3" && compression === "zstd") {
+    throw new UsageError("--compression zstd is MCAP chunk compression; --storage sqlite3 stores messages uncompressed (expected none)");
+  }
+  const maxBagSize = numberFlag(p, "--max-bag-size", 0, 0);
+  if (storage === "sqlite3" && maxBagSize > 0 && maxBagSize < DB3_MIN_SPLIT_BYTES) {
+    throw new UsageError(`--max-bag-size ${maxBagSize}: below the sqlite3 minimum split size, expected 0 or >= ${DB3_MIN_SPLIT_BYTES}`);
+  }
   const duration = p.flags.has("--duration") ? numberFlag(p, "--duration", 0, 0) : undefined;
   const socketPath = p.flags.get("--socket")?.[0];
   let client: GraphClient;
@@ -145,13 +161,21 @@ async function record(args: string[], io: CliIO): Promise<number> {
     io.err(`drone-harness bag record: ${err instanceof Error ? err.message : String(err)} (start one with \`drone-harness launch <file>\`)\n`);
     return 1;
   }
-  const writer = await BagWriter.create({
-    fs: new NodeBagFileSystem(),
-    directory: out,
-    compression,
-    maxBagSizeBytes: numberFlag(p, "--max-bag-size", 0, 0),
-    maxBagDurationNs: BigInt(Math.round(numberFlag(p, "--max-bag-duration", 0, 0) * 1e9)),
-  });
+  let writer: BagWriter;
+  try {
+    writer = await BagWriter.create({
+      fs: new NodeBagFileSystem(),
+      directory: out,
+      storage,
+      ...(preset === undefined ? {} : { storagePreset: preset }),
+      compression,
+      maxBagSizeBytes: maxBagSize,
+      maxBagDurationNs: BigInt(Math.round(numberFlag(p, "--max-bag-duration", 0, 0) * 1e9)),
+    });
+  } catch (err) {
+    client.close();
+    throw err;
+  }
   const registry = defaultRegistry();
   const recorder = new BagRecorder(client, writer, {
     all,
@@ -160,7 +184,7 @@ async function record(args: string[], io: CliIO): Promise<number> {
     onProblem: (m) => io.err(`bag record: ${m}\n`),
   });
   await recorder.refresh();
-  io.out(`recording ${all ? "all topics" : p.positional.join(" ")} from ${client.socketPath} into ${out} (Ctrl-C to stop)\n`);
+  io.out(`recording ${all ? "all topics" : p.positional.join(" ")} from ${client.socketPath} into ${out} (${storage}; Ctrl-C to stop)\n`);
   // -a: pick up topics that appear later, like rosbag2's topic polling (default 100 ms).
   const poll = all ? setInterval(() => void recorder.refresh().catch(() => undefined), 100) : undefined;
   let lost = false;
