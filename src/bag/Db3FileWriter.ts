@@ -27,6 +27,9 @@ import {
   type Db3Preset,
 } from "./db3Schema";
 
+/** The largest `messages.timestamp` (a signed 64-bit sqlite INTEGER, rosbag2's int64 nanoseconds). */
+const MAX_TIMESTAMP = (1n << 63n) - 1n;
+
 export type Db3FileWriterOptions = {
   /** `schema.ros_distro` (rosbag2 stores $ROS_DISTRO). */
   rosDistro: string;
@@ -88,6 +91,9 @@ export class Db3FileWriter {
   write(topic: string, logTimeNs: bigint, data: Uint8Array): void {
     const topicId = this.#topicIds.get(topic);
     if (topicId === undefined) throw new Error(`topic ${topic} has no row in topics (addTopic first)`);
+    if (logTimeNs < 0n || logTimeNs > MAX_TIMESTAMP) {
+      throw new RangeError(`${topic}: timestamp ${String(logTimeNs)} ns, expected 0 .. ${String(MAX_TIMESTAMP)} (sqlite INTEGER, rosbag2 int64)`);
+    }
     if (!this.#inTransaction) {
       this.db.exec("BEGIN TRANSACTION;");
       this.#inTransaction = true;

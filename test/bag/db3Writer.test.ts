@@ -243,6 +243,26 @@ describe("BagWriter storage sqlite3", () => {
     for (const s of sizes.slice(0, -1)) expect(s).toBeLessThan(DB3_MIN_SPLIT_BYTES + 64 * 1024);
   });
 
+  it("a recording that never closes (killed) keeps every committed transaction, readable as a single .db3", async () => {
+    const want = samples();
+    // Batches of >= 1 byte: each message is committed as it is written.
+    const eager = join(root, "killed-eager");
+    const w1 = await BagWriter.create({ fs, directory: eager, storage: "sqlite3", db3BatchBytes: 1 });
+    for (const t of TOPICS) await w1.addTopic(t);
+    for (const m of want) await w1.write(m.topic, m.time, m.data);
+    expect(readdirSync(eager)).toEqual(["killed-eager_0.db3"]);
+    const got = await readAll(await Bag.open(fs, join(eager, "killed-eager_0.db3")));
+    expect(got.map((m) => m.logTimeNs)).toEqual(want.map((m) => m.time));
+    // Batches of 0.5 s of log time: messages 0..50 (t = 0 .. 0.50 s) were committed together;
+    // 51..79 are in the open transaction and lost with it.
+    const lazy = join(root, "killed-lazy");
+    const w2 = await BagWriter.create({ fs, directory: lazy, storage: "sqlite3", db3BatchDurationNs: 500_000_000n });
+    for (const t of TOPICS) await w2.addTopic(t);
+    for (const m of want) await w2.write(m.topic, m.time, m.data);
+    const kept = await readAll(await Bag.open(fs, join(lazy, "killed-lazy_0.db3")));
+    expect(kept.map((m) => m.logTimeNs)).toEqual(want.slice(0, 51).map((m) => m.time));
+  });
+
   it("resilient preset: write-ahead log while recording, a self-contained file after close", async () => {
     const dir = join(root, "resilient");
     await writeBag(dir, { storage: "sqlite3", storagePreset: "resilient" });
@@ -293,5 +313,20 @@ describe("BagWriter storage sqlite3: refused output leaves no bag", () => {
       `maxBagSizeBytes=1000 is below the sqlite3 minimum split size, expected 0 or >= ${DB3_MIN_SPLIT_BYTES}`,
     );
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it("a timestamp outside sqlite's signed 64-bit INTEGER is refused naming the value; the messages before it are kept", async () => {
+    const dir = join(root, "bad-time");
+    const w = await BagWriter.create({ fs, directory: dir, storage: "sqlite3" });
+    await w.addTopic(TOPICS[2]!);
+    const data = registry.serialize("geometry_msgs/msg/TwistStamped", value("geometry_msgs/msg/TwistStamped", 1));
+    await w.write("/cmd_vel", T0, data);
+    await expect(w.write("/cmd_vel", 1n << 63n, data)).rejects.toThrow(
+      "/cmd_vel: timestamp 9223372036854775808 ns, expected 0 .. 9223372036854775807 (sqlite INTEGER, rosbag2 int64)",
+    );
+    await expect(w.write("/cmd_vel", -1n, data)).rejects.toThrow("timestamp -1 ns, expected 0 ..");
+    await w.close();
+    const got = await readAll(await Bag.open(fs, dir));
+    expect(got.map((m) => m.logTimeNs)).toEqual([T0]);
   });
 });
