@@ -1,7 +1,8 @@
 /**
  * Bag throughput: writing and reading rosbag2 MCAP bags of 256x256 rgb8 sensor_msgs/Image
- * messages (CDR), uncompressed and zstd, against a plain fs.writeFileSync/readFileSync of the
- * same bytes measured in the same run; and play throughput of a 60 s synthetic flight into the
+ * messages (CDR), uncompressed and zstd, and sqlite3 (.db3) bags of the same messages, against a
+ * plain fs.writeFileSync/readFileSync of the same bytes measured in the same run; small-message
+ * rates (sensor_msgs/Imu) for MCAP and sqlite3; and play throughput of a 60 s synthetic flight into the
  * embedded graph (no nodes) in x real time. Targets (issue 7): write >= 200 MB/s uncompressed,
  * read >= 300 MB/s.
  */
@@ -92,17 +93,25 @@ const REPS = 3;
 const mbps = (bytes: number, ms: number): number => bytes / 1e6 / (ms / 1000);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-async function writeBag(dir: string, msgs: Uint8Array[], compression: "zstd" | "none"): Promise<number> {
+/** "none"/"zstd": MCAP with that chunk compression; "sqlite3": a .db3 bag (rosbag2's default preset). */
+type Variant = "none" | "zstd" | "sqlite3";
+const VARIANTS: readonly Variant[] = ["none", "zstd", "sqlite3"];
+
+async function writeBag(dir: string, msgs: Uint8Array[], variant: Variant, type = "sensor_msgs/msg/Image", periodNs = 33_333_333n): Promise<number> {
   const reg = defaultRegistry();
   const t = performance.now();
-  const w = await BagWriter.create({ fs: new NodeBagFileSystem(), directory: dir, compression });
+  const w = await BagWriter.create({
+    fs: new NodeBagFileSystem(),
+    directory: dir,
+    ...(variant === "sqlite3" ? { storage: "sqlite3" as const } : { compression: variant }),
+  });
   await w.addTopic({
     topic: "/camera/image_raw",
-    type: "sensor_msgs/msg/Image",
-    schemaText: reg.ros2msgText("sensor_msgs/msg/Image"),
+    type,
+    schemaText: reg.ros2msgText(type),
     offeredQosProfiles: offeredQosProfilesYaml([QOS_SENSOR_DATA]),
   });
-  for (let i = 0; i < msgs.length; i++) await w.write("/camera/image_raw", T0 + BigInt(i) * 33_333_333n, msgs[i]!);
+  for (let i = 0; i < msgs.length; i++) await w.write("/camera/image_raw", T0 + BigInt(i) * periodNs, msgs[i]!);
   await w.close();
   return performance.now() - t;
 }
@@ -222,9 +231,9 @@ export async function run(print: (line: string) => void): Promise<void> {
     const joined = Buffer.concat(msgs);
     const refW: number[] = [];
     const refR: number[] = [];
-    const bagW = { none: [] as number[], zstd: [] as number[] };
-    const bagR = { none: [] as number[], zstd: [] as number[] };
-    const sizes = { none: 0, zstd: 0 };
+    const bagW = { none: [] as number[], zstd: [] as number[], sqlite3: [] as number[] };
+    const bagR = { none: [] as number[], zstd: [] as number[], sqlite3: [] as number[] };
+    const sizes = { none: 0, zstd: 0, sqlite3: 0 };
     for (let rep = 0; rep < REPS; rep++) {
       const refFile = path.join(root, `ref_${rep}.bin`);
       let t = performance.now();
@@ -235,21 +244,21 @@ export async function run(print: (line: string) => void): Promise<void> {
       refR.push(performance.now() - t);
       if (back.byteLength !== joined.byteLength) throw new Error("reference read size mismatch");
       rmSync(refFile);
-      for (const compression of ["none", "zstd"] as const) {
+      for (const compression of VARIANTS) {
         const name = `bag_${compression}_${rep}`;
         const dir = path.join(root, name);
         bagW[compression].push(await writeBag(dir, msgs, compression));
         const r = await readBag(dir);
         if (r.bytes !== total) throw new Error(`read ${r.bytes} bytes, wrote ${total}`);
         bagR[compression].push(r.ms);
-        sizes[compression] = readFileSync(path.join(dir, `${name}_0.mcap`)).byteLength;
+        sizes[compression] = readFileSync(path.join(dir, `${name}_0.${compression === "sqlite3" ? "db3" : "mcap"}`)).byteLength;
         rmSync(dir, { recursive: true, force: true });
       }
     }
     const fsW = mbps(total, median(refW));
     const fsR = mbps(total, median(refR));
     print(`reference fs.writeFileSync ${fsW.toFixed(0)} MB/s, fs.readFileSync ${fsR.toFixed(0)} MB/s (median of ${REPS})`);
-    for (const compression of ["none", "zstd"] as const) {
+    for (const compression of VARIANTS) {
       const w = mbps(total, median(bagW[compression]));
       const rd = mbps(total, median(bagR[compression]));
       print(
@@ -259,6 +268,22 @@ export async function run(print: (line: string) => void): Promise<void> {
         print(`  target write >= 200 MB/s: ${w >= 200 ? "met" : "NOT met"}; target read >= 300 MB/s: ${rd >= 300 ? "met" : "NOT met"}`);
       }
     }
+    print(`  (none/zstd: MCAP chunk compression; sqlite3: .db3, rosbag2's default preset, ${(mbps(total, median(bagW.sqlite3)) / mbps(total, median(bagW.none))).toFixed(2)}x MCAP none write, ${(mbps(total, median(bagR.sqlite3)) / mbps(total, median(bagR.none))).toFixed(2)}x read)`);
+    // Small messages: 20,000 sensor_msgs/Imu (200 Hz), where per-message cost dominates.
+    const imuMsgs = Array.from({ length: 20_000 }, () => cdr("sensor_msgs/msg/Imu", IMU));
+    const small = { none: { w: [] as number[], r: [] as number[] }, sqlite3: { w: [] as number[], r: [] as number[] } };
+    for (let rep = 0; rep < REPS; rep++) {
+      for (const variant of ["none", "sqlite3"] as const) {
+        const dir = path.join(root, `imu_${variant}_${rep}`);
+        small[variant].w.push(await writeBag(dir, imuMsgs, variant, "sensor_msgs/msg/Imu", 5_000_000n));
+        small[variant].r.push((await readBag(dir)).ms);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    const rate = (ms: number): string => `${((imuMsgs.length / ms) * 1000 / 1e3).toFixed(0)}k msg/s`;
+    print(
+      `20000 x sensor_msgs/Imu (${imuMsgs[0]!.byteLength} B): MCAP none write ${rate(median(small.none.w))}, read ${rate(median(small.none.r))} | sqlite3 write ${rate(median(small.sqlite3.w))}, read ${rate(median(small.sqlite3.r))} (median of ${REPS})`,
+    );
     // Play: a 60 s flight (camera 30 Hz, IMU 200 Hz) into the embedded graph with a typed camera
     // subscriber, as fast as possible (the schedule runs on an instant clock).
     const flight = path.join(root, "flight");
