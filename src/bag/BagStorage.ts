@@ -84,6 +84,8 @@ export interface BagFileSystem {
    * file system without sqlite (the in-memory test one) cannot write sqlite3 bags.
    */
   createDb3?(path: string): Db3Connection;
+  /** Deletes a file (used to remove a .db3 whose setup failed); optional like createDb3. */
+  removeFile?(path: string): Promise<void>;
   /** Joins path segments with "/" (POSIX). */
   join(...parts: string[]): string;
   basename(path: string): string;

@@ -257,7 +257,7 @@ export class BagWriter {
   }
 
   async #openFile(startNs: bigint): Promise<OpenFile> {
-    if (this.options.storage === "sqlite3") return this.#openDb3(startNs);
+    if (this.options.storage === "sqlite3") return await this.#openDb3(startNs);
     const name = `${this.baseName}_${this.#files.length}.mcap`;
     const file = await this.options.fs.openWrite(this.options.fs.join(this.options.directory, name));
     const writer = new Ros2McapWriter({
@@ -275,7 +275,7 @@ export class BagWriter {
     return open;
   }
 
-  #openDb3(startNs: bigint): OpenDb3 {
+  async #openDb3(startNs: bigint): Promise<OpenDb3> {
     const { fs, directory } = this.options;
     const name = `${this.baseName}_${this.#files.length}.db3`;
     const path = fs.join(directory, name);
@@ -289,6 +289,8 @@ export class BagWriter {
         batchDurationNs: this.options.db3BatchDurationNs,
       });
     } catch (err) {
+      // Remove what sqlite may have created, so a failed setup leaves no half-made .db3 behind.
+      if ((await fs.stat(path)) === "file") await fs.removeFile?.(path).catch(() => undefined);
       throw new BagError(path, `cannot create the sqlite3 file: ${errorText(err)}`);
     }
     for (const t of this.#topics.values()) db.addTopic(t);

@@ -64,10 +64,15 @@ export class Db3FileWriter {
 
   /** Sets the pragmas and creates the tables in a new, empty database. */
   static create(db: Db3Connection, options: Db3FileWriterOptions): Db3FileWriter {
-    for (const pragma of DB3_PRESET_PRAGMAS[options.preset]) db.exec(`PRAGMA ${pragma};`);
-    for (const statement of DB3_CREATE_STATEMENTS) db.exec(statement);
-    db.prepare(DB3_INSERT_SCHEMA).run(DB3_SCHEMA_VERSION, options.rosDistro);
-    return new Db3FileWriter(db, options);
+    try {
+      for (const pragma of DB3_PRESET_PRAGMAS[options.preset]) db.exec(`PRAGMA ${pragma};`);
+      for (const statement of DB3_CREATE_STATEMENTS) db.exec(statement);
+      db.prepare(DB3_INSERT_SCHEMA).run(DB3_SCHEMA_VERSION, options.rosDistro);
+      return new Db3FileWriter(db, options);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
   }
 
   /**

@@ -304,6 +304,33 @@ describe("BagWriter storage sqlite3: refused output leaves no bag", () => {
     expect(readdirSync(dir)).toEqual(["existing_0.db3"]);
   });
 
+  it("a .db3 that cannot be set up: BagError naming the file and sqlite's error; the connection is closed and the file removed", async () => {
+    const dir = join(root, "setup-fails");
+    let closed = 0;
+    const failing = Object.assign(Object.create(fs) as NodeBagFileSystem, {
+      createDb3: (path: string) => {
+        const real = fs.createDb3(path);
+        return {
+          exec: (sql: string) => {
+            if (sql.startsWith("CREATE TABLE messages")) throw new Error("disk I/O error");
+            real.exec(sql);
+          },
+          prepare: (sql: string) => real.prepare(sql),
+          sizeBytes: () => real.sizeBytes(),
+          close: () => {
+            closed++;
+            real.close();
+          },
+        };
+      },
+    });
+    const err = await BagWriter.create({ fs: failing, directory: dir, storage: "sqlite3" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BagError);
+    expect((err as Error).message).toBe(`${join(dir, "setup-fails_0.db3")}: cannot create the sqlite3 file: disk I/O error`);
+    expect(closed).toBe(1);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it("options that do not apply to sqlite3 are refused with the value and valid range, before anything is created", async () => {
     const dir = join(root, "bad-options");
     await expect(BagWriter.create({ fs, directory: dir, storage: "sqlite3", compression: "zstd" })).rejects.toThrow(

@@ -121,6 +121,10 @@ export class NodeBagFileSystem implements BagFileSystem {
     return new BetterSqliteDb3Writer(path);
   }
 
+  async removeFile(path: string): Promise<void> {
+    await fsp.rm(path, { force: true });
+  }
+
   join(...parts: string[]): string {
     return nodePath.join(...parts);
   }
