@@ -126,8 +126,10 @@ export class BagWriter {
     const metadataPath = fs.join(directory, "metadata.yaml");
     if ((await fs.stat(metadataPath)) !== undefined) throw new BagError(metadataPath, "exists: refusing to overwrite a bag");
     const baseName = fs.basename(directory);
-    const firstFile = fs.join(directory, `${baseName}_0.${storage === "mcap" ? "mcap" : "db3"}`);
-    if ((await fs.stat(firstFile)) !== undefined) throw new BagError(firstFile, "exists: refusing to overwrite a bag file");
+    // sqlite3 never opens an existing file for writing (rosbag2: "File ... already exists"); MCAP
+    // files are opened with O_NOFOLLOW truncation by the adapter, as before.
+    const firstDb3 = fs.join(directory, `${baseName}_0.db3`);
+    if (storage === "sqlite3" && (await fs.stat(firstDb3)) !== undefined) throw new BagError(firstDb3, "exists: refusing to overwrite a bag file");
     try {
       await fs.makeDirectory(directory);
     } catch (err) {

@@ -3,7 +3,7 @@
  * the real rosbag2 fixture, metadata.yaml and `bag info` against the MCAP bag of the same
  * messages, split files, and refused output.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -302,6 +302,21 @@ describe("BagWriter storage sqlite3: refused output leaves no bag", () => {
     expect((err2 as Error).message).toBe(`${join(dir, "existing_0.db3")}: exists: refusing to overwrite a bag file`);
     expect(readFileSync(join(dir, "existing_0.db3")).equals(before)).toBe(true);
     expect(readdirSync(dir)).toEqual(["existing_0.db3"]);
+  });
+
+  it("a symlink in place of the .db3 (dangling or not) is refused; nothing is created at its target", async () => {
+    const dir = join(root, "linked");
+    mkdirSync(dir);
+    const target = join(root, "link-target.db3");
+    symlinkSync(target, join(dir, "linked_0.db3"));
+    const err = await BagWriter.create({ fs, directory: dir, storage: "sqlite3" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BagError);
+    expect((err as Error).message).toBe(`${join(dir, "linked_0.db3")}: cannot create the sqlite3 file: already exists`);
+    expect(existsSync(target)).toBe(false);
+    writeFileSync(target, "precious");
+    const err2 = await BagWriter.create({ fs, directory: dir, storage: "sqlite3" }).catch((e: unknown) => e);
+    expect((err2 as Error).message).toBe(`${join(dir, "linked_0.db3")}: exists: refusing to overwrite a bag file`);
+    expect(readFileSync(target, "utf8")).toBe("precious");
   });
 
   it("a .db3 that cannot be set up: BagError naming the file and sqlite's error; the connection is closed and the file removed", async () => {
