@@ -7,42 +7,12 @@ import { NodeBagFileSystem } from "../../src/bag/node/NodeBagFileSystem";
 import { main } from "../../src/cli/main";
 import { parse as parseYaml } from "yaml";
 import { offeredQosProfilesYaml, parseOfferedQosProfiles } from "../../src/bag/offeredQosProfiles";
-import { EmbeddedGraph, QOS_DEFAULT } from "../../src/ros/graph";
-import { GraphServer } from "../../src/ros/ipc/GraphServer";
-import { Launcher } from "../../src/ros/launch/Launcher";
-import { launchIntrospection } from "../../src/ros/launch/launchIntrospection";
-import { talker } from "../ros/launch/testNodes";
+import { QOS_DEFAULT } from "../../src/ros/graph";
+import { startTalkerLaunch } from "./talkerLaunch";
 
 describe("drone-harness bag record on a running launch", () => {
   it("records /chatter through the introspection socket into a bag that reads back in order", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "bag-record-"));
-    const graph = new EmbeddedGraph({ stderrLevel: "silent" });
-    graph.spin();
-    const launcher = new Launcher({ graph, registry: { talker }, log: () => undefined });
-    await launcher.start({
-      nodes: [
-        {
-          package: "drone_harness",
-          executable: "talker",
-          name: "talker",
-          namespace: "/",
-          fullyQualifiedName: "/talker",
-          parameters: {},
-          remappings: [],
-          respawn: false,
-          respawnDelaySec: 0,
-          output: "screen",
-          args: [],
-          source: { file: "t.launch.xml", line: 1 },
-        },
-      ],
-      skipped: [],
-      arguments: [],
-      warnings: [],
-    });
-    const server = new GraphServer(launchIntrospection(graph, (f) => launcher.node(f), { pid: process.pid, launchFile: "t.launch.xml", startedAtMs: 1 }));
-    const socket = join(dir, "sockets", "launch-1.sock");
-    await server.listen(socket);
+    const { socket, stop, dir } = await startTalkerLaunch("bag-record-");
     const out: string[] = [];
     const err: string[] = [];
     try {
@@ -85,10 +55,7 @@ describe("drone-harness bag record on a running launch", () => {
       expect(meta.name).toBe("/chatter");
       expect(parseOfferedQosProfiles(meta.offered_qos_profiles)).toEqual([QOS_DEFAULT]);
     } finally {
-      await server.close();
-      await launcher.stop();
-      await graph.shutdown();
-      rmSync(dir, { recursive: true, force: true });
+      await stop();
     }
   });
 });

@@ -12,55 +12,11 @@ import { MessageDecoder } from "../../src/bag/MessageDecoder";
 import { NodeBagFileSystem } from "../../src/bag/node/NodeBagFileSystem";
 import { offeredQosProfilesYaml } from "../../src/bag/offeredQosProfiles";
 import { main } from "../../src/cli/main";
-import { EmbeddedGraph, QOS_DEFAULT } from "../../src/ros/graph";
-import { GraphServer } from "../../src/ros/ipc/GraphServer";
-import { Launcher } from "../../src/ros/launch/Launcher";
-import { launchIntrospection } from "../../src/ros/launch/launchIntrospection";
+import { QOS_DEFAULT } from "../../src/ros/graph";
 import { defaultRegistry } from "../../src/ros/msgs";
-import { talker } from "../ros/launch/testNodes";
+import { startTalkerLaunch, type TalkerLaunch } from "./talkerLaunch";
 
-type Rig = { dir: string; socket: string; stop: () => Promise<void> };
-
-async function startTalker(): Promise<Rig> {
-  const dir = mkdtempSync(join(tmpdir(), "bag-record-db3-"));
-  const graph = new EmbeddedGraph({ stderrLevel: "silent" });
-  graph.spin();
-  const launcher = new Launcher({ graph, registry: { talker }, log: () => undefined });
-  await launcher.start({
-    nodes: [
-      {
-        package: "drone_harness",
-        executable: "talker",
-        name: "talker",
-        namespace: "/",
-        fullyQualifiedName: "/talker",
-        parameters: {},
-        remappings: [],
-        respawn: false,
-        respawnDelaySec: 0,
-        output: "screen",
-        args: [],
-        source: { file: "t.launch.xml", line: 1 },
-      },
-    ],
-    skipped: [],
-    arguments: [],
-    warnings: [],
-  });
-  const server = new GraphServer(launchIntrospection(graph, (f) => launcher.node(f), { pid: process.pid, launchFile: "t.launch.xml", startedAtMs: 1 }));
-  const socket = join(dir, "sockets", "launch-1.sock");
-  await server.listen(socket);
-  return {
-    dir,
-    socket,
-    stop: async () => {
-      await server.close();
-      await launcher.stop();
-      await graph.shutdown();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+const startTalker = (): Promise<TalkerLaunch> => startTalkerLaunch("bag-record-db3-");
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
