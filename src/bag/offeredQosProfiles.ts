@@ -3,13 +3,16 @@
  * in .db3, a key in metadata.yaml): a YAML list of rmw_qos_profile_t with the policies as rmw
  * enum integers (rosbag2_storage qos.cpp, rosbag2 Iron/Jazzy format). Enum values from
  * rmw/types.h: history KEEP_LAST=1 KEEP_ALL=2; reliability RELIABLE=1 BEST_EFFORT=2; durability
- * TRANSIENT_LOCAL=1 VOLATILE=2; liveliness AUTOMATIC=1. Infinite durations are
- * RMW_DURATION_INFINITE = {sec: 9223372036, nsec: 854775807}.
+ * TRANSIENT_LOCAL=1 VOLATILE=2; liveliness AUTOMATIC=1. Our profiles set no deadline, lifespan or
+ * liveliness lease, i.e. the rmw defaults, RMW_DURATION_UNSPECIFIED = {sec: 0, nsec: 0}
+ * (rmw/qos_profiles.h, RMW_QOS_DEADLINE_DEFAULT etc.): what rosbag2 itself stores for a default
+ * publisher (../shared/fixtures/rosbag2/talker-mcap/metadata.yaml, /topic), and a value every
+ * rosbag2 release parses (Foxy-era qos.cpp reads sec as a 32-bit unsigned).
  */
 import { parse as parseYaml } from "yaml";
 import type { QoSProfile } from "../ros/graph/types";
 
-const INFINITE = "    sec: 9223372036\n    nsec: 854775807";
+const UNSPECIFIED = "    sec: 0\n    nsec: 0";
 
 function profileYaml(q: QoSProfile): string {
   const history = q.history === "keep_last" ? 1 : 2;
@@ -20,10 +23,10 @@ function profileYaml(q: QoSProfile): string {
     `  depth: ${q.depth}`,
     `  reliability: ${reliability}`,
     `  durability: ${durability}`,
-    `  deadline:\n${INFINITE.replace(/^/gm, "  ")}`,
-    `  lifespan:\n${INFINITE.replace(/^/gm, "  ")}`,
+    `  deadline:\n${UNSPECIFIED.replace(/^/gm, "  ")}`,
+    `  lifespan:\n${UNSPECIFIED.replace(/^/gm, "  ")}`,
     "  liveliness: 1",
-    `  liveliness_lease_duration:\n${INFINITE.replace(/^/gm, "  ")}`,
+    `  liveliness_lease_duration:\n${UNSPECIFIED.replace(/^/gm, "  ")}`,
     "  avoid_ros_namespace_conventions: false",
   ].join("\n");
 }

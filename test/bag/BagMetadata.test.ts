@@ -104,6 +104,17 @@ describe("offered_qos_profiles", () => {
     for (const q of [QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL]) expect(parseOfferedQosProfiles(offeredQosProfilesYaml([q]))).toEqual([q]);
   });
 
+  it("writes the default durations as rosbag2 recorded them for the talker's default publisher on /topic (sec 0, nsec 0)", () => {
+    const md = parseBagMetadata(readFileSync(path.join(TALKER_MCAP, "metadata.yaml"), "utf8"));
+    const chatter = md.topics.find((t) => t.name === "/topic")?.offeredQosProfiles ?? "";
+    const durations = (text: string): unknown[] => {
+      const p = (parseYaml(text) as Record<string, unknown>[])[0] ?? {};
+      return [p.deadline, p.lifespan, p.liveliness_lease_duration, p.liveliness, p.reliability, p.durability];
+    };
+    expect(durations(chatter)).toEqual([{ sec: 0, nsec: 0 }, { sec: 0, nsec: 0 }, { sec: 0, nsec: 0 }, 1, 1, 2]);
+    expect(durations(offeredQosProfilesYaml([QOS_DEFAULT]))).toEqual(durations(chatter));
+  });
+
   it("reads the profiles rosbag2 wrote into the talker bag (history 3 = unknown -> keep_last, depth 0 -> 10)", () => {
     const md = parseBagMetadata(readFileSync(path.join(TALKER_MCAP, "metadata.yaml"), "utf8"));
     const rosout = md.topics.find((t) => t.name === "/rosout")!;
