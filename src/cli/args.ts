@@ -20,3 +20,38 @@ export function heldOutSplitArg(value: string | undefined, what: string): Split 
   if (split === "train") throw new UsageError(`--split train: ${what} may only read held-out seeds ("test" or "val")`);
   return split;
 }
+
+/** The flags every held-out evaluation command (eval, bound) takes. */
+export type HeldOutArgs = { models: string; scenario: string; split: Split; flights: number; json: boolean };
+
+/**
+ * Consumes `args[i]` (and its value) when it is one of the HeldOutArgs flags, writing into `out`;
+ * returns the index of the last token used, or -1 when the flag is not one of them. `what` names
+ * the command in a refused --split train.
+ */
+export function heldOutArg(args: readonly string[], i: number, out: HeldOutArgs, what: string): number {
+  switch (args[i] ?? "") {
+    case "--models":
+      out.models = args[i + 1] ?? "";
+      return i + 1;
+    case "--scenario":
+      out.scenario = args[i + 1] ?? "";
+      return i + 1;
+    case "--split":
+      out.split = heldOutSplitArg(args[i + 1], what);
+      return i + 1;
+    case "--flights":
+      out.flights = intArg("--flights", args[i + 1], 1);
+      return i + 1;
+    case "--json":
+      out.json = true;
+      return i;
+    default:
+      return -1;
+  }
+}
+
+/** The checks after parsing that every held-out command shares. */
+export function requireScenario(out: { scenario: string }): void {
+  if (out.scenario === "") throw new UsageError("--scenario is required (a YAML file or a bundled name such as default)");
+}

@@ -14,7 +14,7 @@ import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
 import { correctionBound, formatBound } from "../../harness/eval/correctionBound";
 import { loadHarness, loadStudent } from "../../harness/modelfile";
 import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainPipeline";
-import { heldOutSplitArg, intArg } from "../args";
+import { heldOutArg, intArg, requireScenario } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE = "drone-harness bound --models <dir> --scenario <yaml|name> [--split test] [--flights 30] [--first-seed 0] [--student coevolved|bc] [--perturbed] [--json]";
@@ -27,18 +27,6 @@ export function parseBoundArgs(args: string[]): BoundArgs {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     switch (a) {
-      case "--models":
-        out.models = args[++i] ?? "";
-        break;
-      case "--scenario":
-        out.scenario = args[++i] ?? "";
-        break;
-      case "--split":
-        out.split = heldOutSplitArg(args[++i], "the bound");
-        break;
-      case "--flights":
-        out.flights = intArg("--flights", args[++i], 1);
-        break;
       case "--first-seed":
         out.firstSeed = intArg("--first-seed", args[++i], 0);
         break;
@@ -51,14 +39,14 @@ export function parseBoundArgs(args: string[]): BoundArgs {
       case "--perturbed":
         out.perturbed = true;
         break;
-      case "--json":
-        out.json = true;
-        break;
-      default:
-        throw new UsageError(`unknown argument "${a}"`);
+      default: {
+        const last = heldOutArg(args, i, out, "the bound");
+        if (last < 0) throw new UsageError(`unknown argument "${a}"`);
+        i = last;
+      }
     }
   }
-  if (out.scenario === "") throw new UsageError("--scenario is required (a YAML file or a bundled name such as default)");
+  requireScenario(out);
   return out;
 }
 

@@ -12,7 +12,7 @@ import { evaluate, formatReport, ROWS, type RowName } from "../../harness/eval/e
 import { loadHarness, loadStudent, loadTeacher } from "../../harness/modelfile";
 import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainPipeline";
 import { LAMBDA_INITIAL } from "../../harness/correction/constants";
-import { heldOutSplitArg, intArg } from "../args";
+import { heldOutArg, intArg, requireScenario } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE = "drone-harness eval --models <dir> --scenario <yaml|name> [--split test] [--flights 50] [--ap-seeds 12] [--conditions nominal,perturbed] [--fly-rows row,...] [--json]";
@@ -34,18 +34,6 @@ export function parseEvalArgs(args: string[]): EvalArgs {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     switch (a) {
-      case "--models":
-        out.models = args[++i] ?? "";
-        break;
-      case "--scenario":
-        out.scenario = args[++i] ?? "";
-        break;
-      case "--split":
-        out.split = heldOutSplitArg(args[++i], "evaluation");
-        break;
-      case "--flights":
-        out.flights = intArg("--flights", args[++i], 1);
-        break;
       case "--ap-seeds":
         out.apSeeds = intArg("--ap-seeds", args[++i], 1);
         break;
@@ -66,14 +54,14 @@ export function parseEvalArgs(args: string[]): EvalArgs {
         out.flyRows = rows.filter((r): r is RowName => r !== undefined);
         break;
       }
-      case "--json":
-        out.json = true;
-        break;
-      default:
-        throw new UsageError(`unknown argument "${a}"`);
+      default: {
+        const last = heldOutArg(args, i, out, "evaluation");
+        if (last < 0) throw new UsageError(`unknown argument "${a}"`);
+        i = last;
+      }
     }
   }
-  if (out.scenario === "") throw new UsageError("--scenario is required (a YAML file or a bundled name such as default)");
+  requireScenario(out);
   return out;
 }
 

@@ -1,0 +1,20 @@
+import { parseEvalArgs } from "../../../src/cli/commands/eval";
+
+describe("drone-harness eval arguments", () => {
+  it("shares the held-out flags with bound and keeps its own", () => {
+    expect(parseEvalArgs(["--scenario", "default"])).toEqual({
+      models: "models", scenario: "default", split: "test", flights: 50, apSeeds: 12, json: false, conditions: ["nominal", "perturbed"],
+    });
+    expect(parseEvalArgs(["--models", "m", "--scenario", "s.yaml", "--split", "val", "--flights", "7", "--json", "--ap-seeds", "2", "--conditions", "perturbed", "--fly-rows", "bc_student"])).toEqual({
+      models: "m", scenario: "s.yaml", split: "val", flights: 7, apSeeds: 2, json: true, conditions: ["perturbed"], flyRows: ["bc_student"],
+    });
+  });
+
+  it("names what is wrong", () => {
+    expect(() => parseEvalArgs(["--scenario", "d", "--split", "train"])).toThrow(/--split train: evaluation may only read held-out seeds/);
+    expect(() => parseEvalArgs(["--scenario", "d", "--flights", "x"])).toThrow(/--flights=x, expected an integer >= 1/);
+    expect(() => parseEvalArgs(["--scenario", "d", "--fly-rows", "teacher"])).toThrow(/--fly-rows=teacher/);
+    expect(() => parseEvalArgs(["--scenario", "d", "--verbose"])).toThrow(/unknown argument "--verbose"/);
+    expect(() => parseEvalArgs(["--json"])).toThrow(/--scenario is required/);
+  });
+});
