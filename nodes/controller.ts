@@ -22,7 +22,7 @@ import { RateStats } from "./common/RateStats";
 import type { TwistStamped } from "./common/sensorTypes";
 import { StampGuard, stampToNs } from "./common/StampGuard";
 import { DETECTION_ARRAY_TYPE, STUDENT_OUTPUT_TYPE, TWIST_STAMPED_TYPE, copyHeader, studentOutputProblem, type StudentOutputMsg } from "./common/studentOutputMsg";
-import { wireLifecycle } from "./common/wireLifecycle";
+import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
 
 export const CONTROLLER_TOPICS = {
   policy: "harness/policy",
@@ -31,11 +31,7 @@ export const CONTROLLER_TOPICS = {
 } as const;
 
 export const controllerNode: NodeFactory = async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
-  const node = graph.createLifecycleNode(options.name, {
-    namespace: options.namespace,
-    parameterOverrides: options.parameterOverrides,
-    remappings: options.remappings,
-  });
+  const node = createLaunchedLifecycleNode(graph, options);
   const speed = { from: 0, to: 50 };
   const p = {
     cruise: declareDouble(node, "cruise_speed_m_s", 4, "Forward speed of the cruise action", speed),

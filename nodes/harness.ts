@@ -60,7 +60,7 @@ import {
   type HarnessCorrectionMsg,
   type StudentOutputMsg,
 } from "./common/studentOutputMsg";
-import { wireLifecycle } from "./common/wireLifecycle";
+import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
 
 export const HARNESS_TOPICS = {
   image: "camera/image_raw",
@@ -103,11 +103,7 @@ function maxAbs(v: ArrayLike<number>): number {
 
 export function createHarnessNode(deps: HarnessDeps): NodeFactory {
   return async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
-    const node = graph.createLifecycleNode(options.name, {
-      namespace: options.namespace,
-      parameterOverrides: options.parameterOverrides,
-      remappings: options.remappings,
-    });
+    const node = createLaunchedLifecycleNode(graph, options);
     const p = {
       correctionEnabled: declareBool(node, "correction_enabled", true, "Apply delta (false: compute and report it, apply 0) for A/B runs"),
       textureRuleEnabled: declareBool(node, "texture_rule_enabled", true, "Seed 4.2 texture rule: publish the computed Sobel gain on harness/texture_gain (false: publish 1)"),

@@ -30,7 +30,7 @@ import { RateStats } from "./common/RateStats";
 import type { TwistStamped } from "./common/sensorTypes";
 import { StampGuard } from "./common/StampGuard";
 import { TWIST_STAMPED_TYPE } from "./common/studentOutputMsg";
-import { wireLifecycle } from "./common/wireLifecycle";
+import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
 
 export const ODOMETRY_TYPE = "nav_msgs/msg/Odometry";
 export type OdometryMsg = Msg<typeof ODOMETRY_TYPE>;
@@ -41,11 +41,7 @@ export const ODOM_TO_GPS_VEL_TOPICS = {
 } as const;
 
 export const odomToGpsVelNode: NodeFactory = async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
-  const node = graph.createLifecycleNode(options.name, {
-    namespace: options.namespace,
-    parameterOverrides: options.parameterOverrides,
-    remappings: options.remappings,
-  });
+  const node = createLaunchedLifecycleNode(graph, options);
   const p = {
     frameId: declareString(node, "frame_id", "gps_link", "frame_id of gps/vel (the embedded sim node writes gps_link)"),
     maxSpeed: declareDouble(node, "max_speed_m_s", 100, "Odometry with a larger |twist.linear| is dropped as absurd", { from: 0.1, to: 1000 }),

@@ -43,7 +43,7 @@ import {
   toStudentOutputMsg,
   type StudentOutputMsg,
 } from "./common/studentOutputMsg";
-import { wireLifecycle } from "./common/wireLifecycle";
+import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
 
 export const PERCEPTION_TOPICS = {
   image: "camera/image_raw",
@@ -62,11 +62,7 @@ export type PerceptionDeps = {
 
 export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
   return async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
-    const node = graph.createLifecycleNode(options.name, {
-      namespace: options.namespace,
-      parameterOverrides: options.parameterOverrides,
-      remappings: options.remappings,
-    });
+    const node = createLaunchedLifecycleNode(graph, options);
     const p = {
       width: declareInt(node, "expected_width", 256, "Expected image width in px (0 = any); other sizes are dropped (resize upstream)", { from: 0, to: 8192 }),
       height: declareInt(node, "expected_height", 256, "Expected image height in px (0 = any)", { from: 0, to: 8192 }),

@@ -39,7 +39,7 @@ import { DIAG_ERROR, DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDi
 import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
 import { StampGuard, type StampVerdict } from "./common/StampGuard";
 import { HARNESS_CORRECTION_TYPE, IMAGE_TYPE, IMU_TYPE, NAV_SAT_FIX_TYPE, TWIST_STAMPED_TYPE, type HarnessCorrectionMsg } from "./common/studentOutputMsg";
-import { wireLifecycle } from "./common/wireLifecycle";
+import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
 
 export const SAFETY_TOPICS = {
   image: "camera/image_raw",
@@ -58,11 +58,7 @@ const OFFBOARD_CONTROL_MODE_TYPE = "px4_msgs/msg/OffboardControlMode";
 const ALL_ENCODINGS = Object.keys(IMAGE_ENCODINGS);
 
 export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
-  const node = graph.createLifecycleNode(options.name, {
-    namespace: options.namespace,
-    parameterOverrides: options.parameterOverrides,
-    remappings: options.remappings,
-  });
+  const node = createLaunchedLifecycleNode(graph, options);
   const p = {
     staleTimeout: declareDouble(node, "stale_timeout_s", 0.15, "An input older than this (node clock) -> hover", { from: 0.01, to: 10 }),
     period: declareDouble(node, "check_period_s", 0.05, "Watchdog timer period; hover within stale_timeout_s + check_period_s", { from: 0.001, to: 0.1 }),
