@@ -26,7 +26,7 @@ import { softmaxCorrected } from "../correction/correctionDelta";
 import { studentSgt } from "../diagnostics/finiteDifferenceSgt";
 import { HARNESS_LOSS_WEIGHT } from "../diagnostics/constants";
 import { harnessLoss } from "../diagnostics/harnessLoss";
-import type { DroneEnvironment, EnvironmentFactory } from "../data/DroneEnvironment";
+import type { EnvironmentFactory } from "../data/DroneEnvironment";
 import type { SeedSource } from "../data/SeedSplit";
 import { SENSITIVITY_ROWS, type HarnessNet } from "../models/HarnessNet";
 import { buildHarnessImage, buildImageInput, ROLLOUT_STEPS } from "../models/imageInput";
@@ -34,12 +34,12 @@ import { STATE_DIM } from "../models/stateVector";
 import type { Student } from "../models/Student";
 import { correctedAdvantages, PPO_CLIP } from "./advantage";
 import { CoEvolutionSchedule, DEFAULT_SCHEDULE, type ScheduleOptions } from "./CoEvolutionSchedule";
-import { environmentReward } from "./EnvironmentReward";
-import { decideFrame, newFrameDecision, rgbTensor, StateHistory, type FrameDecision } from "./HarnessedPolicy";
+import { FlightRollouts, type FlightObs } from "./FlightRollouts";
+import { decideFrame, rgbTensor } from "./HarnessedPolicy";
 import { ppoLoss, ENTROPY_BETA } from "./ppoLoss";
 import { ReplayBuffer } from "./ReplayBuffer";
 import { Rng } from "./Rng";
-import { collectRollout, createRollout, returnsToGo, ROLLOUT_LENGTH, type RolloutEnvironment } from "./Rollout";
+import { collectRollout, createRollout, returnsToGo, ROLLOUT_LENGTH } from "./Rollout";
 
 export type CoEvolutionOptions = {
   student: Student;
@@ -86,7 +86,6 @@ export type CoEvolutionStats = {
   sGtEvaluations: number;
 };
 
-type Obs = { rgb: Uint8Array; state: Float32Array; rates: Float32Array; decision: FrameDecision };
 
 type ReplaySample = { rgb: Uint8Array; state: Float32Array; rates: Float32Array; rTrue: number };
 
@@ -98,48 +97,6 @@ export function policyVariables(student: Student): tf.Variable[] {
     .names()
     .filter((n) => n.startsWith("policy/"))
     .map((n) => student.params.get(n));
-}
-
-class FlightRollouts implements RolloutEnvironment<Obs> {
-  private cached: Obs | undefined;
-  private readonly history = new StateHistory();
-  event: ReturnType<DroneEnvironment["step"]> = { type: "running" };
-
-  constructor(
-    readonly env: DroneEnvironment,
-    private readonly cells: number,
-  ) {}
-
-  observe(): Obs {
-    if (this.cached !== undefined) return this.cached;
-    const rgb = new Uint8Array(this.env.width * this.env.height * 3);
-    this.env.render(rgb);
-    const state = new Float32Array(STATE_DIM);
-    this.env.sensorState(state);
-    this.history.push(state);
-    const rates = this.history.rates(this.env.controlPeriod_s, new Float32Array(STATE_DIM));
-    this.cached = { rgb, state, rates, decision: newFrameDecision(this.cells) };
-    return this.cached;
-  }
-
-  stateFeatures(obs: Obs, out: Float32Array): void {
-    out.set(obs.state);
-  }
-
-  step(action: number): { reward: number; done: boolean } {
-    this.cached = undefined;
-    this.event = this.env.step(action);
-    switch (this.event.type) {
-      case "running":
-        return environmentReward({ type: "running" });
-      case "goal":
-        return environmentReward({ type: "goal" });
-      case "timeout":
-        return environmentReward({ type: "timeout" });
-      case "collision":
-        return environmentReward({ type: "collision" });
-    }
-  }
 }
 
 function crossed(prev: number, now: number, every: number): boolean {
@@ -180,12 +137,12 @@ export function coEvolve(options: CoEvolutionOptions): CoEvolutionStats {
   let windowMaxDelta = 0;
   let seedIndex = 0;
   let flight: FlightRollouts | undefined;
-  const rollout = createRollout<Obs>({ length: ROLLOUT_LENGTH, actions: NUM_ACTIONS, features: STATE_DIM });
+  const rollout = createRollout<FlightObs>({ length: ROLLOUT_LENGTH, actions: NUM_ACTIONS, features: STATE_DIM });
   const pc = new Float32Array(NUM_ACTIONS);
   const retBuf = new Float32Array(ROLLOUT_LENGTH);
 
   const policy = {
-    logits: (obs: Obs, out: Float32Array): void => {
+    logits: (obs: FlightObs, out: Float32Array): void => {
       decideFrame(student, harness, options.lambda.value, { rgb: obs.rgb, width, height, state: obs.state, rates: obs.rates }, obs.decision);
       options.lambda.update(obs.decision.risk);
       windowMaxDelta = Math.max(windowMaxDelta, obs.decision.maxAbsDelta);
@@ -292,7 +249,7 @@ export function coEvolve(options: CoEvolutionOptions): CoEvolutionStats {
         const env = options.factory(seed, { perturbed: false });
         width = env.width;
         height = env.height;
-        flight = new FlightRollouts(env, (width / 8) * (height / 8));
+        flight = new FlightRollouts(env);
       }
       collectRollout(flight, policy, rollout, { rng });
       returnsToGo(rollout, retBuf);

@@ -12,15 +12,15 @@
 import * as tf from "@tensorflow/tfjs";
 import { NUM_ACTIONS } from "../actions";
 import { studentSgt } from "../diagnostics/finiteDifferenceSgt";
-import type { DroneEnvironment, EnvironmentFactory } from "../data/DroneEnvironment";
+import type { EnvironmentFactory } from "../data/DroneEnvironment";
 import type { SeedSource } from "../data/SeedSplit";
 import { buildImageInput } from "../models/imageInput";
 import { STATE_DIM } from "../models/stateVector";
 import type { Student } from "../models/Student";
-import { environmentReward } from "./EnvironmentReward";
-import { decideFrame, newFrameDecision, rgbTensor, StateHistory, type FrameDecision } from "./HarnessedPolicy";
+import { FlightRollouts, type FlightObs } from "./FlightRollouts";
+import { decideFrame, rgbTensor } from "./HarnessedPolicy";
 import { Rng } from "./Rng";
-import { collectRollout, createRollout, ROLLOUT_LENGTH, type RolloutEnvironment } from "./Rollout";
+import { collectRollout, createRollout, ROLLOUT_LENGTH } from "./Rollout";
 
 export type TransferSample = {
   rgb: Uint8Array;
@@ -51,38 +51,6 @@ export type SampleCollectionOptions = {
 
 export type SampleCollection = { samples: TransferSample[]; flights: number; collisions: number; goals: number; steps: number };
 
-type Obs = { rgb: Uint8Array; state: Float32Array; rates: Float32Array; decision: FrameDecision };
-
-class StudentFlight implements RolloutEnvironment<Obs> {
-  private cached: Obs | undefined;
-  private readonly history = new StateHistory();
-  event: ReturnType<DroneEnvironment["step"]> = { type: "running" };
-
-  /** The student's detection grid has one cell per 8x8 pixels (as in coEvolve.ts). */
-  constructor(readonly env: DroneEnvironment) {}
-
-  observe(): Obs {
-    if (this.cached !== undefined) return this.cached;
-    const rgb = new Uint8Array(this.env.width * this.env.height * 3);
-    this.env.render(rgb);
-    const state = new Float32Array(STATE_DIM);
-    this.env.sensorState(state);
-    this.history.push(state);
-    const rates = this.history.rates(this.env.controlPeriod_s, new Float32Array(STATE_DIM));
-    this.cached = { rgb, state, rates, decision: newFrameDecision((this.env.width / 8) * (this.env.height / 8)) };
-    return this.cached;
-  }
-
-  stateFeatures(obs: Obs, out: Float32Array): void {
-    out.set(obs.state);
-  }
-
-  step(action: number): { reward: number; done: boolean } {
-    this.cached = undefined;
-    this.event = this.env.step(action);
-    return environmentReward(this.event.type === "collision" ? { type: "collision" } : { type: this.event.type });
-  }
-}
 
 /** Flies the frozen student over `seeds` (cycling) until `count` samples are taken. */
 export function collectTransferSamples(options: SampleCollectionOptions): SampleCollection {
@@ -91,13 +59,13 @@ export function collectTransferSamples(options: SampleCollectionOptions): Sample
   if (!Number.isInteger(sampleEvery) || sampleEvery < 1) throw new RangeError(`sampleEvery=${sampleEvery}, expected an integer >= 1`);
   if (options.seeds.length === 0) throw new RangeError("transfer sample collection needs at least one seed, got 0");
   const rng = new Rng(options.rngSeed);
-  const rollout = createRollout<Obs>({ length: ROLLOUT_LENGTH, actions: NUM_ACTIONS, features: STATE_DIM });
+  const rollout = createRollout<FlightObs>({ length: ROLLOUT_LENGTH, actions: NUM_ACTIONS, features: STATE_DIM });
   const out: SampleCollection = { samples: [], flights: 0, collisions: 0, goals: 0, steps: 0 };
   let seedIndex = 0;
-  let flight: StudentFlight | undefined;
+  let flight: FlightRollouts | undefined;
   let rolloutIndex = 0;
   const policy = {
-    logits: (obs: Obs, logits: Float32Array): void => {
+    logits: (obs: FlightObs, logits: Float32Array): void => {
       const env = flight?.env;
       if (env === undefined) throw new Error("no flight in progress");
       decideFrame(student, undefined, 0, { rgb: obs.rgb, width: env.width, height: env.height, state: obs.state, rates: obs.rates }, obs.decision);
@@ -108,7 +76,7 @@ export function collectTransferSamples(options: SampleCollectionOptions): Sample
     if (flight === undefined) {
       const seed = options.source.require(options.seeds[seedIndex % options.seeds.length] as number);
       seedIndex++;
-      flight = new StudentFlight(options.factory(seed, { perturbed: false }));
+      flight = new FlightRollouts(options.factory(seed, { perturbed: false }));
       rolloutIndex = 0;
     }
     const env = flight.env;
