@@ -21,7 +21,8 @@ import type {
   Timer,
 } from "../graph/types";
 import { nsToTime } from "../graph/wallClock";
-import { fromRclParameter, PARAMETER_TYPE_CODES, toRclQoS, toRclValue } from "./conversions";
+import { PARAMETER_TYPE_CODE } from "../graph/parameterMsg";
+import { fromRclParameter, toRclQoS, toRclValue } from "./conversions";
 import type { RclnodejsModule, RclNode, RclNodeOptions, RclPublisher, RclSubscription, RclTimer } from "./rclnodejsApi";
 
 class RclPublisherWrapper<T> implements Publisher<T> {
@@ -147,7 +148,7 @@ export class RclnodejsNode implements RosNode {
   }
 
   declareParameter(name: string, defaultValue: ParameterValue, descriptor: ParameterDescriptor): ParameterValue {
-    const code = PARAMETER_TYPE_CODES[descriptor.type];
+    const code = PARAMETER_TYPE_CODE[descriptor.type];
     const ours = Object.prototype.hasOwnProperty.call(this.#overrides, name) ? this.#overrides[name] : undefined;
     const initial = ours ?? defaultValue;
     const problem = checkValue(name, initial, descriptor);
@@ -182,7 +183,7 @@ export class RclnodejsNode implements RosNode {
       const d = this.#descriptors.get(p.name);
       const type = d?.type ?? p.type;
       try {
-        const [result] = this.inner.setParameters([new this.rcl.Parameter(p.name, PARAMETER_TYPE_CODES[type], toRclValue(type, p.value))]);
+        const [result] = this.inner.setParameters([new this.rcl.Parameter(p.name, PARAMETER_TYPE_CODE[type], toRclValue(type, p.value))]);
         return result ?? { successful: false, reason: `parameter '${p.name}': no result from rclnodejs` };
       } catch (error) {
         return { successful: false, reason: error instanceof Error ? error.message : String(error) };

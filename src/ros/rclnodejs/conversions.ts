@@ -1,4 +1,5 @@
 import type { ParameterType, ParameterValue, QoSProfile } from "../graph/types";
+import { PARAMETER_TYPE_CODE } from "../graph/parameterMsg";
 import type { RclnodejsModule, RclParameter, RclQoS } from "./rclnodejsApi";
 
 /** rclnodejs QoS.HistoryPolicy / ReliabilityPolicy / DurabilityPolicy codes (qos.d.ts = rmw enums). */
@@ -10,21 +11,9 @@ export function toRclQoS(rcl: RclnodejsModule, qos: QoSProfile): RclQoS {
   return new rcl.QoS(HISTORY[qos.history], qos.depth, RELIABILITY[qos.reliability], DURABILITY[qos.durability]);
 }
 
-/** rcl_interfaces/msg/ParameterType codes (rclnodejs ParameterType, parameter.d.ts). */
-export const PARAMETER_TYPE_CODES: Readonly<Record<ParameterType, number>> = {
-  bool: 1,
-  integer: 2,
-  double: 3,
-  string: 4,
-  byte_array: 5,
-  bool_array: 6,
-  integer_array: 7,
-  double_array: 8,
-  string_array: 9,
-};
-
+/** rclnodejs's ParameterType uses the rcl_interfaces/msg/ParameterType codes (parameter.d.ts). */
 export function parameterTypeOfCode(code: number): ParameterType {
-  for (const [name, c] of Object.entries(PARAMETER_TYPE_CODES)) if (c === code) return name as ParameterType;
+  for (const [name, c] of Object.entries(PARAMETER_TYPE_CODE)) if (c === code) return name as ParameterType;
   throw new Error(`rclnodejs parameter type code ${code}: expected 1..9 (PARAMETER_NOT_SET is 0)`);
 }
 
