@@ -53,6 +53,21 @@ export type RenderTarget = {
   mask?: Uint8Array;
   /** Filled when given (and mask is given). */
   boxes?: BoxList;
+  /**
+   * width * height class labels of the *visible* obstacle pixels only (mask given too): a labelled
+   * pixel counts when the structure changes it by more than the renderer's `visibleContrast`
+   * (mean absolute change over the three channels, 8-bit units, of the pixel as rendered so far:
+   * the background already carries its sensor noise, so a structure of the background's own
+   * colour can read as visible where the noise pushed the background away from it), else 0. A wire
+   * whose colour matches its background is in `mask` but not here (issue 12: labels count only
+   * what the camera can see).
+   */
+  visibleMask?: Uint8Array;
+  /**
+   * width * height optical-axis depth Z (m) of the structure labelled at each pixel of `mask`,
+   * 0 where `mask` is 0 (mask given too). The near-threat label of a cell comes from it.
+   */
+  depth?: Float32Array;
 };
 
 export type RendererOptions = {
@@ -65,6 +80,12 @@ export type RendererOptions = {
    * interpolated linearly (see `renderView`). Default 0.05; 0 computes every pixel exactly.
    */
   spanTolerance?: number;
+  /**
+   * Smallest mean absolute channel change (8-bit units; see RenderTarget.visibleMask) for which a labelled pixel
+   * counts as visible in `RenderTarget.visibleMask`. Default max(3, 1.5 * noiseStd): a change of
+   * under 3 grey levels, or within the sensor noise, cannot be seen (issue 12).
+   */
+  visibleContrast?: number;
 };
 
 export function makeBoxList(capacity: number): BoxList {
@@ -122,7 +143,11 @@ export class Renderer {
   private readonly noiseStd: number;
   private readonly spanTolerance: number;
   /** Projection and colour of the segment being rasterised: x0, y0, w0, x1, y1, w1, r, g, b. */
-  private readonly segArgs = new Float64Array(9);
+  private readonly segArgs = new Float64Array(11);
+  private readonly visibleContrast: number;
+  /** Label outputs of the current render call (undefined when not asked for). */
+  private visibleOut: Uint8Array | undefined;
+  private depthOut: Float32Array | undefined;
   /** 1 where segment i starts at the end of segment i - 1 of the same object. */
   private readonly continues: Uint8Array;
   private readonly keys: Float64Array;
@@ -138,6 +163,8 @@ export class Renderer {
     this.camera = camera;
     this.noiseStd = options.noiseStd ?? 0;
     if (!(this.noiseStd >= 0)) throw new RangeError(`noiseStd=${this.noiseStd}, expected >= 0`);
+    this.visibleContrast = options.visibleContrast ?? Math.max(3, 1.5 * this.noiseStd);
+    if (!(this.visibleContrast >= 0)) throw new RangeError(`visibleContrast=${this.visibleContrast}, expected >= 0`);
     this.spanTolerance = options.spanTolerance ?? DEFAULT_SPAN_TOLERANCE;
     if (!(this.spanTolerance >= 0 && this.spanTolerance <= 0.5)) throw new RangeError(`spanTolerance=${this.spanTolerance}, expected in [0, 0.5]`);
     this.noiseRng = Rng.derive(options.noiseSeed ?? 0, 77);
@@ -231,6 +258,15 @@ export class Renderer {
     if (target.mask !== undefined && target.mask.length < n) throw new RangeError(`mask.length=${target.mask.length}, expected >= ${n}`);
     const mask = target.mask;
     if (mask !== undefined) mask.fill(0, 0, n);
+    if (target.visibleMask !== undefined || target.depth !== undefined) {
+      if (mask === undefined) throw new RangeError("visibleMask and depth need mask in the same RenderTarget");
+      if (target.visibleMask !== undefined && target.visibleMask.length < n) throw new RangeError(`visibleMask.length=${target.visibleMask.length}, expected >= ${n}`);
+      if (target.depth !== undefined && target.depth.length < n) throw new RangeError(`depth.length=${target.depth.length}, expected >= ${n}`);
+    }
+    this.visibleOut = target.visibleMask;
+    this.depthOut = target.depth;
+    this.visibleOut?.fill(0, 0, n);
+    this.depthOut?.fill(0, 0, n);
     this.bpx.fill(0);
     const gain = 255 * this.world.exposure;
     const useNoise = this.noiseStd > 0;
@@ -635,7 +671,7 @@ export class Renderer {
         // chord stays under MERGE_PX (L1, px): the same pixels at a fraction of the per-segment
         // cost; the chord of a bent sub-pixel chain is at most a fraction of a pixel off it.
         if (pending && pendingLast === i - 1 && cont[i] === 1 && cls === pendingCls && Math.abs(x1 - sa[0]!) + Math.abs(y1 - sa[1]!) < MERGE_PX) {
-          sa[3] = x1; sa[4] = y1; sa[5] = w1;
+          sa[3] = x1; sa[4] = y1; sa[5] = w1; sa[10] = iz1;
           pendingLast = i;
           continue;
         }
@@ -643,7 +679,7 @@ export class Renderer {
           this.rasterise(pendingCls, ob.id, W, H, out, mask, noiseOffset);
           pending = false;
         }
-        sa[0] = x0; sa[1] = y0; sa[2] = w0; sa[3] = x1; sa[4] = y1; sa[5] = w1;
+        sa[0] = x0; sa[1] = y0; sa[2] = w0; sa[3] = x1; sa[4] = y1; sa[5] = w1; sa[9] = iz0; sa[10] = iz1;
         sa[6] = (base[3 * i]! * h + hazeR * h1) * gain;
         sa[7] = (base[3 * i + 1]! * h + hazeG * h1) * gain;
         sa[8] = (base[3 * i + 2]! * h + hazeB * h1) * gain;
@@ -667,6 +703,10 @@ export class Renderer {
     let x0 = sa[0]!, w0 = sa[2]!;
     let x1 = sa[3]!, w1 = sa[5]!;
     const y0 = sa[1]!, y1 = sa[4]!;
+    let iz0 = sa[9]!, iz1 = sa[10]!;
+    const visibleOut = mask === undefined ? undefined : this.visibleOut;
+    const depthOut = mask === undefined ? undefined : this.depthOut;
+    const minContrast3 = 3 * this.visibleContrast;
     const cr = sa[6]!, cg = sa[7]!, cb = sa[8]!;
     const useNoise = noiseOffset >= 0;
     const noise = this.noise;
@@ -685,6 +725,7 @@ export class Renderer {
       let t = m0; m0 = m1; m1 = t;
       t = n0; n0 = n1; n1 = t;
       t = w0; w0 = w1; w1 = t;
+      t = iz0; iz0 = iz1; iz1 = t;
     }
     const dm = m1 - m0;
     const dn = n1 - n0;
@@ -719,6 +760,8 @@ export class Renderer {
         const alpha = cov * alphaScale;
         const p = im * strideM + k * strideN;
         const o = p * 3;
+        // Change of this pixel by the structure before noise (sum over channels), for visibility.
+        const change = alpha * (Math.abs(cr - out[o]!) + Math.abs(cg - out[o + 1]!) + Math.abs(cb - out[o + 2]!));
         // Blend towards the structure's colour plus the pixel's own noise sample, so fully
         // covered pixels are as noisy as the background.
         const nr = useNoise ? noise[(noiseOffset + o) & m17]! : 0;
@@ -728,7 +771,13 @@ export class Renderer {
         out[o + 1] = out[o + 1]! + (cg + ng - out[o + 1]!) * alpha;
         out[o + 2] = out[o + 2]! + (cb + nb - out[o + 2]!) * alpha;
         if (mask !== undefined && (k === kc || alpha >= 0.5)) {
+          // Later (nearer) writes win, as in the mask; but a pixel that a structure of the same
+          // class already made visible stays visible (the next segment of a polyline grazing a
+          // pixel its previous segment covered measures its change against its own colour).
+          if (visibleOut !== undefined) visibleOut[p] = change > minContrast3 || (mask[p] === cls && visibleOut[p] === cls) ? cls : 0;
           mask[p] = cls;
+          // 1/Z is linear in screen space along the segment.
+          if (depthOut !== undefined) depthOut[p] = 1 / (iz0 + t * (iz1 - iz0));
           const px = xMajor ? im : k;
           const py = xMajor ? k : im;
           if (px < lx0) lx0 = px;

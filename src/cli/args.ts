@@ -55,3 +55,17 @@ export function heldOutArg(args: readonly string[], i: number, out: HeldOutArgs,
 export function requireScenario(out: { scenario: string }): void {
   if (out.scenario === "") throw new UsageError("--scenario is required (a YAML file or a bundled name such as default)");
 }
+
+/** `value` as a number in [lo, hi]. */
+export function numberArg(flag: string, value: string | undefined, lo: number, hi: number): number {
+  const x = Number(value);
+  if (value === undefined || value.trim() === "" || !(x >= lo && x <= hi)) throw new UsageError(`${flag}=${value ?? "(missing)"}, expected a number in [${lo}, ${hi}]`);
+  return x;
+}
+
+/** True (after printing the usage to stdout) when `args` asks for help: the command then exits 0. */
+export function printedHelp(args: readonly string[], usage: string, out: (text: string) => void): boolean {
+  if (!args.includes("--help") && !args.includes("-h")) return false;
+  out(`usage: ${usage}\n`);
+  return true;
+}

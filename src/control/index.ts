@@ -6,3 +6,4 @@ export * from "./px4";
 export * from "./SafetyWatchdog";
 export * from "./imageDigest";
 export * from "./FrozenImageDetector";
+export * from "./LocalPlanner";

@@ -95,6 +95,35 @@ describe("conv2dSame (custom gradient)", () => {
     expect(relErr(ours.dw, ref.dw)).toBeLessThan(1e-4);
   });
 
+  it.each([2, 4])("matches the cpu autodiff of a dilated tf.conv2d (dilation %i) on wasm", async (d) => {
+    const r = new SeededRandom(10 + d);
+    const xsD: [number, number, number, number] = [2, 13, 12, 3];
+    const xvD = randomValues(2 * 13 * 12 * 3, r);
+    const gvD = randomValues(2 * 13 * 12 * 5, r);
+    // tfjs has no gradient for dilated conv2d: the reference is the plain conv with the kernel
+    // spread to K = d(k-1)+1 taps (zeros between), built by a 0/1 placement matrix so autodiff
+    // reaches w through the matMul.
+    const k = ws[0];
+    const K = d * (k - 1) + 1;
+    const place = new Float32Array(K * K * k * k);
+    for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) place[(i * d * K + j * d) * k * k + i * k + j] = 1;
+    const dilated = (x: tf.Tensor4D, w: tf.Tensor4D, b: tf.Tensor1D): tf.Tensor4D => {
+      const wExp = tf.reshape<tf.Rank.R4>(tf.matMul(tf.tensor2d(place, [K * K, k * k]), tf.reshape(w, [k * k, ws[2] * ws[3]])), [K, K, ws[2], ws[3]]);
+      return tf.add(tf.conv2d(x, wExp, 1, "same"), b);
+    };
+    await tf.setBackend("cpu");
+    const ref = gradsOf(dilated, xvD, xsD, wv, ws, bv, gvD);
+    await tf.setBackend("wasm");
+    const ours = gradsOf((x, w, b) => conv2dSame(x, w, b, { dilation: d }), xvD, xsD, wv, ws, bv, gvD);
+    expect(relErr(ours.y, ref.y)).toBeLessThan(1e-4);
+    expect(relErr(ours.dx, ref.dx)).toBeLessThan(1e-4);
+    expect(relErr(ours.dw, ref.dw)).toBeLessThan(1e-4);
+    expect(relErr(ours.db, ref.db)).toBeLessThan(1e-4);
+    // The dilated result is not the plain one (the option is not ignored).
+    const plain = gradsOf((x, w, b) => conv2dSame(x, w, b), xvD, xsD, wv, ws, bv, gvD);
+    expect(relErr(plain.y, ref.y)).toBeGreaterThan(0.1);
+  });
+
   it("returns a zero input gradient when skipInputGrad is set, with the same filter gradient", async () => {
     await tf.setBackend("wasm");
     const full = gradsOf((x, w, b) => conv2dSame(x, w, b), xv, xs, wv, ws, bv, gv);

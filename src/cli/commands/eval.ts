@@ -4,7 +4,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { loadScenarioFile, splitOfSeed } from "../../../sim";
+import { loadScenarioFile, splitOfSeed, type Scenario } from "../../../sim";
+import { evaluatePlanner, formatPlannerReport, PLANNER_ROWS, type PlannerRowName } from "../../harness/eval/plannerRows";
+import type { Teacher } from "../../harness/models/Teacher";
 import { initBackend } from "../../harness/backend";
 import type { Split } from "../../harness/data/SeedSplit";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
@@ -12,10 +14,12 @@ import { evaluate, formatReport, ROWS, type RowName } from "../../harness/eval/e
 import { loadHarness, loadStudent, loadTeacher } from "../../harness/modelfile";
 import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainPipeline";
 import { LAMBDA_INITIAL } from "../../harness/correction/constants";
-import { heldOutArg, intArg, requireScenario } from "../args";
-import { UsageError, type CliCommand } from "../CliCommand";
+import { heldOutArg, intArg, printedHelp, requireScenario } from "../args";
+import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 
-export const USAGE = "drone-harness eval --models <dir> --scenario <yaml|name> [--split test] [--flights 50] [--ap-seeds 12] [--conditions nominal,perturbed] [--fly-rows row,...] [--json]";
+export const USAGE =
+  "drone-harness eval --models <dir> --scenario <yaml|name> [--split test] [--flights 50] [--ap-seeds 12] [--conditions nominal,perturbed] [--fly-rows row,...] [--json]\n" +
+  "       drone-harness eval --planner [--detectors models/pipeline] --scenario <yaml|name> [--split test] [--flights 100] [--conditions ...] [--planner-rows row,...] [--json]";
 
 export type EvalArgs = {
   models: string;
@@ -26,11 +30,15 @@ export type EvalArgs = {
   json: boolean;
   conditions: ("nominal" | "perturbed")[];
   flyRows?: RowName[];
+  /** `--planner`: the planner rows (oracle, teacher, student detectors) instead of the policy-head table. */
+  planner: boolean;
+  detectors: string;
+  plannerRows?: PlannerRowName[];
 };
 
 
 export function parseEvalArgs(args: string[]): EvalArgs {
-  const out: EvalArgs = { models: "models", scenario: "", split: "test", flights: 50, apSeeds: 12, json: false, conditions: ["nominal", "perturbed"] };
+  const out: EvalArgs = { models: "models", scenario: "", split: "test", flights: 50, apSeeds: 12, json: false, conditions: ["nominal", "perturbed"], planner: false, detectors: "models/pipeline" };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     switch (a) {
@@ -43,6 +51,19 @@ export function parseEvalArgs(args: string[]): EvalArgs {
           throw new UsageError(`--conditions=${list.join(",")}, expected a comma list of nominal, perturbed`);
         }
         out.conditions = list as ("nominal" | "perturbed")[];
+        break;
+      }
+      case "--planner":
+        out.planner = true;
+        break;
+      case "--detectors":
+        out.detectors = args[++i] ?? "";
+        break;
+      case "--planner-rows": {
+        const list = (args[++i] ?? "").split(",");
+        const rows = list.map((r) => PLANNER_ROWS.find((x) => x === r));
+        if (rows.some((r) => r === undefined)) throw new UsageError(`--planner-rows=${list.join(",")}, expected a comma list of ${PLANNER_ROWS.join(", ")}`);
+        out.plannerRows = rows.filter((r): r is PlannerRowName => r !== undefined);
         break;
       }
       case "--fly-rows": {
@@ -65,6 +86,35 @@ export function parseEvalArgs(args: string[]): EvalArgs {
   return out;
 }
 
+/** The planner rows: detectors from <detectors>/teacher and <detectors>/student where present. */
+async function runPlannerEval(a: EvalArgs, scenario: Scenario, io: CliIO): Promise<number> {
+  const load = async (size: string): Promise<Teacher | undefined> => {
+    const dir = path.join(a.detectors, size);
+    if (!fs.existsSync(path.join(dir, "teacher.model.json"))) {
+      io.err(`eval --planner: no ${size} detector in ${dir} (train it with drone-harness fit); its row is left out\n`);
+      return undefined;
+    }
+    return (await loadTeacher(dir)).model;
+  };
+  const teacher = await load("teacher");
+  const student = await load("student");
+  const report = evaluatePlanner(
+    { ...(teacher === undefined ? {} : { teacher }), ...(student === undefined ? {} : { student }) },
+    {
+      split: a.split,
+      splitOf: splitOfSeed,
+      factory: simEnvironmentFactory(scenario, a.split, { controlPeriod_s: FULL_CONFIG.controlPeriod_s }),
+      flights: a.flights,
+      conditions: a.conditions,
+      ...(a.plannerRows === undefined ? {} : { rows: a.plannerRows }),
+      progress: (line) => io.err(`${line}\n`),
+    },
+  );
+  if (a.json) io.out(`${JSON.stringify({ scenario: a.scenario, detectors: a.detectors, ...report }, null, 2)}\n`);
+  else io.out(`${formatPlannerReport(report)}\n`);
+  return 0;
+}
+
 function readTrainingState(dir: string): TrainingState | undefined {
   const file = path.join(dir, "training.json");
   if (!fs.existsSync(file)) return undefined;
@@ -74,9 +124,11 @@ function readTrainingState(dir: string): TrainingState | undefined {
 export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
+    if (printedHelp(args, USAGE, io.out)) return 0;
     const a = parseEvalArgs(args);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const scenario = loadScenarioFile(a.scenario);
+    if (a.planner) return runPlannerEval(a, scenario, io);
     const state = readTrainingState(a.models);
     const [teacher, bcStudent, bcHarness, coStudent, coHarness] = await Promise.all([
       loadTeacher(a.models),

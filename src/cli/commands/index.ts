@@ -20,6 +20,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   train: { summary: "train teacher, BC student, harness and co-evolved student on the simulator", load: async () => (require("./train") as typeof import("./train")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
+  dataset: { summary: "data stage: expert flights recorded (visible masks, near-threat cells) into a frame cache, on worker threads", load: async () => (require("./dataset") as typeof import("./dataset")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  fit: { summary: "detector stage: train the teacher- or student-size detector (classes + near-threat logit) on a frame cache, with a validation curve", load: async () => (require("./fit") as typeof import("./fit")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   transfer: { summary: "move the harness's State Encoder to a new scenario family and train adapter + diagnostics on few samples", load: async () => (require("./transfer") as typeof import("./transfer")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   bound: { summary: "oracle upper bound of what a correction of the SPEC's form can change in flight (held-out seeds)", load: async () => (require("./bound") as typeof import("./bound")).command },

@@ -21,8 +21,13 @@ export interface DroneEnvironment {
   readonly height: number;
   /** Simulated time since the start, s. */
   readonly time_s: number;
-  /** Renders the current camera frame (rgb8) and, when given, the ground-truth class mask. */
-  render(rgb: Uint8Array, mask?: Uint8Array): void;
+  /**
+   * Renders the current camera frame (rgb8) and, when given, the ground-truth class mask (every
+   * pixel a structure's centre line crosses) and the extra truth (visible-only mask, depth).
+   */
+  render(rgb: Uint8Array, mask?: Uint8Array, truth?: RenderTruth): void;
+  /** Goal and motion relative to the drone, for the planner (from the simulator's true state). */
+  navigation(out: Navigation): Navigation;
   /** Writes the normalised sensor state (STATE_DIM values in [-1, 1]) into `out`. */
   sensorState(out: Float32Array): void;
   /** Altitude above ground, m (the harness's texture rule uses it). */
@@ -31,6 +36,29 @@ export interface DroneEnvironment {
   expertObservation(): ExpertObservation;
   /** Applies one action for one control period. After a terminal event the flight is over. */
   step(action: number): FlightEvent;
+}
+
+/** Extra ground truth of one frame (sim/Renderer.ts RenderTarget.visibleMask and depth). */
+export type RenderTruth = { visibleMask?: Uint8Array; depth?: Float32Array };
+
+/** What the planner needs besides the image: SPEC "Goal" (bearing, distance, altitude difference). */
+export type Navigation = {
+  /** Goal bearing relative to the heading, positive left (REP-103), rad in [-pi, pi]. */
+  goalBearing_rad: number;
+  /** Horizontal distance to the goal, m. */
+  goalDistance_m: number;
+  /** Goal altitude minus altitude, m. */
+  goalDz_m: number;
+  /** Altitude above the ground, m. */
+  altitude_m: number;
+  /** Speed along the heading, m/s. */
+  forwardSpeed_m_s: number;
+  /** Body pitch, rad, FLU (positive nose down): the autopilot's attitude estimate. */
+  pitch_rad: number;
+};
+
+export function makeNavigation(): Navigation {
+  return { goalBearing_rad: 0, goalDistance_m: 0, goalDz_m: 0, altitude_m: 0, forwardSpeed_m_s: 0, pitch_rad: 0 };
 }
 
 export type EnvironmentFactory = (seed: number, options: { perturbed: boolean }) => DroneEnvironment;

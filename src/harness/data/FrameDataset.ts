@@ -21,6 +21,13 @@ export type FrameSample = {
   threat?: boolean;
   /** Backward |ds/dt| over the last control steps of the flight (StateHistory), STATE_DIM values; zeros when absent. */
   rates?: Float32Array;
+  /**
+   * Class id per pixel, visible pixels only (contrast above the sensor noise, sim/Renderer.ts
+   * `visibleMask`); absent in datasets recorded before issue 12. Training targets use it when present.
+   */
+  visibleMask?: Uint8Array;
+  /** Near-threat label per cell (rows*cols, CellLabels.nearThreatCells on the visible mask); absent before issue 12. */
+  near?: Uint8Array;
 };
 
 export type FrameDataset = { grid: GridSpec; frames: FrameSample[] };
@@ -59,11 +66,16 @@ export function cellTargets(mask: Uint8Array, grid: GridSpec, out?: Int32Array):
  * weighting and full inverse frequency; rare wire cells would otherwise be ignored).
  */
 export function classWeights(dataset: FrameDataset, maxWeight = 20): Float32Array {
+  return classWeightsOfTargets(dataset.frames.map((f) => cellTargets(f.mask, dataset.grid)), maxWeight);
+}
+
+/** classWeights over precomputed per-frame cell targets (e.g. of the visible-only masks). */
+export function classWeightsOfTargets(targets: readonly Int32Array[], maxWeight = 20): Float32Array {
   const k = NUM_DETECTION_CLASSES;
   const counts = new Float64Array(k);
   let total = 0;
-  for (const f of dataset.frames) {
-    for (const c of cellTargets(f.mask, dataset.grid)) {
+  for (const t of targets) {
+    for (const c of t) {
       counts[c] = (counts[c] as number) + 1;
       total++;
     }

@@ -12,10 +12,11 @@
  * `maxFramesPerFlight`, so the flight covers the same distance as without them.
  */
 import { NUM_ACTIONS } from "../actions";
+import { nearThreatCells } from "../eval/CellLabels";
 import { Rng } from "../training/Rng";
 import { StateHistory } from "../training/HarnessedPolicy";
 import { expertAction, threatInCorridor } from "./ExpertPilot";
-import type { EnvironmentFactory } from "./DroneEnvironment";
+import { makeNavigation, type DroneEnvironment, type EnvironmentFactory } from "./DroneEnvironment";
 import type { FrameDataset, FrameSample } from "./FrameDataset";
 import type { SeedSource } from "./SeedSplit";
 
@@ -37,10 +38,32 @@ export type GenerateOptions = {
   perturbed?: boolean;
   /** Progress callback (flights done, frames so far). */
   onFlight?: (flights: number, frames: number) => void;
+  /**
+   * Called with each finished flight's frames (and the dataset does not keep them when it returns
+   * false: streaming to a cache without holding every frame in memory). Default: keep.
+   */
+  onFlightFrames?: (seed: number, frames: FrameSample[]) => boolean;
+  /**
+   * Who flies: default the expert with `explore` random actions. A pilot (e.g. the planner on a
+   * detector's output) visits the states that pilot reaches; the recorded label stays the
+   * expert's action, the masks the simulator's (DAgger style, Ross et al. 2011).
+   */
+  pilot?: (env: DroneEnvironment, rgb: Uint8Array) => number;
+  /**
+   * Also record the frames of the last `preCollision_s` seconds before a collision (rendered every
+   * control step into a ring buffer, kept only when the flight ends in a collision; frames stay in
+   * time order). Rendering every step advances the camera's noise stream, so the regular frames'
+   * noise differs from a run without this option. Default 0.
+   */
+  preCollision_s?: number;
 };
 
+/** The per-flight RNG: depends on the run seed and the scenario seed only, so splitting seeds over workers changes nothing. */
+export function flightRng(rngSeed: number, seed: number): Rng {
+  return new Rng((Math.imul(rngSeed, 0x9e3779b1) ^ seed) | 0);
+}
+
 export function generateFrames(options: GenerateOptions): FrameDataset {
-  const rng = new Rng(options.rngSeed);
   const every = options.recordEvery ?? 3;
   const threatEvery = options.threatRecordEvery ?? every;
   if (!(Number.isInteger(every) && every >= 1 && Number.isInteger(threatEvery) && threatEvery >= 1)) {
@@ -52,13 +75,21 @@ export function generateFrames(options: GenerateOptions): FrameDataset {
   let width = 0;
   let height = 0;
   let flights = 0;
+  const nav = makeNavigation();
   for (const s of options.seeds) {
     const seed = options.source.require(s);
+    const rng = flightRng(options.rngSeed, seed);
     const env = options.factory(seed, { perturbed: options.perturbed ?? false });
     width = env.width;
     height = env.height;
+    const grid = { width, height, cell_px: 8 };
+    const flight: { step: number; frame: FrameSample }[] = [];
+    const ringSteps = Math.ceil((options.preCollision_s ?? 0) / env.controlPeriod_s);
+    // The unrecorded frames of the last ringSteps control steps (the recorded ones are in flight).
+    const ring: { step: number; frame: FrameSample }[] = [];
     let recorded = 0;
     const history = new StateHistory();
+    const pilotRgb = options.pilot === undefined ? undefined : new Uint8Array(env.width * env.height * 3);
     for (let step = 0; recorded < maxFrames; step++) {
       const obs = env.expertObservation();
       const action = expertAction(obs);
@@ -67,18 +98,38 @@ export function generateFrames(options: GenerateOptions): FrameDataset {
       env.sensorState(state);
       history.push(state);
       const regular = step % every === 0;
-      if (regular || (threat && step % threatEvery === 0)) {
+      const keep = regular || (threat && step % threatEvery === 0);
+      let frame: FrameSample | undefined;
+      if (keep || ringSteps > 0) {
         const rgb = new Uint8Array(env.width * env.height * 3);
         const mask = new Uint8Array(env.width * env.height);
-        env.render(rgb, mask);
+        const visibleMask = new Uint8Array(env.width * env.height);
+        const depth = new Float32Array(env.width * env.height);
+        env.render(rgb, mask, { visibleMask, depth });
+        const near = nearThreatCells(visibleMask, depth, grid, env.navigation(nav).forwardSpeed_m_s);
         const rates = history.rates(env.controlPeriod_s, new Float32Array(options.stateDim));
-        frames.push({ seed, rgb, mask, state, expertAction: action, rates, threat });
-        if (regular) recorded++;
+        frame = { seed, rgb, mask, visibleMask, near, state, expertAction: action, rates, threat };
+        if (pilotRgb !== undefined) pilotRgb.set(rgb);
+      } else if (pilotRgb !== undefined) {
+        env.render(pilotRgb);
       }
-      const executed = rng.next() < explore ? rng.int(NUM_ACTIONS) : action;
-      if (env.step(executed).type !== "running") break;
+      if (keep && frame !== undefined) {
+        flight.push({ step, frame });
+        if (regular) recorded++;
+      } else if (frame !== undefined) {
+        ring.push({ step, frame });
+        while (ring.length > 0 && (ring[0]?.step ?? step) <= step - ringSteps) ring.shift();
+      }
+      const executed =
+        options.pilot !== undefined && pilotRgb !== undefined ? options.pilot(env, pilotRgb) : rng.next() < explore ? rng.int(NUM_ACTIONS) : action;
+      const ev = env.step(executed);
+      if (ev.type === "collision") flight.push(...ring);
+      if (ev.type !== "running") break;
     }
     flights++;
+    // In time order (the pre-collision frames were appended last).
+    const ordered = flight.sort((a, b) => a.step - b.step).map((e) => e.frame);
+    if (options.onFlightFrames === undefined || options.onFlightFrames(seed, ordered)) frames.push(...ordered);
     options.onFlight?.(flights, frames.length);
   }
   return { grid: { width, height, cell_px: 8 }, frames };

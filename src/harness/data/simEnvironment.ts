@@ -9,7 +9,7 @@
 import { actionToCommand, DEFAULT_ACTION_LIMITS, type BodyVelocityCommand } from "../actions";
 import { normaliseState, IMU_DIFF_WINDOW, type ImuSample } from "../models/stateVector";
 import { createSimulation, makeImuSample, makeGpsVelocity, makePrivilegedState, type Scenario, type Simulation, type Split } from "../../../sim";
-import type { DroneEnvironment, EnvironmentFactory, FlightEvent } from "./DroneEnvironment";
+import type { DroneEnvironment, EnvironmentFactory, FlightEvent, Navigation, RenderTruth } from "./DroneEnvironment";
 import type { ExpertObservation, ObstacleKind } from "./ExpertPilot";
 
 export type SimEnvironmentOptions = {
@@ -57,8 +57,31 @@ export class SimEnvironment implements DroneEnvironment {
     while (this.imu.length > IMU_DIFF_WINDOW + 1) this.imu.shift();
   }
 
-  render(rgb: Uint8Array, mask?: Uint8Array): void {
-    this.sim.renderCamera(mask === undefined ? { rgb } : { rgb, mask });
+  render(rgb: Uint8Array, mask?: Uint8Array, truth?: RenderTruth): void {
+    if (mask === undefined) {
+      this.sim.renderCamera({ rgb });
+      return;
+    }
+    this.sim.renderCamera({
+      rgb,
+      mask,
+      ...(truth?.visibleMask === undefined ? {} : { visibleMask: truth.visibleMask }),
+      ...(truth?.depth === undefined ? {} : { depth: truth.depth }),
+    });
+  }
+
+  navigation(out: Navigation): Navigation {
+    const d = this.sim.drone;
+    const goal = this.sim.world.goal;
+    const gx = goal.x - (d.position[0] as number), gy = goal.y - (d.position[1] as number);
+    const c = Math.cos(d.yaw), s = Math.sin(d.yaw);
+    out.goalBearing_rad = Math.atan2(-s * gx + c * gy, c * gx + s * gy);
+    out.goalDistance_m = Math.hypot(gx, gy);
+    out.altitude_m = this.altitude_m();
+    out.goalDz_m = goal.z - out.altitude_m;
+    out.forwardSpeed_m_s = c * (d.velocity[0] as number) + s * (d.velocity[1] as number);
+    out.pitch_rad = d.pitch;
+    return out;
   }
 
   altitude_m(): number {

@@ -65,3 +65,52 @@ export function cellLabelsFromMask(mask: Uint8Array, grid: GridSpec, out?: Uint8
   }
   return labels;
 }
+
+/** When a structure counts as a near threat (issue 12; SPEC "Pipeline": the planner's horizon). */
+export type NearThreatOptions = {
+  /** Depth below which a structure is near, m. Default 12. */
+  range_m: number;
+  /** Time to contact (depth / forward speed) below which a structure is near, s. Default 3. */
+  timeToContact_s: number;
+};
+
+export const DEFAULT_NEAR_THREAT: NearThreatOptions = { range_m: 12, timeToContact_s: 3 };
+
+/**
+ * Per-cell near-threat labels (rows*cols, row-major): 1 where the cell holds a labelled obstacle
+ * pixel of `labelMask` (use the visible mask: the detector cannot learn what it cannot see) whose
+ * renderer depth is under `range_m` or whose time to contact at `forwardSpeed_m_s` is under
+ * `timeToContact_s`. Depth is along the optical axis (sim/Renderer.ts `RenderTarget.depth`).
+ */
+export function nearThreatCells(
+  labelMask: Uint8Array,
+  depth: Float32Array,
+  grid: GridSpec,
+  forwardSpeed_m_s: number,
+  options: NearThreatOptions = DEFAULT_NEAR_THREAT,
+  out?: Uint8Array,
+): Uint8Array {
+  const { cols, rows } = gridCells(grid);
+  const n = grid.width * grid.height;
+  if (labelMask.length !== n || depth.length !== n) {
+    throw new RangeError(`labelMask.length=${labelMask.length}, depth.length=${depth.length}, expected width*height=${n}`);
+  }
+  if (!Number.isFinite(forwardSpeed_m_s)) throw new RangeError(`forwardSpeed_m_s=${forwardSpeed_m_s}, expected a finite number`);
+  if (!(options.range_m >= 0 && Number.isFinite(options.range_m))) throw new RangeError(`range_m=${options.range_m}, expected a finite number >= 0`);
+  if (!(options.timeToContact_s >= 0 && Number.isFinite(options.timeToContact_s))) throw new RangeError(`timeToContact_s=${options.timeToContact_s}, expected a finite number >= 0`);
+  const labels = out ?? new Uint8Array(rows * cols);
+  if (labels.length !== rows * cols) throw new RangeError(`out.length=${labels.length}, expected ${rows * cols}`);
+  labels.fill(0);
+  // Near when depth < range or depth < speed * ttc: one threshold.
+  const limit = Math.max(options.range_m, Math.max(0, forwardSpeed_m_s) * options.timeToContact_s);
+  for (let y = 0; y < grid.height; y++) {
+    const cellRow = Math.floor(y / grid.cell_px) * cols;
+    const rowOff = y * grid.width;
+    for (let x = 0; x < grid.width; x++) {
+      if (labelMask[rowOff + x] === 0) continue;
+      const d = depth[rowOff + x] as number;
+      if (d > 0 && d < limit) labels[cellRow + Math.floor(x / grid.cell_px)] = 1;
+    }
+  }
+  return labels;
+}

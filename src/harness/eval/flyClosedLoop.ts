@@ -4,17 +4,25 @@
  * see (camera frame, normalised sensor state), except the privileged expert used as a reference.
  * The per-decision latency of the pilot is recorded (wall clock, ms).
  */
-import type { DroneEnvironment } from "../data/DroneEnvironment";
+import type { DroneEnvironment, RenderTruth } from "../data/DroneEnvironment";
 import type { FlightOutcome } from "./FlightMetrics";
 
 export interface Pilot {
   /** False for pilots that never look at the camera (the privileged expert): rendering is skipped. */
   readonly needsImage: boolean;
+  /**
+   * True for the oracle rows that read the simulator's ground truth (mask, visible mask, depth)
+   * instead of a detector: the frame is rendered with it and `truth` is passed to act().
+   */
+  readonly needsTruth?: boolean;
   /** Called once before each flight (clears histories). */
   reset(): void;
   /** Chooses an action from the camera frame (rgb8) and the sensor state. */
-  act(rgb: Uint8Array, state: Float32Array, env: DroneEnvironment): number;
+  act(rgb: Uint8Array, state: Float32Array, env: DroneEnvironment, truth?: FrameTruth): number;
 }
+
+/** The ground truth of one frame for oracle pilots. */
+export type FrameTruth = { mask: Uint8Array } & Required<RenderTruth>;
 
 export type FlightResult = { outcome: FlightOutcome; decisionMs: number[] };
 
@@ -22,12 +30,15 @@ export function flyClosedLoop(env: DroneEnvironment, pilot: Pilot, stateDim: num
   const rgb = new Uint8Array(env.width * env.height * 3);
   const state = new Float32Array(stateDim);
   const decisionMs: number[] = [];
+  const n = env.width * env.height;
+  const truth: FrameTruth | undefined = pilot.needsTruth === true ? { mask: new Uint8Array(n), visibleMask: new Uint8Array(n), depth: new Float32Array(n) } : undefined;
   pilot.reset();
   for (let step = 0; step < maxSteps; step++) {
-    if (pilot.needsImage) env.render(rgb);
+    if (truth !== undefined) env.render(rgb, truth.mask, truth);
+    else if (pilot.needsImage) env.render(rgb);
     env.sensorState(state);
     const t0 = performance.now();
-    const action = pilot.act(rgb, state, env);
+    const action = pilot.act(rgb, state, env, truth);
     decisionMs.push(performance.now() - t0);
     const ev = env.step(action);
     switch (ev.type) {

@@ -28,33 +28,44 @@ export type Conv2dSameOptions = {
    * gradient, SPEC "Known facts": skip the input gradient of the first layer). Default false.
    */
   skipInputGrad?: boolean;
+  /**
+   * Dilation rate d >= 1 (atrous convolution, Yu & Koltun 2016; Madaan et al. 2017 use dilated
+   * convs to see long thin wires). 'same' padding p = d(k-1)/2. Gradients, in the notation above
+   * with taps at y + d*ky: dW[ky,kx,c,o] = sum Xp[n, y+d*ky, x+d*kx, c] dY[n,y,x,o], i.e. the
+   * 'valid' conv of X^T with dY^T at stride d (output (H+2p-H)/d + 1 = k); dX is the dilated
+   * 'same' conv of dY with the rotated kernel. Default 1.
+   */
+  dilation?: number;
 };
 
 type ConvFn = (x: tf.Tensor4D, w: tf.Tensor4D, b: tf.Tensor1D) => tf.Tensor4D;
 
-function makeConv(skipInputGrad: boolean): ConvFn {
+function makeConv(skipInputGrad: boolean, d: number): ConvFn {
   const f = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
     const x = args[0] as tf.Tensor4D;
     const w = args[1] as tf.Tensor4D;
     const b = args[2] as tf.Tensor1D;
     const save = args[3] as tf.GradSaveFunc;
     save([x, w]);
-    const value = tf.add(tf.conv2d(x, w, 1, "same"), b);
+    const value = tf.add(d === 1 ? tf.conv2d(x, w, 1, "same") : tf.conv2d(x, w, 1, "same", "NHWC", d), b);
     const gradFunc = (dy: tf.Tensor, saved: tf.Tensor[]): tf.Tensor[] => {
       const [xs, ws] = saved as [tf.Tensor4D, tf.Tensor4D];
       const dy4 = dy as tf.Tensor4D;
       const k = ws.shape[0];
-      const p = (k - 1) / 2;
+      const p = (d * (k - 1)) / 2;
       const dW = tf.tidy(() => {
         const xp = tf.pad(xs, [[0, 0], [p, p], [p, p], [0, 0]]);
         const xT = tf.transpose<tf.Tensor4D>(xp, [3, 1, 2, 0]);
         const dyT = tf.transpose<tf.Tensor4D>(dy4, [1, 2, 0, 3]);
-        return tf.transpose(tf.conv2d(xT, dyT, 1, "valid"), [1, 2, 0, 3]);
+        return tf.transpose(tf.conv2d(xT, dyT, d, "valid"), [1, 2, 0, 3]);
       });
       const db = tf.sum(dy4, [0, 1, 2]);
       const dX = skipInputGrad
         ? tf.zerosLike(xs)
-        : tf.tidy(() => tf.conv2d(dy4, tf.transpose<tf.Tensor4D>(tf.reverse(ws, [0, 1]), [0, 1, 3, 2]), 1, "same"));
+        : tf.tidy(() => {
+            const wr = tf.transpose<tf.Tensor4D>(tf.reverse(ws, [0, 1]), [0, 1, 3, 2]);
+            return d === 1 ? tf.conv2d(dy4, wr, 1, "same") : tf.conv2d(dy4, wr, 1, "same", "NHWC", d);
+          });
       return [dX, dW, db];
     };
     return { value, gradFunc };
@@ -62,8 +73,17 @@ function makeConv(skipInputGrad: boolean): ConvFn {
   return f as unknown as ConvFn;
 }
 
-const withInputGrad = makeConv(false);
-const withoutInputGrad = makeConv(true);
+const convs = new Map<string, ConvFn>();
+
+function convFor(skipInputGrad: boolean, d: number): ConvFn {
+  const key = `${skipInputGrad ? 1 : 0}:${d}`;
+  let f = convs.get(key);
+  if (f === undefined) {
+    f = makeConv(skipInputGrad, d);
+    convs.set(key, f);
+  }
+  return f;
+}
 
 /**
  * y = conv2d(x, w, 1, 'same') + b with forward-conv-only gradients.
@@ -80,5 +100,7 @@ export function conv2dSame(x: tf.Tensor4D, w: tf.Tensor4D, b: tf.Tensor1D, optio
   if (b.shape[0] !== cout) {
     throw new RangeError(`conv2dSame bias length=${b.shape[0]}, expected ${cout}`);
   }
-  return (options.skipInputGrad === true ? withoutInputGrad : withInputGrad)(x, w, b);
+  const d = options.dilation ?? 1;
+  if (!Number.isInteger(d) || d < 1) throw new RangeError(`conv2dSame dilation=${d}, expected an integer >= 1`);
+  return convFor(options.skipInputGrad === true, d)(x, w, b);
 }

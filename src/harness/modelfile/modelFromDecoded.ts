@@ -53,6 +53,11 @@ function build(file: string, manifest: ModelManifest): AnyModel {
     case "teacher": {
       const headHidden = intList(file, "headHidden", [c.headHidden], 1, 1, MAX_CHANNELS)[0] ?? 1;
       const config: TeacherConfig = { channels: intList(file, "channels", c.channels, 3, 8, MAX_CHANNELS), headHidden, seed: seedOf(file, c.seed) };
+      if (c.context !== undefined) config.context = intList(file, "context", c.context, 0, 4, 16);
+      if (c.threatLogit !== undefined) {
+        if (typeof c.threatLogit !== "boolean") throw new ModelFileError(file, `config.threatLogit=${show(c.threatLogit)}, expected true or false`);
+        config.threatLogit = c.threatLogit;
+      }
       return new Teacher(config);
     }
     case "harness":

@@ -19,9 +19,23 @@ export type TeacherConfig = {
   headHidden: number;
   /** Weight-initialisation seed. Default 2. */
   seed: number;
+  /**
+   * Dilation rates of extra 3x3 convs (width = the last backbone width, ReLU, residual) at the
+   * cell resolution, after the backbone: context along long thin structures (Madaan et al. 2017,
+   * dilated convs for wires). Default [] (none).
+   */
+  context?: readonly number[];
+  /**
+   * A fifth output channel: the per-cell near-threat logit (structure within the planner's
+   * horizon, CellLabels.nearThreatCells; issue 12). Default false (the 4 class logits only).
+   */
+  threatLogit?: boolean;
 };
 
 export const DEFAULT_TEACHER_CONFIG: TeacherConfig = { channels: [32, 64, 96, 128, 128], headHidden: 64, seed: 2 };
+
+/** Index of the near-threat logit in a detector's output channels (after the 4 class logits). */
+export const THREAT_CHANNEL = NUM_DETECTION_CLASSES;
 
 export class Teacher {
   readonly config: TeacherConfig;
@@ -38,19 +52,32 @@ export class Teacher {
     this.backbone = { name: "backbone", inChannels: IMAGE_CHANNELS, channels: ch, pool: ch.map((_, i) => i < 3) };
     addConvStack(this.params, this.backbone);
     const cf = ch[ch.length - 1] ?? 1;
+    for (const [i, d] of (this.config.context ?? []).entries()) {
+      if (!Number.isInteger(d) || d < 1 || d > 16) throw new RangeError(`teacher context[${i}]=${d}, expected an integer dilation in [1, 16]`);
+      this.params.add(`context${i}/w`, [3, 3, cf, cf], "he");
+      this.params.add(`context${i}/b`, [cf], "zeros");
+    }
     this.params.add("head/hidden/w", [1, 1, cf, this.config.headHidden], "he");
     this.params.add("head/hidden/b", [this.config.headHidden], "zeros");
-    this.params.add("head/out/w", [1, 1, this.config.headHidden, NUM_DETECTION_CLASSES], "glorot");
-    this.params.add("head/out/b", [NUM_DETECTION_CLASSES], "zeros");
+    this.params.add("head/out/w", [1, 1, this.config.headHidden, this.outputChannels], "glorot");
+    this.params.add("head/out/b", [this.outputChannels], "zeros");
   }
 
-  /** [N,H,W,4] (H, W multiples of 8) -> [N,H/8,W/8,4] class logits; call inside tf.tidy. */
+  /** 4 class logits, plus the near-threat logit when config.threatLogit. */
+  get outputChannels(): number {
+    return NUM_DETECTION_CLASSES + (this.config.threatLogit === true ? 1 : 0);
+  }
+
+  /** [N,H,W,4] (H, W multiples of 8) -> [N,H/8,W/8,outputChannels] logits; call inside tf.tidy. */
   forward(image: tf.Tensor4D): tf.Tensor4D {
     const [, h, w, c] = image.shape;
     if (c !== IMAGE_CHANNELS || h % 8 !== 0 || w % 8 !== 0) {
       throw new RangeError(`teacher image [${image.shape.join(",")}], expected [N,H,W,${IMAGE_CHANNELS}] with H, W multiples of 8`);
     }
-    const f = runConvStack(this.params, this.backbone, image);
+    let f = runConvStack(this.params, this.backbone, image);
+    for (const [i, d] of (this.config.context ?? []).entries()) {
+      f = tf.add(f, tf.relu(conv2dSame(f, this.params.w4(`context${i}/w`), this.params.w1(`context${i}/b`), { dilation: d })));
+    }
     const hid = tf.relu(conv2dSame(f, this.params.w4("head/hidden/w"), this.params.w1("head/hidden/b")));
     return conv2dSame(hid, this.params.w4("head/out/w"), this.params.w1("head/out/b"));
   }

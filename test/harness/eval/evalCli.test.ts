@@ -3,10 +3,13 @@ import { parseEvalArgs } from "../../../src/cli/commands/eval";
 describe("drone-harness eval arguments", () => {
   it("shares the held-out flags with bound and keeps its own", () => {
     expect(parseEvalArgs(["--scenario", "default"])).toEqual({
-      models: "models", scenario: "default", split: "test", flights: 50, apSeeds: 12, json: false, conditions: ["nominal", "perturbed"],
+      models: "models", scenario: "default", split: "test", flights: 50, apSeeds: 12, json: false, conditions: ["nominal", "perturbed"], planner: false, detectors: "models/pipeline",
     });
     expect(parseEvalArgs(["--models", "m", "--scenario", "s.yaml", "--split", "val", "--flights", "7", "--json", "--ap-seeds", "2", "--conditions", "perturbed", "--fly-rows", "bc_student"])).toEqual({
-      models: "m", scenario: "s.yaml", split: "val", flights: 7, apSeeds: 2, json: true, conditions: ["perturbed"], flyRows: ["bc_student"],
+      models: "m", scenario: "s.yaml", split: "val", flights: 7, apSeeds: 2, json: true, conditions: ["perturbed"], flyRows: ["bc_student"], planner: false, detectors: "models/pipeline",
+    });
+    expect(parseEvalArgs(["--planner", "--detectors", "d", "--scenario", "s", "--planner-rows", "planner_oracle,expert_privileged"])).toMatchObject({
+      planner: true, detectors: "d", plannerRows: ["planner_oracle", "expert_privileged"],
     });
   });
 
@@ -16,5 +19,6 @@ describe("drone-harness eval arguments", () => {
     expect(() => parseEvalArgs(["--scenario", "d", "--fly-rows", "teacher"])).toThrow(/--fly-rows=teacher/);
     expect(() => parseEvalArgs(["--scenario", "d", "--verbose"])).toThrow(/unknown argument "--verbose"/);
     expect(() => parseEvalArgs(["--json"])).toThrow(/--scenario is required/);
+    expect(() => parseEvalArgs(["--scenario", "d", "--planner", "--planner-rows", "planner_magic"])).toThrow(/--planner-rows=planner_magic, expected a comma list of planner_oracle/);
   });
 });

@@ -1,4 +1,4 @@
-import type { DroneEnvironment, FlightEvent } from "../../../src/harness/data/DroneEnvironment";
+import type { DroneEnvironment, FlightEvent, Navigation, RenderTruth } from "../../../src/harness/data/DroneEnvironment";
 import type { ExpertObservation } from "../../../src/harness/data/ExpertPilot";
 import { ACTIONS } from "../../../src/harness/actions";
 
@@ -32,8 +32,11 @@ export class FakeEnvironment implements DroneEnvironment {
     return Math.max(0, Math.min(63, Math.round(32 + 8 * (this.alt - this.wireAlt_m))));
   }
 
-  render(rgb: Uint8Array, mask?: Uint8Array): void {
+  render(rgb: Uint8Array, mask?: Uint8Array, truth?: RenderTruth): void {
     const row = this.wireRow();
+    // The wire is as visible as it is drawn (contrast 100+ grey levels); depth = distance ahead.
+    truth?.depth?.fill(0);
+    truth?.visibleMask?.fill(0);
     for (let y = 0; y < 64; y++) {
       for (let x = 0; x < 64; x++) {
         const o = (y * 64 + x) * 3;
@@ -41,7 +44,10 @@ export class FakeEnvironment implements DroneEnvironment {
         rgb[o] = v;
         rgb[o + 1] = v;
         rgb[o + 2] = v;
-        if (mask !== undefined) mask[y * 64 + x] = y === row && this.y < this.wireY_m ? 1 : 0;
+        const wire = y === row && this.y < this.wireY_m;
+        if (mask !== undefined) mask[y * 64 + x] = wire ? 1 : 0;
+        if (wire && truth?.visibleMask !== undefined) truth.visibleMask[y * 64 + x] = 1;
+        if (wire && truth?.depth !== undefined) truth.depth[y * 64 + x] = this.wireY_m - this.y;
       }
     }
   }
@@ -54,6 +60,16 @@ export class FakeEnvironment implements DroneEnvironment {
 
   altitude_m(): number {
     return this.alt;
+  }
+
+  navigation(out: Navigation): Navigation {
+    out.goalBearing_rad = 0;
+    out.goalDistance_m = this.goalY_m - this.y;
+    out.goalDz_m = 0;
+    out.altitude_m = this.alt;
+    out.forwardSpeed_m_s = 2;
+    out.pitch_rad = 0;
+    return out;
   }
 
   expertObservation(): ExpertObservation {

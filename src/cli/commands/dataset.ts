@@ -1,0 +1,91 @@
+/**
+ * `drone-harness dataset --scenario <yaml|name> --split train|val --flights N --cache <dir>
+ *  [--workers N] [--record-every N] [--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N]`
+ * The data stage of the staged training (issue 12 item 5): expert flights on the first N seeds of
+ * a split, recorded with the visible-only masks and near-threat cells into a frame cache on disk,
+ * on worker threads (both cores by default). A rerun resumes: flights already cached are skipped.
+ */
+import { loadScenarioFile, splitOfSeed } from "../../../sim";
+import { generateFramesParallel } from "../../harness/data/node/generateFramesParallel";
+import { SeedSource, type Split } from "../../harness/data/SeedSplit";
+import { STATE_DIM } from "../../harness/models/stateVector";
+import { intArg, numberArg, printedHelp } from "../args";
+import { UsageError, type CliCommand } from "../CliCommand";
+
+export const USAGE =
+  "drone-harness dataset --scenario <yaml|name> --split train|val --flights N --cache <dir> [--workers N] [--record-every N] " +
+  "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S]";
+
+export type DatasetArgs = {
+  scenario: string;
+  split: Split;
+  flights: number;
+  cache: string;
+  workers: number;
+  recordEvery: number;
+  framesPerFlight: number;
+  explore: number;
+  preCollision_s: number;
+  rngSeed: number;
+  controlPeriod_s: number;
+};
+
+export function parseDatasetArgs(args: string[]): DatasetArgs {
+  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25 };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? "";
+    switch (a) {
+      case "--scenario": out.scenario = args[++i] ?? ""; break;
+      case "--cache": out.cache = args[++i] ?? ""; break;
+      case "--split": {
+        const v = args[++i];
+        if (v !== "train" && v !== "val") throw new UsageError(`--split=${v ?? "(missing)"}, expected train or val (test seeds are for evaluation only)`);
+        out.split = v;
+        break;
+      }
+      case "--flights": out.flights = intArg(a, args[++i], 1); break;
+      case "--workers": out.workers = intArg(a, args[++i], 1); break;
+      case "--record-every": out.recordEvery = intArg(a, args[++i], 1); break;
+      case "--frames-per-flight": out.framesPerFlight = intArg(a, args[++i], 1); break;
+      case "--rng-seed": out.rngSeed = intArg(a, args[++i], 0); break;
+      case "--explore": out.explore = numberArg(a, args[++i], 0, 1); break;
+      case "--pre-collision": out.preCollision_s = numberArg(a, args[++i], 0, 10); break;
+      case "--control-period": out.controlPeriod_s = numberArg(a, args[++i], 0.01, 1); break;
+      default: throw new UsageError(`unknown argument "${a}"`);
+    }
+  }
+  if (out.scenario === "") throw new UsageError("--scenario is required");
+  if (out.cache === "") throw new UsageError("--cache is required");
+  if (out.flights === 0) throw new UsageError("--flights is required");
+  return out;
+}
+
+export const command: CliCommand = {
+  usage: USAGE,
+  run: async (args, io) => {
+    if (printedHelp(args, USAGE, io.out)) return 0;
+    const a = parseDatasetArgs(args);
+    const scenario = loadScenarioFile(a.scenario);
+    const seeds = new SeedSource(a.split, splitOfSeed).seeds(a.flights);
+    io.err(`dataset: ${a.flights} ${a.split} flights of ${scenario.name} -> ${a.cache}, ${a.workers} worker(s)\n`);
+    let last = 0;
+    const r = await generateFramesParallel({
+      scenario,
+      split: a.split,
+      seeds,
+      controlPeriod_s: a.controlPeriod_s,
+      stateDim: STATE_DIM,
+      cacheDir: a.cache,
+      workers: a.workers,
+      recording: { recordEvery: a.recordEvery, maxFramesPerFlight: a.framesPerFlight, explore: a.explore, rngSeed: a.rngSeed, preCollision_s: a.preCollision_s },
+      onProgress: (p) => {
+        const now = performance.now();
+        if (now - last < 2000 && p.done < p.total) return;
+        last = now;
+        io.err(`dataset: ${p.done}/${p.total} flights, ${p.frames} frames, ${p.elapsed_s.toFixed(0)} s, ETA ${Number.isFinite(p.eta_s) ? p.eta_s.toFixed(0) : "?"} s\n`);
+      },
+    });
+    io.out(`dataset: flew ${r.flown} flights (${r.skipped} already cached), ${r.frames} frames in ${r.elapsed_s.toFixed(1)} s on ${r.workers} worker(s); cache ${a.cache}\n`);
+    return 0;
+  },
+};

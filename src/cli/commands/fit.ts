@@ -1,0 +1,119 @@
+/**
+ * `drone-harness fit --data <cache> --val <cache> --size teacher|student --out <dir>
+ *  [--minutes M] [--steps N] [--batch B] [--crop C] [--lr X] [--eval-every N] [--resume]`
+ * A detector stage of the staged training (issue 12 items 2 and 5): trains the detector with the
+ * near-threat logit on a frame cache written by `drone-harness dataset`, for at most --minutes of
+ * wall clock (default 80: a stage fits the 90-minute limit), with a validation learning curve,
+ * checkpoints every --checkpoint-every steps, and `--resume` from the last checkpoint.
+ * Writes <out>/<size>/teacher.model.json + .weights.bin (the detector architecture is the Teacher
+ * class at either size) and <out>/<size>/fit.json (curve, final validation report, command).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { splitOfSeed } from "../../../sim";
+import { initBackend } from "../../harness/backend";
+import { FrameCacheDir } from "../../harness/data/node/FrameCacheDir";
+import { SeedSource } from "../../harness/data/SeedSplit";
+import { configOf, encodeModel, inputSpecs, loadModel, normalisationInfo, MODEL_FORMAT_VERSION } from "../../harness/modelfile";
+import { Teacher } from "../../harness/models/Teacher";
+import { runDetectorStage, type CurvePoint } from "../../harness/training/detectorStage";
+import { intArg, numberArg, printedHelp } from "../args";
+import { UsageError, type CliCommand } from "../CliCommand";
+
+export const USAGE =
+  "drone-harness fit --data <cache dir> --val <cache dir> --size teacher|student --out <dir> [--minutes M] [--steps N] [--batch B] [--crop C] [--lr X] " +
+  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--resume]";
+
+type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean };
+
+export function parseFitArgs(args: string[]): FitArgs {
+  const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false };
+  for (let i = 0; i < args.length; i++) {
+    const f = args[i] ?? "";
+    switch (f) {
+      case "--data": a.data = args[++i] ?? ""; break;
+      case "--val": a.val = args[++i] ?? ""; break;
+      case "--out": a.out = args[++i] ?? ""; break;
+      case "--size": {
+        const v = args[++i];
+        if (v !== "teacher" && v !== "student") throw new UsageError(`--size=${v ?? "(missing)"}, expected teacher or student`);
+        a.size = v;
+        break;
+      }
+      case "--minutes": a.minutes = numberArg(f, args[++i], 0.05, 90); break;
+      case "--steps": a.steps = intArg(f, args[++i], 1); break;
+      case "--batch": a.batch = intArg(f, args[++i], 1); break;
+      case "--crop": a.crop = intArg(f, args[++i], 32); break;
+      case "--lr": a.lr = numberArg(f, args[++i], 1e-6, 1); break;
+      case "--eval-every": a.evalEvery = intArg(f, args[++i], 1); break;
+      case "--curve-frames": a.curveFrames = intArg(f, args[++i], 1); break;
+      case "--checkpoint-every": a.checkpointEvery = intArg(f, args[++i], 0); break;
+      case "--resume": a.resume = true; break;
+      default: throw new UsageError(`unknown argument "${f}"`);
+    }
+  }
+  if (a.data === "" || a.val === "" || a.out === "") throw new UsageError("--data, --val and --out are required");
+  if (a.crop % 32 !== 0) throw new UsageError(`--crop=${a.crop}, expected a multiple of 32`);
+  return a;
+}
+
+function writeAtomic(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, data);
+  fs.renameSync(tmp, file);
+}
+
+function saveDetector(dir: string, model: Teacher, note: string, meta: Record<string, unknown>): void {
+  const enc = encodeModel(model.params.snapshot(), {
+    formatVersion: MODEL_FORMAT_VERSION,
+    kind: "teacher",
+    config: configOf(model),
+    inputs: inputSpecs("teacher"),
+    normalisation: normalisationInfo(),
+    training: { scenario: "default", seed: model.config.seed, notes: note },
+  });
+  fs.mkdirSync(dir, { recursive: true });
+  writeAtomic(path.join(dir, "teacher.weights.bin"), enc.weightsBin);
+  writeAtomic(path.join(dir, "teacher.model.json"), enc.modelJson);
+  writeAtomic(path.join(dir, "fit.json"), `${JSON.stringify(meta, null, 2)}\n`);
+}
+
+export const command: CliCommand = {
+  usage: USAGE,
+  run: async (args, io) => {
+    if (printedHelp(args, USAGE, io.out)) return 0;
+    const a = parseFitArgs(args);
+    const backend = await initBackend({ warn: (m) => io.err(`${m}\n`) });
+    const train = new FrameCacheDir(a.data).read((s) => new SeedSource("train", splitOfSeed).require(s));
+    const val = new FrameCacheDir(a.val).read((s) => new SeedSource("val", splitOfSeed).require(s));
+    if (train.frames.length === 0) throw new UsageError(`--data ${a.data}: no cached flights (run drone-harness dataset first)`);
+    const commandLine = `drone-harness fit ${args.join(" ")}`;
+    io.err(`fit: backend ${backend.name}, ${train.frames.length} train frames, ${val.frames.length} val frames, ${a.size}, budget ${a.minutes} min\n`);
+    const ckptDir = path.join(a.out, a.size, "checkpoint");
+    let resume: { model: Teacher; step: number; curve: CurvePoint[] } | undefined;
+    if (a.resume && fs.existsSync(path.join(ckptDir, "teacher.model.json"))) {
+      const meta = JSON.parse(fs.readFileSync(path.join(ckptDir, "fit.json"), "utf8")) as { step: number; curve: CurvePoint[] };
+      resume = { model: (await loadModel(ckptDir, "teacher")).model as Teacher, step: meta.step, curve: meta.curve };
+      io.err(`fit: resuming from step ${meta.step}\n`);
+    }
+    const t0 = performance.now();
+    const r = runDetectorStage(
+      train,
+      val,
+      { size: a.size, steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, budget_s: a.minutes * 60, evalEvery: a.evalEvery, curveFrames: a.curveFrames, checkpointEvery: a.checkpointEvery, seed: 1 },
+      {
+        progress: (line) => io.err(`${line}\n`),
+        save: (name, model, meta) => {
+          const dir = name === "checkpoint" ? ckptDir : path.join(a.out, a.size);
+          saveDetector(dir, model, commandLine, { command: commandLine, trainFrames: train.frames.length, valFrames: val.frames.length, ...meta });
+        },
+        ...(resume === undefined ? {} : { resume }),
+      },
+    );
+    const f = (x: number): string => x.toFixed(3);
+    io.out(`fit ${a.size}: ${r.steps} steps in ${((performance.now() - t0) / 60000).toFixed(1)} min; validation (${r.report.frames} frames, ${r.report.approachFrames} approach):\n`);
+    io.out(`  wire AP visible ${f(r.report.visible.wire)}, approach ${f(r.report.approach.wire)}, all-pixels ${f(r.report.allPixels.wire)}; wire+branch visible ${f(r.report.visible.wire_branch)}; threat AP ${f(r.report.threat)}\n`);
+    io.out(`  model: ${path.join(a.out, a.size)}\n`);
+    return 0;
+  },
+};

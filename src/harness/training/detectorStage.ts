@@ -1,0 +1,118 @@
+/**
+ * One detector training stage of the staged pipeline (issue 12 item 5): train a detector
+ * (teacher or student size, with the near-threat logit) on a frame cache for a wall-clock budget,
+ * evaluate it on a validation cache every `evalEvery` steps (the learning curve of
+ * docs/training.md), checkpoint so a later session resumes, and report the final measures.
+ * I/O is injected (the CLI passes the file adapters), so this module does no file access.
+ */
+import * as tf from "@tensorflow/tfjs";
+import type { FrameDataset } from "../data/FrameDataset";
+import { DetectorReportBuilder, type DetectorReport } from "../eval/detectorReport";
+import { NUM_DETECTION_CLASSES } from "../actions";
+import { buildImageInput } from "../models/imageInput";
+import { Teacher, type TeacherConfig } from "../models/Teacher";
+import { trainDetector } from "./trainDetector";
+
+/** The two detector sizes of the pipeline (chosen by measurement: docs/training.md "Detector"). */
+export const DETECTOR_SIZES: Record<"teacher" | "student", TeacherConfig> = {
+  teacher: { channels: [24, 48, 64, 96], headHidden: 48, seed: 2, context: [2, 4], threatLogit: true },
+  student: { channels: [8, 16, 24, 32], headHidden: 16, seed: 1, context: [2], threatLogit: true },
+};
+
+export type CurvePoint = { step: number; elapsed_s: number; loss: number; visibleWire: number; approachWire: number; threat: number };
+
+export type DetectorStageOptions = {
+  size: "teacher" | "student";
+  steps: number;
+  batch: number;
+  crop: number;
+  learningRate: number;
+  budget_s: number;
+  evalEvery: number;
+  /** Validation frames used for the curve points (the final report uses all). */
+  curveFrames: number;
+  checkpointEvery: number;
+  seed: number;
+};
+
+export type DetectorStageIO = {
+  progress: (line: string) => void;
+  /** Saves the detector under a name ("teacher", "checkpoint"). */
+  save: (name: string, model: Teacher, meta: Record<string, unknown>) => void;
+  /** The checkpoint and its step, if resuming. */
+  resume?: { model: Teacher; step: number; curve: CurvePoint[] };
+};
+
+/** Per-cell class softmax and threat sigmoid of `detector` on every frame of `dataset`, into a report. */
+export function evaluateDetector(detector: Teacher, dataset: FrameDataset, frames?: readonly number[], batch = 4): DetectorReport {
+  const builder = new DetectorReportBuilder(dataset);
+  const { width: W, height: H } = dataset.grid;
+  const idx = frames ?? dataset.frames.map((_, i) => i);
+  const px = W * H * 3;
+  const rgb = new Float32Array(batch * px);
+  for (let start = 0; start < idx.length; start += batch) {
+    const chunk = idx.slice(start, start + batch);
+    chunk.forEach((fi, b) => {
+      const f = dataset.frames[fi];
+      if (f === undefined) return;
+      for (let i = 0; i < px; i++) rgb[b * px + i] = (f.rgb[i] as number) / 255;
+    });
+    const [cls, thr] = tf.tidy(() => {
+      const out = detector.forward(buildImageInput(tf.tensor4d(rgb.subarray(0, chunk.length * px), [chunk.length, H, W, 3])));
+      const k = out.shape[3];
+      const c = tf.softmax(tf.slice(out, [0, 0, 0, 0], [-1, -1, -1, NUM_DETECTION_CLASSES])).dataSync<"float32">();
+      const t = k > NUM_DETECTION_CLASSES ? tf.sigmoid(tf.slice(out, [0, 0, 0, NUM_DETECTION_CLASSES], [-1, -1, -1, 1])).dataSync<"float32">() : undefined;
+      return [c, t] as const;
+    });
+    const cells = cls.length / chunk.length / NUM_DETECTION_CLASSES;
+    chunk.forEach((fi, b) => {
+      builder.add(fi, cls.subarray(b * cells * NUM_DETECTION_CLASSES, (b + 1) * cells * NUM_DETECTION_CLASSES), thr?.subarray(b * cells, (b + 1) * cells));
+    });
+  }
+  return builder.report();
+}
+
+function spread(n: number, k: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < Math.min(n, k); i++) out.push(Math.floor((i * n) / Math.min(n, k)));
+  return out;
+}
+
+export function runDetectorStage(train: FrameDataset, val: FrameDataset, options: DetectorStageOptions, io: DetectorStageIO): { model: Teacher; curve: CurvePoint[]; report: DetectorReport; steps: number } {
+  const model = io.resume?.model ?? new Teacher(DETECTOR_SIZES[options.size]);
+  const curve: CurvePoint[] = [...(io.resume?.curve ?? [])];
+  const curveFrames = spread(val.frames.length, options.curveFrames);
+  const t0 = performance.now();
+  const first = (io.resume?.step ?? 0) + 1;
+  let lastLoss = NaN;
+  let lossAvg = NaN;
+  const r = trainDetector(model, train, {
+    steps: options.steps,
+    batch: options.batch,
+    crop: options.crop,
+    learningRate: options.learningRate,
+    seed: options.seed + first,
+    startStep: first,
+    budget_s: options.budget_s,
+    onStep: (step, loss) => {
+      lastLoss = loss.total;
+      lossAvg = Number.isNaN(lossAvg) ? loss.total : 0.98 * lossAvg + 0.02 * loss.total;
+      const elapsed = (performance.now() - t0) / 1000;
+      const done = step - first + 1;
+      if (step % 25 === 0) {
+        const perStep = elapsed / done;
+        const eta = Math.min((options.steps - step) * perStep, options.budget_s - elapsed);
+        io.progress(`fit ${options.size}: step ${step}/${options.steps}, loss ${lossAvg.toFixed(4)} (cls ${loss.cls.toFixed(3)}, threat ${loss.threat.toFixed(3)}), ${perStep.toFixed(2)} s/step, ETA ${(eta / 60).toFixed(1)} min`);
+      }
+      if (step % options.evalEvery === 0) {
+        const rep = evaluateDetector(model, val, curveFrames);
+        curve.push({ step, elapsed_s: elapsed, loss: lossAvg, visibleWire: rep.visible.wire, approachWire: rep.approach.wire, threat: rep.threat });
+        io.progress(`fit ${options.size}: step ${step} val(${curveFrames.length} frames) wire AP visible ${rep.visible.wire.toFixed(3)}, approach ${rep.approach.wire.toFixed(3)}, all-pixels ${rep.allPixels.wire.toFixed(3)}, threat AP ${rep.threat.toFixed(3)}`);
+      }
+      if (options.checkpointEvery > 0 && step % options.checkpointEvery === 0) io.save("checkpoint", model, { step, curve });
+    },
+  });
+  const report = evaluateDetector(model, val);
+  io.save(options.size, model, { steps: r.steps, finalLoss: lastLoss, curve, report });
+  return { model, curve, report, steps: r.steps };
+}

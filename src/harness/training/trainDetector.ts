@@ -1,0 +1,148 @@
+/**
+ * Supervised training of a thin-obstacle detector with a near-threat output (issue 12 item 2):
+ *  - class logits (channels 0..3): class-weighted softmax cross-entropy against per-cell targets
+ *    from the visible-only masks (FrameSample.visibleMask; the old all-pixel mask where absent);
+ *  - near-threat logit (channel 4): binary cross-entropy against FrameSample.near, positives
+ *    weighted by sqrt(negatives / positives) (clamped to [1, 20]; near cells are a few percent);
+ * on cell-aligned crops, most of them centred on a visible thin-structure pixel or a near cell
+ * (SPEC "Known facts": train fully convolutional detectors on crops, run them on 256x256).
+ * Adam with a cosine learning-rate decay to 10 % over the step budget; a wall-clock budget stops
+ * early. Pure tfjs: no file access (checkpoints and validation go through callbacks).
+ */
+import * as tf from "@tensorflow/tfjs";
+import { NUM_DETECTION_CLASSES } from "../actions";
+import { cellTargets, classWeightsOfTargets, cropRgb01, cropTargets, type Crop, type FrameDataset } from "../data/FrameDataset";
+import { gridCells } from "../eval/CellLabels";
+import { buildImageInput } from "../models/imageInput";
+import { Rng } from "./Rng";
+import { weightedCellCrossEntropy } from "./supervisedLosses";
+import type { TrainableDetector } from "./trainTeacher";
+
+export type DetectorTrainOptions = {
+  steps: number;
+  batch: number;
+  /** Crop side, px (multiple of 32). */
+  crop: number;
+  learningRate: number;
+  seed: number;
+  /** Weight of the near-threat BCE against the class CE. Default 1. */
+  threatWeight?: number;
+  /** Share of crops centred on a visible thin-structure pixel or near cell. Default 0.7. */
+  focus?: number;
+  /** Stop after this many seconds of wall clock (a stage budget). Default Infinity. */
+  budget_s?: number;
+  /** First step (resume). Default 1. */
+  startStep?: number;
+  /** After every step; return false to stop. */
+  onStep?: (step: number, loss: { total: number; cls: number; threat: number }) => boolean | void;
+};
+
+/** A crop centred (with probability `focus`) on a random visible wire/branch pixel's cell or near cell. */
+function focusedCrop(dataset: FrameDataset, frame: number, targets: Int32Array, size: number, rng: Rng, focus: number): Crop {
+  const { width, height, cell_px } = dataset.grid;
+  const { cols } = gridCells(dataset.grid);
+  const f = dataset.frames[frame];
+  if (f === undefined) throw new RangeError(`frame=${frame}, expected [0, ${dataset.frames.length - 1}]`);
+  let cx = rng.next() * width;
+  let cy = rng.next() * height;
+  if (rng.next() < focus) {
+    const near = f.near;
+    const start = rng.int(targets.length);
+    for (let i = 0; i < targets.length; i++) {
+      const c = (start + i) % targets.length;
+      const t = targets[c] as number;
+      if (t === 1 || t === 2 || (near !== undefined && near[c] === 1)) {
+        cx = ((c % cols) + 0.5) * cell_px;
+        cy = (Math.floor(c / cols) + 0.5) * cell_px;
+        break;
+      }
+    }
+  }
+  const align = (v: number, max: number): number => Math.min(max, Math.max(0, Math.round((v - size / 2 + (rng.next() - 0.5) * size * 0.5) / cell_px) * cell_px));
+  return { frame, x0: align(cx, width - size), y0: align(cy, height - size), size };
+}
+
+export function trainDetector(detector: TrainableDetector, dataset: FrameDataset, options: DetectorTrainOptions): { steps: number; finalLoss: number } {
+  if (dataset.frames.length === 0) throw new RangeError("detector dataset has 0 frames, expected at least 1");
+  const S = options.crop;
+  const { width, height, cell_px } = dataset.grid;
+  if (S % 32 !== 0 || S > width || S > height) throw new RangeError(`crop=${S}, expected a multiple of 32 no larger than ${width}x${height}`);
+  const rng = new Rng(options.seed);
+  const focus = options.focus ?? 0.7;
+  const threatWeight = options.threatWeight ?? 1;
+  const targets = dataset.frames.map((f) => cellTargets(f.visibleMask ?? f.mask, dataset.grid));
+  const { rows, cols } = gridCells(dataset.grid);
+  const zeroNear = new Uint8Array(rows * cols);
+  const nears = dataset.frames.map((f) => f.near ?? zeroNear);
+  let pos = 0;
+  let tot = 0;
+  for (const n of nears) for (const v of n) {
+    pos += v;
+    tot++;
+  }
+  const posWeight = pos === 0 ? 1 : Math.min(20, Math.max(1, Math.sqrt((tot - pos) / pos)));
+  const weights = tf.tensor1d(classWeightsOfTargets(targets));
+  const cellsPerCrop = (S / cell_px) ** 2;
+  const rgbBuf = new Float32Array(options.batch * S * S * 3);
+  const tBuf = new Int32Array(options.batch * cellsPerCrop);
+  const nBuf = new Float32Array(options.batch * cellsPerCrop);
+  const nearInt = new Int32Array(rows * cols);
+  const tmp = new Int32Array(cellsPerCrop);
+  const optimizer = tf.train.adam(options.learningRate);
+  const t0 = performance.now();
+  let finalLoss = NaN;
+  let step = options.startStep ?? 1;
+  try {
+    for (; step <= options.steps; step++) {
+      for (let b = 0; b < options.batch; b++) {
+        const fi = rng.int(dataset.frames.length);
+        const crop = focusedCrop(dataset, fi, targets[fi] as Int32Array, S, rng, focus);
+        cropRgb01(dataset, crop, rgbBuf, b * S * S * 3);
+        cropTargets(dataset, crop, targets[fi] as Int32Array, tBuf, b * cellsPerCrop);
+        const near = nears[fi] as Uint8Array;
+        for (let i = 0; i < near.length; i++) nearInt[i] = near[i] as number;
+        cropTargets(dataset, crop, nearInt, tmp, 0);
+        for (let i = 0; i < cellsPerCrop; i++) nBuf[b * cellsPerCrop + i] = tmp[i] as number;
+      }
+      // Cosine decay to 10 % of the rate over the step budget.
+      const progress = (step - 1) / Math.max(1, options.steps - 1);
+      (optimizer as unknown as { learningRate: number }).learningRate = options.learningRate * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
+      const image = tf.tidy(() => buildImageInput(tf.tensor4d(rgbBuf, [options.batch, S, S, 3])));
+      const cls = tf.tensor1d(tBuf, "int32");
+      const near = tf.tensor1d(nBuf);
+      let clsLoss = NaN;
+      let threatLoss = NaN;
+      const loss = optimizer.minimize(
+        () => {
+          const out = detector.forward(image);
+          const k = out.shape[3];
+          const flat = tf.reshape<tf.Rank.R2>(out, [-1, k]);
+          const ce = weightedCellCrossEntropy(tf.slice(flat, [0, 0], [-1, NUM_DETECTION_CLASSES]), cls, weights);
+          clsLoss = ce.dataSync()[0] as number;
+          if (k <= NUM_DETECTION_CLASSES) return ce;
+          const z = tf.reshape(tf.slice(flat, [0, NUM_DETECTION_CLASSES], [-1, 1]), [-1]);
+          // Stable BCE with logits: max(z,0) - z*y + log(1 + exp(-|z|)), positives weighted.
+          const bce = tf.add(tf.sub(tf.relu(z), tf.mul(z, near)), tf.log1p(tf.exp(tf.neg(tf.abs(z)))));
+          const w = tf.add(1, tf.mul(near, posWeight - 1));
+          const tl = tf.div<tf.Scalar>(tf.sum(tf.mul(bce, w)), tf.sum(w));
+          threatLoss = tl.dataSync()[0] as number;
+          return tf.add<tf.Scalar>(ce, tf.mul(tl, threatWeight));
+        },
+        true,
+        detector.trainableVariables(),
+      );
+      finalLoss = loss === null ? NaN : (loss.dataSync()[0] as number);
+      loss?.dispose();
+      image.dispose();
+      cls.dispose();
+      near.dispose();
+      if (!Number.isFinite(finalLoss)) throw new Error(`detector loss became ${finalLoss} at step ${step}; lower the learning rate (${options.learningRate})`);
+      if (options.onStep?.(step, { total: finalLoss, cls: clsLoss, threat: threatLoss }) === false) break;
+      if ((performance.now() - t0) / 1000 > (options.budget_s ?? Infinity)) break;
+    }
+  } finally {
+    weights.dispose();
+    optimizer.dispose();
+  }
+  return { steps: Math.min(step, options.steps), finalLoss };
+}
