@@ -8,6 +8,7 @@ export const SUITES: BenchSuite[] = [
   { name: "harness", run: async (print) => (await import("./harness.bench.js")).run(print) },
   { name: "ipc", run: async (print) => (await import("./ipc.bench.js")).run(print) },
   { name: "nodes", run: async (print) => (await import("./nodes.bench.js")).run(print) },
+  { name: "pipeline", run: async (print) => (await import("./pipeline.bench.js")).run(print) },
   { name: "safety", run: async (print) => (await import("./safety.bench.js")).run(print) },
   { name: "sim", run: async (print) => (await import("./sim.bench.js")).run(print) },
   { name: "vision", run: async (print) => (await import("./vision.bench.js")).run(print) },

@@ -14,7 +14,7 @@ import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness dataset --scenario <yaml|name> --split train|val --flights N --cache <dir> [--workers N] [--record-every N] " +
-  "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S]";
+  "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S] [--pilot-detector <fit model dir>] [--first-seed N]";
 
 export type DatasetArgs = {
   scenario: string;
@@ -28,10 +28,12 @@ export type DatasetArgs = {
   preCollision_s: number;
   rngSeed: number;
   controlPeriod_s: number;
+  pilotDetector?: string;
+  firstSeed: number;
 };
 
 export function parseDatasetArgs(args: string[]): DatasetArgs {
-  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25 };
+  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25, firstSeed: 0 };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     switch (a) {
@@ -51,6 +53,8 @@ export function parseDatasetArgs(args: string[]): DatasetArgs {
       case "--explore": out.explore = numberArg(a, args[++i], 0, 1); break;
       case "--pre-collision": out.preCollision_s = numberArg(a, args[++i], 0, 10); break;
       case "--control-period": out.controlPeriod_s = numberArg(a, args[++i], 0.01, 1); break;
+      case "--pilot-detector": out.pilotDetector = args[++i] ?? ""; break;
+      case "--first-seed": out.firstSeed = intArg(a, args[++i], 0); break;
       default: throw new UsageError(`unknown argument "${a}"`);
     }
   }
@@ -66,8 +70,8 @@ export const command: CliCommand = {
     if (printedHelp(args, USAGE, io.out)) return 0;
     const a = parseDatasetArgs(args);
     const scenario = loadScenarioFile(a.scenario);
-    const seeds = new SeedSource(a.split, splitOfSeed).seeds(a.flights);
-    io.err(`dataset: ${a.flights} ${a.split} flights of ${scenario.name} -> ${a.cache}, ${a.workers} worker(s)\n`);
+    const seeds = new SeedSource(a.split, splitOfSeed).seeds(a.flights, a.firstSeed);
+    io.err(`dataset: ${a.flights} ${a.split} flights of ${scenario.name} (${a.pilotDetector === undefined ? "expert pilot" : `planner on ${a.pilotDetector}`}) -> ${a.cache}, ${a.workers} worker(s)\n`);
     let last = 0;
     const r = await generateFramesParallel({
       scenario,
@@ -77,6 +81,7 @@ export const command: CliCommand = {
       stateDim: STATE_DIM,
       cacheDir: a.cache,
       workers: a.workers,
+      ...(a.pilotDetector === undefined ? {} : { pilotDetector: a.pilotDetector }),
       recording: { recordEvery: a.recordEvery, maxFramesPerFlight: a.framesPerFlight, explore: a.explore, rngSeed: a.rngSeed, preCollision_s: a.preCollision_s },
       onProgress: (p) => {
         const now = performance.now();

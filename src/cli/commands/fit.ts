@@ -14,17 +14,17 @@ import { splitOfSeed } from "../../../sim";
 import { initBackend } from "../../harness/backend";
 import { FrameCacheDir } from "../../harness/data/node/FrameCacheDir";
 import { SeedSource } from "../../harness/data/SeedSplit";
-import { configOf, encodeModel, inputSpecs, loadModel, normalisationInfo, MODEL_FORMAT_VERSION } from "../../harness/modelfile";
+import { configOf, encodeModel, inputSpecs, loadModel, loadTeacher, normalisationInfo, MODEL_FORMAT_VERSION } from "../../harness/modelfile";
 import { Teacher } from "../../harness/models/Teacher";
 import { runDetectorStage, type CurvePoint } from "../../harness/training/detectorStage";
 import { intArg, numberArg, printedHelp } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
-  "drone-harness fit --data <cache dir> --val <cache dir> --size teacher|student --out <dir> [--minutes M] [--steps N] [--batch B] [--crop C] [--lr X] " +
-  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--resume]";
+  "drone-harness fit --data <cache dir>[,<cache dir>...] --val <cache dir> --size teacher|student --out <dir> [--minutes M] [--steps N] [--batch B] [--crop C] [--lr X] " +
+  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--resume]";
 
-type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean };
+type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string };
 
 export function parseFitArgs(args: string[]): FitArgs {
   const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false };
@@ -49,6 +49,7 @@ export function parseFitArgs(args: string[]): FitArgs {
       case "--curve-frames": a.curveFrames = intArg(f, args[++i], 1); break;
       case "--checkpoint-every": a.checkpointEvery = intArg(f, args[++i], 0); break;
       case "--resume": a.resume = true; break;
+      case "--distill": a.distill = args[++i] ?? ""; break;
       default: throw new UsageError(`unknown argument "${f}"`);
     }
   }
@@ -84,7 +85,12 @@ export const command: CliCommand = {
     if (printedHelp(args, USAGE, io.out)) return 0;
     const a = parseFitArgs(args);
     const backend = await initBackend({ warn: (m) => io.err(`${m}\n`) });
-    const train = new FrameCacheDir(a.data).read((s) => new SeedSource("train", splitOfSeed).require(s));
+    // --data takes a comma list of caches (expert flights, planner flights): one training set.
+    const parts = a.data.split(",").map((d) => new FrameCacheDir(d).read((s) => new SeedSource("train", splitOfSeed).require(s)));
+    const train = { grid: parts[0]?.grid ?? { width: 256, height: 256, cell_px: 8 }, frames: parts.flatMap((p) => p.frames) };
+    for (const [i, p] of parts.entries()) {
+      if (p.frames.length > 0 && JSON.stringify(p.grid) !== JSON.stringify(train.grid)) throw new UsageError(`--data part ${i + 1} has grid ${JSON.stringify(p.grid)}, expected ${JSON.stringify(train.grid)}`);
+    }
     const val = new FrameCacheDir(a.val).read((s) => new SeedSource("val", splitOfSeed).require(s));
     if (train.frames.length === 0) throw new UsageError(`--data ${a.data}: no cached flights (run drone-harness dataset first)`);
     const commandLine = `drone-harness fit ${args.join(" ")}`;
@@ -96,11 +102,13 @@ export const command: CliCommand = {
       resume = { model: (await loadModel(ckptDir, "teacher")).model as Teacher, step: meta.step, curve: meta.curve };
       io.err(`fit: resuming from step ${meta.step}\n`);
     }
+    const distillFrom = a.distill === undefined ? undefined : (await loadTeacher(a.distill)).model;
+    if (distillFrom !== undefined) io.err(`fit: behaviour cloning of the detector in ${a.distill} (${distillFrom.parameterCount()} parameters)\n`);
     const t0 = performance.now();
     const r = runDetectorStage(
       train,
       val,
-      { size: a.size, steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, budget_s: a.minutes * 60, evalEvery: a.evalEvery, curveFrames: a.curveFrames, checkpointEvery: a.checkpointEvery, seed: 1 },
+      { size: a.size, steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, budget_s: a.minutes * 60, evalEvery: a.evalEvery, curveFrames: a.curveFrames, checkpointEvery: a.checkpointEvery, seed: 1, ...(distillFrom === undefined ? {} : { distillFrom }) },
       {
         progress: (line) => io.err(`${line}\n`),
         save: (name, model, meta) => {

@@ -10,7 +10,7 @@ import * as tf from "@tensorflow/tfjs";
 import { LocalPlanner, type PlannerOptions } from "../../control/LocalPlanner";
 import { NUM_ACTIONS } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
-import { buildImageInput } from "../models/imageInput";
+import { imageInputFromRgb8 } from "../models/imageInput";
 import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
 import { nearThreatCells } from "./CellLabels";
 import type { FrameTruth, Pilot } from "./flyClosedLoop";
@@ -30,6 +30,8 @@ export class PlannerPilot implements Pilot {
   private readonly logits = new Float32Array(NUM_ACTIONS);
   private threat = new Float32Array(0);
   private near = new Uint8Array(0);
+  private input = new Float32Array(0);
+  private grey = new Float32Array(0);
 
   constructor(
     private readonly source: ThreatSource,
@@ -67,8 +69,14 @@ export class PlannerPilot implements Pilot {
       }
       case "detector": {
         const detector = this.source.detector;
+        const n = env.width * env.height;
+        if (this.input.length !== 4 * n) {
+          this.input = new Float32Array(4 * n);
+          this.grey = new Float32Array(n);
+        }
+        imageInputFromRgb8(rgb, env.width, env.height, this.input, this.grey);
         const p = tf.tidy(() => {
-          const img = buildImageInput(tf.tensor4d(Float32Array.from(rgb, (v) => v / 255), [1, env.height, env.width, 3]));
+          const img = tf.tensor4d(this.input, [1, env.height, env.width, 4]);
           return tf.sigmoid(tf.slice(detector.forward(img), [0, 0, 0, THREAT_CHANNEL], [1, -1, -1, 1])).dataSync<"float32">();
         });
         this.threat.set(p);

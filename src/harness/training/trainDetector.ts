@@ -15,7 +15,7 @@ import { cellTargets, classWeightsOfTargets, cropRgb01, cropTargets, type Crop, 
 import { gridCells } from "../eval/CellLabels";
 import { buildImageInput } from "../models/imageInput";
 import { Rng } from "./Rng";
-import { weightedCellCrossEntropy } from "./supervisedLosses";
+import { distillationLoss, weightedCellCrossEntropy } from "./supervisedLosses";
 import type { TrainableDetector } from "./trainTeacher";
 
 export type DetectorTrainOptions = {
@@ -33,6 +33,13 @@ export type DetectorTrainOptions = {
   budget_s?: number;
   /** First step (resume). Default 1. */
   startStep?: number;
+  /**
+   * Behaviour cloning of a teacher (issue 12 item 5: the BC student imitates the teacher): per
+   * frame the teacher's cell logits (rows*cols*channels, cell-major), used instead of the labels:
+   * KL(softmax(t/T) || softmax(s/T)) T^2 on the class logits (Hinton et al. 2015) and BCE against
+   * sigmoid(t) on the near-threat logit. Default: train on the simulator's labels.
+   */
+  teacher?: { logits: readonly Float32Array[]; channels: number; temperature: number };
   /** After every step; return false to stop. */
   onStep?: (step: number, loss: { total: number; cls: number; threat: number }) => boolean | void;
 };
@@ -88,6 +95,11 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
   const nBuf = new Float32Array(options.batch * cellsPerCrop);
   const nearInt = new Int32Array(rows * cols);
   const tmp = new Int32Array(cellsPerCrop);
+  const soft = options.teacher;
+  if (soft !== undefined && soft.logits.length !== dataset.frames.length) {
+    throw new RangeError(`teacher.logits.length=${soft.logits.length}, expected one per frame (${dataset.frames.length})`);
+  }
+  const softBuf = soft === undefined ? undefined : new Float32Array(options.batch * cellsPerCrop * soft.channels);
   const optimizer = tf.train.adam(options.learningRate);
   const t0 = performance.now();
   let finalLoss = NaN;
@@ -103,6 +115,15 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
         for (let i = 0; i < near.length; i++) nearInt[i] = near[i] as number;
         cropTargets(dataset, crop, nearInt, tmp, 0);
         for (let i = 0; i < cellsPerCrop; i++) nBuf[b * cellsPerCrop + i] = tmp[i] as number;
+        if (soft !== undefined && softBuf !== undefined) {
+          const t = soft.logits[fi] as Float32Array;
+          const k = soft.channels;
+          const n = S / cell_px;
+          const r0 = crop.y0 / cell_px;
+          const c0 = crop.x0 / cell_px;
+          let o = b * cellsPerCrop * k;
+          for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) for (let ch = 0; ch < k; ch++) softBuf[o++] = t[((r0 + r) * cols + c0 + c) * k + ch] as number;
+        }
       }
       // Cosine decay to 10 % of the rate over the step budget.
       const progress = (step - 1) / Math.max(1, options.steps - 1);
@@ -110,6 +131,7 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
       const image = tf.tidy(() => buildImageInput(tf.tensor4d(rgbBuf, [options.batch, S, S, 3])));
       const cls = tf.tensor1d(tBuf, "int32");
       const near = tf.tensor1d(nBuf);
+      const teacherOut = soft === undefined || softBuf === undefined ? undefined : tf.tensor2d(softBuf, [options.batch * cellsPerCrop, soft.channels]);
       let clsLoss = NaN;
       let threatLoss = NaN;
       const loss = optimizer.minimize(
@@ -117,10 +139,22 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
           const out = detector.forward(image);
           const k = out.shape[3];
           const flat = tf.reshape<tf.Rank.R2>(out, [-1, k]);
-          const ce = weightedCellCrossEntropy(tf.slice(flat, [0, 0], [-1, NUM_DETECTION_CLASSES]), cls, weights);
+          const studentCls = tf.slice(flat, [0, 0], [-1, NUM_DETECTION_CLASSES]);
+          const ce =
+            teacherOut === undefined || soft === undefined
+              ? weightedCellCrossEntropy(studentCls, cls, weights)
+              : distillationLoss(studentCls, tf.slice(teacherOut, [0, 0], [-1, NUM_DETECTION_CLASSES]), soft.temperature);
           clsLoss = ce.dataSync()[0] as number;
           if (k <= NUM_DETECTION_CLASSES) return ce;
           const z = tf.reshape(tf.slice(flat, [0, NUM_DETECTION_CLASSES], [-1, 1]), [-1]);
+          if (teacherOut !== undefined) {
+            // Soft BCE against the teacher's threat probability (no positive weighting: the
+            // teacher's calibrated probability is the target).
+            const y = tf.sigmoid(tf.reshape(tf.slice(teacherOut, [0, NUM_DETECTION_CLASSES], [-1, 1]), [-1]));
+            const tl = tf.mean<tf.Scalar>(tf.add(tf.sub(tf.relu(z), tf.mul(z, y)), tf.log1p(tf.exp(tf.neg(tf.abs(z))))));
+            threatLoss = tl.dataSync()[0] as number;
+            return tf.add<tf.Scalar>(ce, tf.mul(tl, threatWeight));
+          }
           // Stable BCE with logits: max(z,0) - z*y + log(1 + exp(-|z|)), positives weighted.
           const bce = tf.add(tf.sub(tf.relu(z), tf.mul(z, near)), tf.log1p(tf.exp(tf.neg(tf.abs(z)))));
           const w = tf.add(1, tf.mul(near, posWeight - 1));
@@ -136,6 +170,7 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
       image.dispose();
       cls.dispose();
       near.dispose();
+      teacherOut?.dispose();
       if (!Number.isFinite(finalLoss)) throw new Error(`detector loss became ${finalLoss} at step ${step}; lower the learning rate (${options.learningRate})`);
       if (options.onStep?.(step, { total: finalLoss, cls: clsLoss, threat: threatLoss }) === false) break;
       if ((performance.now() - t0) / 1000 > (options.budget_s ?? Infinity)) break;

@@ -9,13 +9,15 @@ import { generateFrames } from "../generateFrames";
 import { SeedSource } from "../SeedSplit";
 import { simEnvironmentFactory } from "../simEnvironment";
 import { FrameCacheDir } from "./FrameCacheDir";
-import type { FrameJob } from "./generateFramesParallel";
+import { detectorPilot, type FrameJob } from "./generateFramesParallel";
 
-function run(job: FrameJob): void {
+async function run(job: FrameJob): Promise<void> {
   const cache = new FrameCacheDir(job.cacheDir);
   const source = new SeedSource(job.split, splitOfSeed);
+  const pilot = job.pilotDetector === undefined ? undefined : await detectorPilot(job.pilotDetector);
   generateFrames({
     ...job.recording,
+    ...(pilot === undefined ? {} : { pilot }),
     seeds: job.seeds,
     source,
     factory: simEnvironmentFactory(job.scenario, job.split, { controlPeriod_s: job.controlPeriod_s }),
@@ -28,9 +30,7 @@ function run(job: FrameJob): void {
   });
 }
 
-try {
-  run(workerData as FrameJob);
-  parentPort?.postMessage({ type: "done" });
-} catch (e) {
-  parentPort?.postMessage({ type: "error", message: e instanceof Error ? e.message : String(e) });
-}
+run(workerData as FrameJob).then(
+  () => parentPort?.postMessage({ type: "done" }),
+  (e: unknown) => parentPort?.postMessage({ type: "error", message: e instanceof Error ? e.message : String(e) }),
+);

@@ -15,6 +15,10 @@ import { SeedSource } from "../SeedSplit";
 import { generateFrames, type GenerateOptions } from "../generateFrames";
 import { simEnvironmentFactory } from "../simEnvironment";
 import { FrameCacheDir } from "./FrameCacheDir";
+import { initBackend } from "../../backend";
+import { PlannerPilot } from "../../eval/PlannerPilot";
+import { loadTeacher } from "../../modelfile";
+import { STATE_DIM } from "../../models/stateVector";
 
 /** The recording settings that travel to a worker (plain data). */
 export type FrameRecording = Pick<GenerateOptions, "recordEvery" | "threatRecordEvery" | "maxFramesPerFlight" | "explore" | "rngSeed" | "perturbed" | "preCollision_s">;
@@ -27,6 +31,12 @@ export type FrameJob = {
   stateDim: number;
   recording: FrameRecording;
   cacheDir: string;
+  /**
+   * Fly the local planner on this detector's near-threat output (a `drone-harness fit` model
+   * directory) instead of the expert with random exploration: the frames the planner visits,
+   * labelled by the simulator and the expert (DAgger style). Default: the expert.
+   */
+  pilotDetector?: string;
 };
 
 export type ParallelOptions = Omit<FrameJob, "seeds"> & {
@@ -38,6 +48,14 @@ export type ParallelOptions = Omit<FrameJob, "seeds"> & {
 };
 
 export type ParallelResult = { flown: number; skipped: number; frames: number; elapsed_s: number; workers: number };
+
+/** The planner on a saved detector's near-threat output, as a generateFrames pilot (initialises the tfjs backend). */
+export async function detectorPilot(dir: string): Promise<NonNullable<GenerateOptions["pilot"]>> {
+  await initBackend();
+  const planner = new PlannerPilot({ type: "detector", detector: (await loadTeacher(dir)).model });
+  const state = new Float32Array(STATE_DIM);
+  return (env, rgb) => planner.act(rgb, state, env);
+}
 
 /** Path of the compiled worker script (workers run JavaScript: dist/ must be built). */
 export function frameWorkerScript(): string {
@@ -56,7 +74,7 @@ export async function generateFramesParallel(options: ParallelOptions): Promise<
     version: 1,
     scenario: options.scenario.name,
     split: options.split,
-    recording: { ...options.recording, controlPeriod_s: options.controlPeriod_s, stateDim: options.stateDim },
+    recording: { ...options.recording, controlPeriod_s: options.controlPeriod_s, stateDim: options.stateDim, pilot: options.pilotDetector ?? "expert" },
   });
   const todo = options.seeds.filter((s) => !cache.has(s));
   const workers = Math.max(1, Math.min(options.workers ?? Math.min(2, os.availableParallelism()), todo.length));
@@ -74,12 +92,15 @@ export async function generateFramesParallel(options: ParallelOptions): Promise<
     stateDim: options.stateDim,
     recording: options.recording,
     cacheDir: options.cacheDir,
+    ...(options.pilotDetector === undefined ? {} : { pilotDetector: options.pilotDetector }),
   };
   if (todo.length === 0) return { flown: 0, skipped: options.seeds.length, frames: 0, elapsed_s: 0, workers: 0 };
   if (workers === 1) {
     const grid = { width: options.scenario.camera.width, height: options.scenario.camera.height, cell_px: 8 };
+    const pilot = options.pilotDetector === undefined ? undefined : await detectorPilot(options.pilotDetector);
     generateFrames({
       ...options.recording,
+      ...(pilot === undefined ? {} : { pilot }),
       seeds: todo,
       source: new SeedSource(options.split, splitOfSeed),
       factory: simEnvironmentFactory(options.scenario, options.split, { controlPeriod_s: options.controlPeriod_s }),

@@ -1,0 +1,78 @@
+/**
+ * Pipeline benchmarks (issue 12 "What it must show"):
+ *  - per-frame decision time of the student-size detector + local planner at 256x256 (the
+ *    PlannerPilot path eval flies: image -> near-threat grid -> planner logits), p50 / p99 over
+ *    a flight's worth of frames; target p50 < 15 ms; the teacher-size detector in the same run;
+ *  - worker speed-up of frame generation: the same expert flights recorded into two fresh caches
+ *    with 1 and with 2 worker threads, wall clock; target >= 1.7x on 2 cores. Run it on an idle
+ *    machine: a busy core (e.g. a training run) caps the speed-up near 1.
+ * The detectors are the committed ones in models/pipeline/ when present, else freshly initialised
+ * networks of the same size (same cost: the time does not depend on the weights).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { DEFAULT_SCENARIO, seedsOfSplit } from "../sim";
+import { initBackend } from "../src/harness/backend";
+import { SimEnvironment } from "../src/harness/data/simEnvironment";
+import { generateFramesParallel } from "../src/harness/data/node/generateFramesParallel";
+import { PlannerPilot } from "../src/harness/eval/PlannerPilot";
+import { summarizeLatency } from "../src/harness/eval/Percentiles";
+import { loadTeacher } from "../src/harness/modelfile";
+import { Teacher } from "../src/harness/models/Teacher";
+import { STATE_DIM } from "../src/harness/models/stateVector";
+import { DETECTOR_SIZES } from "../src/harness/training/detectorStage";
+
+async function detector(size: "teacher" | "student"): Promise<{ model: Teacher; from: string }> {
+  const dir = path.join("models", "pipeline", size);
+  if (fs.existsSync(path.join(dir, "teacher.model.json"))) return { model: (await loadTeacher(dir)).model, from: dir };
+  return { model: new Teacher(DETECTOR_SIZES[size]), from: "untrained, same size" };
+}
+
+export async function run(print: (line: string) => void): Promise<void> {
+  const backend = await initBackend();
+  print(`backend ${backend.name}${backend.simd ? " (simd)" : ""}, ${os.availableParallelism()} cores`);
+  const seed = seedsOfSplit("test", 1)[0] ?? 1;
+  const env = new SimEnvironment(DEFAULT_SCENARIO, seed, "test", false, { controlPeriod_s: 0.25 });
+  const rgb = new Uint8Array(env.width * env.height * 3);
+  const state = new Float32Array(STATE_DIM);
+  const frames: Uint8Array[] = [];
+  for (let i = 0; i < 40; i++) {
+    env.render(rgb);
+    frames.push(rgb.slice());
+    if (env.step(0).type !== "running") break;
+  }
+  print(`| detector + planner, 256x256 | parameters | p50 ms | p99 ms | frames | weights |`);
+  print(`|---|---|---|---|---|---|`);
+  for (const size of ["student", "teacher"] as const) {
+    const { model, from } = await detector(size);
+    const pilot = new PlannerPilot({ type: "detector", detector: model });
+    for (let w = 0; w < 5; w++) pilot.act(frames[w % frames.length] as Uint8Array, state, env);
+    const ms: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const f of frames) {
+        const t0 = performance.now();
+        pilot.act(f, state, env);
+        ms.push(performance.now() - t0);
+      }
+    }
+    const l = summarizeLatency(ms);
+    print(`| ${size} | ${model.parameterCount()} | ${l.p50_ms.toFixed(2)} | ${l.p99_ms.toFixed(2)} | ${ms.length} | ${from} |`);
+  }
+
+  const seeds = seedsOfSplit("train", 8);
+  const recording = { recordEvery: 4, maxFramesPerFlight: 20, explore: 0.2, rngSeed: 1, preCollision_s: 3 };
+  const times: number[] = [];
+  for (const workers of [1, 2]) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `dh-bench-frames-${workers}-`));
+    try {
+      const r = await generateFramesParallel({ scenario: DEFAULT_SCENARIO, split: "train", seeds, controlPeriod_s: 0.25, stateDim: STATE_DIM, cacheDir: dir, workers, recording });
+      times.push(r.elapsed_s);
+      print(`frame generation, ${workers} worker(s): ${seeds.length} flights, ${r.frames} frames in ${r.elapsed_s.toFixed(2)} s`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const speedup = (times[0] ?? NaN) / (times[1] ?? NaN);
+  print(`worker speed-up (1 -> 2 workers): ${speedup.toFixed(2)}x (target >= 1.7x on an idle 2-core machine)`);
+}
