@@ -40,27 +40,6 @@ export type DetectorStageOptions = {
   temperature?: number;
 };
 
-/** The teacher's cell logits on every frame (cell-major, rows*cols*channels each), for behaviour cloning. */
-export function teacherCellLogitsOf(teacher: Teacher, dataset: FrameDataset, progress?: (done: number, total: number) => void, batch = 4): Float32Array[] {
-  const { width: W, height: H } = dataset.grid;
-  const px = W * H * 3;
-  const rgb = new Float32Array(batch * px);
-  const out: Float32Array[] = [];
-  for (let start = 0; start < dataset.frames.length; start += batch) {
-    const n = Math.min(batch, dataset.frames.length - start);
-    for (let b = 0; b < n; b++) {
-      const f = dataset.frames[start + b];
-      if (f === undefined) continue;
-      for (let i = 0; i < px; i++) rgb[b * px + i] = (f.rgb[i] as number) / 255;
-    }
-    const logits = tf.tidy(() => teacher.forward(buildImageInput(tf.tensor4d(rgb.subarray(0, n * px), [n, H, W, 3]))).dataSync<"float32">());
-    const per = logits.length / n;
-    for (let b = 0; b < n; b++) out.push(logits.slice(b * per, (b + 1) * per));
-    progress?.(start + n, dataset.frames.length);
-  }
-  return out;
-}
-
 export type DetectorStageIO = {
   progress: (line: string) => void;
   /** Saves the detector under a name ("teacher", "checkpoint"). */
@@ -112,19 +91,11 @@ export function runDetectorStage(train: FrameDataset, val: FrameDataset, options
   const first = (io.resume?.step ?? 0) + 1;
   let lastLoss = NaN;
   let lossAvg = NaN;
-  let teacher: { logits: Float32Array[]; channels: number; temperature: number } | undefined;
+  let teacher: { model: Teacher; temperature: number } | undefined;
   if (options.distillFrom !== undefined) {
     const from = options.distillFrom;
     if (from.outputChannels !== model.outputChannels) throw new RangeError(`teacher has ${from.outputChannels} output channels, the ${options.size} ${model.outputChannels}; expected equal`);
-    let last = 0;
-    const logits = teacherCellLogitsOf(from, train, (done, total) => {
-      const now = performance.now();
-      if (now - last > 30000 || done === total) {
-        last = now;
-        io.progress(`fit ${options.size}: teacher outputs ${done}/${total} frames, ${((now - t0) / 1000).toFixed(0)} s`);
-      }
-    });
-    teacher = { logits, channels: from.outputChannels, temperature: options.temperature ?? DISTILLATION_TEMPERATURE };
+    teacher = { model: from, temperature: options.temperature ?? DISTILLATION_TEMPERATURE };
   }
   const r = trainDetector(model, train, {
     ...(teacher === undefined ? {} : { teacher }),

@@ -34,12 +34,12 @@ export type DetectorTrainOptions = {
   /** First step (resume). Default 1. */
   startStep?: number;
   /**
-   * Behaviour cloning of a teacher (issue 12 item 5: the BC student imitates the teacher): per
-   * frame the teacher's cell logits (rows*cols*channels, cell-major), used instead of the labels:
+   * Behaviour cloning of a teacher (issue 12 item 5: the BC student imitates the teacher): the
+   * teacher runs on the same crops (no gradient) and its cell logits replace the labels:
    * KL(softmax(t/T) || softmax(s/T)) T^2 on the class logits (Hinton et al. 2015) and BCE against
    * sigmoid(t) on the near-threat logit. Default: train on the simulator's labels.
    */
-  teacher?: { logits: readonly Float32Array[]; channels: number; temperature: number };
+  teacher?: { model: TrainableDetector; temperature: number };
   /** After every step; return false to stop. */
   onStep?: (step: number, loss: { total: number; cls: number; threat: number }) => boolean | void;
 };
@@ -96,10 +96,6 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
   const nearInt = new Int32Array(rows * cols);
   const tmp = new Int32Array(cellsPerCrop);
   const soft = options.teacher;
-  if (soft !== undefined && soft.logits.length !== dataset.frames.length) {
-    throw new RangeError(`teacher.logits.length=${soft.logits.length}, expected one per frame (${dataset.frames.length})`);
-  }
-  const softBuf = soft === undefined ? undefined : new Float32Array(options.batch * cellsPerCrop * soft.channels);
   const optimizer = tf.train.adam(options.learningRate);
   const t0 = performance.now();
   let finalLoss = NaN;
@@ -115,15 +111,6 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
         for (let i = 0; i < near.length; i++) nearInt[i] = near[i] as number;
         cropTargets(dataset, crop, nearInt, tmp, 0);
         for (let i = 0; i < cellsPerCrop; i++) nBuf[b * cellsPerCrop + i] = tmp[i] as number;
-        if (soft !== undefined && softBuf !== undefined) {
-          const t = soft.logits[fi] as Float32Array;
-          const k = soft.channels;
-          const n = S / cell_px;
-          const r0 = crop.y0 / cell_px;
-          const c0 = crop.x0 / cell_px;
-          let o = b * cellsPerCrop * k;
-          for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) for (let ch = 0; ch < k; ch++) softBuf[o++] = t[((r0 + r) * cols + c0 + c) * k + ch] as number;
-        }
       }
       // Cosine decay to 10 % of the rate over the step budget.
       const progress = (step - 1) / Math.max(1, options.steps - 1);
@@ -131,7 +118,13 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
       const image = tf.tidy(() => buildImageInput(tf.tensor4d(rgbBuf, [options.batch, S, S, 3])));
       const cls = tf.tensor1d(tBuf, "int32");
       const near = tf.tensor1d(nBuf);
-      const teacherOut = soft === undefined || softBuf === undefined ? undefined : tf.tensor2d(softBuf, [options.batch * cellsPerCrop, soft.channels]);
+      const teacherOut =
+        soft === undefined
+          ? undefined
+          : tf.tidy(() => {
+              const t = soft.model.forward(image);
+              return tf.reshape<tf.Rank.R2>(t, [-1, t.shape[3]]);
+            });
       let clsLoss = NaN;
       let threatLoss = NaN;
       const loss = optimizer.minimize(
