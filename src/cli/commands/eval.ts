@@ -88,7 +88,8 @@ export function parseEvalArgs(args: string[]): EvalArgs {
 
 /** The planner rows: detectors from <detectors>/teacher and <detectors>/student where present. */
 async function runPlannerEval(a: EvalArgs, scenario: Scenario, io: CliIO): Promise<number> {
-  const load = async (size: string): Promise<Teacher | undefined> => {
+  const load = async (size: "teacher" | "student"): Promise<Teacher | undefined> => {
+    if (a.plannerRows !== undefined && !a.plannerRows.includes(`planner_${size}`)) return undefined;
     const dir = path.join(a.detectors, size);
     if (!fs.existsSync(path.join(dir, "teacher.model.json"))) {
       io.err(`eval --planner: no ${size} detector in ${dir} (train it with drone-harness fit); its row is left out\n`);
@@ -106,6 +107,7 @@ async function runPlannerEval(a: EvalArgs, scenario: Scenario, io: CliIO): Promi
       factory: simEnvironmentFactory(scenario, a.split, { controlPeriod_s: FULL_CONFIG.controlPeriod_s }),
       flights: a.flights,
       conditions: a.conditions,
+      apSeeds: a.apSeeds,
       ...(a.plannerRows === undefined ? {} : { rows: a.plannerRows }),
       progress: (line) => io.err(`${line}\n`),
     },

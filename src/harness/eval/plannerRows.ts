@@ -6,6 +6,9 @@
  * Wilson intervals, any-collision rate, and the per-decision time (detector + planner) p50/p99.
  */
 import type { EnvironmentFactory } from "../data/DroneEnvironment";
+import { generateFrames } from "../data/generateFrames";
+import { evaluateDetector } from "./evaluateDetector";
+import type { DetectorReport } from "./detectorReport";
 import { SeedSource, type Split, type SplitOf } from "../data/SeedSplit";
 import { STATE_DIM } from "../models/stateVector";
 import type { Teacher } from "../models/Teacher";
@@ -33,12 +36,20 @@ export type PlannerEvalOptions = {
   flights: number;
   firstSeed?: number;
   conditions?: readonly ("nominal" | "perturbed")[];
+  /** Seeds whose expert flights are recorded for the detector AP (the first of the split). Default 20; 0 skips AP. */
+  apSeeds?: number;
   /** Rows to fly (default: every row whose detector is given). */
   rows?: readonly PlannerRowName[];
   progress?: (line: string) => void;
 };
 
-export type PlannerEvalReport = { split: Split; conditions: { condition: "nominal" | "perturbed"; seeds: number[]; rows: PlannerRow[] }[] };
+/** Detector measures on frames recorded from held-out seeds (detectorReport.ts). */
+export type DetectorApRow = { detector: "teacher" | "student"; report: DetectorReport };
+
+export type PlannerEvalReport = {
+  split: Split;
+  conditions: { condition: "nominal" | "perturbed"; seeds: number[]; rows: PlannerRow[]; apSeeds: number[]; apFrames: number; ap: DetectorApRow[] }[];
+};
 
 export function evaluatePlanner(detectors: { teacher?: Teacher; student?: Teacher }, options: PlannerEvalOptions): PlannerEvalReport {
   if (options.split === "train") throw new RangeError('split="train": evaluation reads only held-out seeds ("test", or "val" while developing)');
@@ -51,7 +62,21 @@ export function evaluatePlanner(detectors: { teacher?: Teacher; student?: Teache
   if (detectors.student !== undefined && want("planner_student")) pilots.push(["planner_student", new PlannerPilot({ type: "detector", detector: detectors.student })]);
   if (want("expert_privileged")) pilots.push(["expert_privileged", new ExpertReferencePilot()]);
   const report: PlannerEvalReport = { split: options.split, conditions: [] };
+  const apSeeds = source.seeds(options.apSeeds ?? 20, options.firstSeed ?? 0);
   for (const condition of options.conditions ?? ["nominal", "perturbed"]) {
+    const ap: DetectorApRow[] = [];
+    let apFrames = 0;
+    if (apSeeds.length > 0 && (detectors.teacher !== undefined || detectors.student !== undefined)) {
+      // Expert flights with 20 % random actions (as the training data), 3 s before collisions kept.
+      const frames = generateFrames({ seeds: apSeeds, source, factory: options.factory, stateDim: STATE_DIM, recordEvery: 4, maxFramesPerFlight: 40, explore: 0.2, rngSeed: 11, perturbed: condition === "perturbed", preCollision_s: 3 });
+      apFrames = frames.frames.length;
+      for (const [name, d] of [["teacher", detectors.teacher], ["student", detectors.student]] as const) {
+        if (d === undefined) continue;
+        const report = evaluateDetector(d, frames);
+        ap.push({ detector: name, report });
+        options.progress?.(`eval --planner [${condition}] ${name} on ${apFrames} frames of ${apSeeds.length} ${options.split} seeds: wire AP visible ${report.visible.wire.toFixed(3)}, approach ${report.approach.wire.toFixed(3)}, all-pixels ${report.allPixels.wire.toFixed(3)}, threat AP ${report.threat.toFixed(3)}`);
+      }
+    }
     const rows: PlannerRow[] = [];
     for (const [row, pilot] of pilots) {
       const outcomes: FlightOutcome[] = [];
@@ -66,7 +91,7 @@ export function evaluatePlanner(detectors: { teacher?: Teacher; student?: Teache
       rows.push({ row, rates, success95: wilsonInterval(goals, outcomes.length), latency: summarizeLatency(ms), outcomes });
       options.progress?.(`eval --planner [${condition}] ${row}: collisions ${(100 * rates.collisionRate).toFixed(1)} %, success ${(100 * rates.successRate).toFixed(1)} % over ${seeds.length} ${options.split} seeds`);
     }
-    report.conditions.push({ condition, seeds, rows });
+    report.conditions.push({ condition, seeds, rows, apSeeds, apFrames, ap });
   }
   return report;
 }
@@ -84,6 +109,14 @@ export function formatPlannerReport(report: PlannerEvalReport): string {
       lines.push(
         `| ${r.row} | ${pct(r.rates.collisionRate)} ${ci(r.rates.collisionRate95)} | ${pct(r.rates.anyCollisionRate)} | ${pct(r.rates.successRate)} ${ci(r.success95)} | ${pct(r.rates.timeoutRate)} | ${r.latency.p50_ms.toFixed(2)} / ${r.latency.p99_ms.toFixed(2)} |`,
       );
+    }
+    if (c.ap.length > 0) {
+      lines.push("");
+      lines.push(`detector AP on ${c.apFrames} frames of ${c.apSeeds.length} ${report.split} seeds (visible labels; approach = the expert has an obstacle in its corridor; all-pixels = the old labels):`);
+      lines.push("| detector | wire AP all frames | wire AP approach | wire AP all-pixels labels | wire+branch AP | near-threat AP |");
+      lines.push("|---|---|---|---|---|---|");
+      const f = (x: number): string => (Number.isNaN(x) ? "NaN" : x.toFixed(3));
+      for (const a of c.ap) lines.push(`| ${a.detector} | ${f(a.report.visible.wire)} | ${f(a.report.approach.wire)} | ${f(a.report.allPixels.wire)} | ${f(a.report.visible.wire_branch)} | ${f(a.report.threat)} |`);
     }
     lines.push("");
   }
