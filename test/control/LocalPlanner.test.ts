@@ -138,6 +138,17 @@ describe("LocalPlanner", () => {
       expect(margin(logits, "climb", ["descend"])).toBeGreaterThan(0.8);
     });
 
+    it("reads the grid at the level attitude: a nose-down pitch moves a flight-level wire up the image, and it still climbs", () => {
+      // Nose down 8 deg (REP-103 FLU: positive pitch = nose down): a wire at the flight level shows
+      // f*tan(8 deg) = 128 * 0.1405 = 18 px = 2.25 cell rows higher, i.e. rows 12-13 instead of
+      // 14-15 (FLIGHT_ROWS). Read without the attitude it looks like a wire above the flight line
+      // (descend at altitude); with the attitude it is on the flight line again (climb).
+      const pitched = wire([12, 13]);
+      expect(decision(planner, { threat: pitched, altitude_m: 25 })).not.toBe("climb");
+      expect(decision(planner, { threat: pitched, altitude_m: 25, bodyPitch_rad: (8 * Math.PI) / 180 })).toBe("climb");
+      expect(() => planner.score(input({ bodyPitch_rad: Number.NaN }), out)).toThrow("bodyPitch_rad=NaN, expected a finite number in (-pi/2, pi/2)");
+    });
+
     it("cruises under a wire well above the corridor", () => {
       // Row 8 is 20 deg up: 2.9 m above at 8 m, outside the 1.5 m clearance.
       expect(decision(planner, { threat: wire([8]), altitude_m: 25 })).toBe("cruise");

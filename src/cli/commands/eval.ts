@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { loadScenarioFile, splitOfSeed, type Scenario } from "../../../sim";
 import { evaluatePlanner, formatPlannerReport, PLANNER_ROWS, type PlannerRowName } from "../../harness/eval/plannerRows";
 import type { Teacher } from "../../harness/models/Teacher";
+import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "../../control/LocalPlanner";
 import { initBackend } from "../../harness/backend";
 import type { Split } from "../../harness/data/SeedSplit";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
@@ -19,7 +20,7 @@ import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 
 export const USAGE =
   "drone-harness eval --models <dir> --scenario <yaml|name> [--split test] [--flights 50] [--ap-seeds 12] [--conditions nominal,perturbed] [--fly-rows row,...] [--json]\n" +
-  "       drone-harness eval --planner [--detectors models/pipeline] --scenario <yaml|name> [--split test] [--flights 100] [--conditions ...] [--planner-rows row,...] [--json]";
+  "       drone-harness eval --planner [--detectors models/pipeline] --scenario <yaml|name> [--split test] [--flights 100] [--conditions ...] [--planner-rows row,...] [--planner-set key=value,...] [--json]";
 
 export type EvalArgs = {
   models: string;
@@ -34,6 +35,8 @@ export type EvalArgs = {
   planner: boolean;
   detectors: string;
   plannerRows?: PlannerRowName[];
+  /** `--planner-set key=value,...`: numeric LocalPlanner options (tuned on val seeds, never on test). */
+  plannerSet?: Record<string, number>;
 };
 
 
@@ -64,6 +67,19 @@ export function parseEvalArgs(args: string[]): EvalArgs {
         const rows = list.map((r) => PLANNER_ROWS.find((x) => x === r));
         if (rows.some((r) => r === undefined)) throw new UsageError(`--planner-rows=${list.join(",")}, expected a comma list of ${PLANNER_ROWS.join(", ")}`);
         out.plannerRows = rows.filter((r): r is PlannerRowName => r !== undefined);
+        break;
+      }
+      case "--planner-set": {
+        const set: Record<string, number> = {};
+        for (const kv of (args[++i] ?? "").split(",")) {
+          const [k, v] = kv.split("=");
+          const x = Number(v);
+          if (k === undefined || !Object.hasOwn(DEFAULT_PLANNER_OPTIONS, k) || typeof DEFAULT_PLANNER_OPTIONS[k as keyof PlannerOptions] !== "number" || v === undefined || v.trim() === "" || !Number.isFinite(x)) {
+            throw new UsageError(`--planner-set ${kv}: expected key=number with a numeric LocalPlanner option as key (${Object.keys(DEFAULT_PLANNER_OPTIONS).filter((o) => typeof DEFAULT_PLANNER_OPTIONS[o as keyof PlannerOptions] === "number").join(", ")})`);
+          }
+          set[k] = x;
+        }
+        out.plannerSet = set;
         break;
       }
       case "--fly-rows": {
@@ -108,6 +124,7 @@ async function runPlannerEval(a: EvalArgs, scenario: Scenario, io: CliIO): Promi
       flights: a.flights,
       conditions: a.conditions,
       apSeeds: a.apSeeds,
+      ...(a.plannerSet === undefined ? {} : { planner: a.plannerSet }),
       ...(a.plannerRows === undefined ? {} : { rows: a.plannerRows }),
       progress: (line) => io.err(`${line}\n`),
     },
@@ -156,6 +173,7 @@ export const command: CliCommand = {
         factory: simEnvironmentFactory(scenario, a.split, { controlPeriod_s }),
         flights: a.flights,
         apSeeds: a.apSeeds,
+      ...(a.plannerSet === undefined ? {} : { planner: a.plannerSet as Partial<PlannerOptions> }),
         conditions: a.conditions,
         ...(a.flyRows === undefined ? {} : { flyRows: a.flyRows }),
         progress: (line) => io.err(`${line}\n`),

@@ -17,6 +17,7 @@ import { flyClosedLoop, type Pilot } from "./flyClosedLoop";
 import { ExpertReferencePilot } from "./ModelPilot";
 import { summarizeLatency, type LatencySummary } from "./Percentiles";
 import { PlannerPilot } from "./PlannerPilot";
+import type { PlannerOptions } from "../../control/LocalPlanner";
 
 export const PLANNER_ROWS = ["planner_oracle", "planner_teacher", "planner_student", "expert_privileged"] as const;
 export type PlannerRowName = (typeof PLANNER_ROWS)[number];
@@ -38,6 +39,8 @@ export type PlannerEvalOptions = {
   conditions?: readonly ("nominal" | "perturbed")[];
   /** Seeds whose expert flights are recorded for the detector AP (the first of the split). Default 20; 0 skips AP. */
   apSeeds?: number;
+  /** Planner options of every row (default DEFAULT_PLANNER_OPTIONS). */
+  planner?: Partial<PlannerOptions>;
   /** Rows to fly (default: every row whose detector is given). */
   rows?: readonly PlannerRowName[];
   progress?: (line: string) => void;
@@ -57,9 +60,9 @@ export function evaluatePlanner(detectors: { teacher?: Teacher; student?: Teache
   const seeds = source.seeds(options.flights, options.firstSeed ?? 0);
   const pilots: [PlannerRowName, Pilot][] = [];
   const want = (r: PlannerRowName): boolean => options.rows === undefined || options.rows.includes(r);
-  if (want("planner_oracle")) pilots.push(["planner_oracle", new PlannerPilot({ type: "oracle" })]);
-  if (detectors.teacher !== undefined && want("planner_teacher")) pilots.push(["planner_teacher", new PlannerPilot({ type: "detector", detector: detectors.teacher })]);
-  if (detectors.student !== undefined && want("planner_student")) pilots.push(["planner_student", new PlannerPilot({ type: "detector", detector: detectors.student })]);
+  if (want("planner_oracle")) pilots.push(["planner_oracle", new PlannerPilot({ type: "oracle" }, options.planner)]);
+  if (detectors.teacher !== undefined && want("planner_teacher")) pilots.push(["planner_teacher", new PlannerPilot({ type: "detector", detector: detectors.teacher }, options.planner)]);
+  if (detectors.student !== undefined && want("planner_student")) pilots.push(["planner_student", new PlannerPilot({ type: "detector", detector: detectors.student }, options.planner)]);
   if (want("expert_privileged")) pilots.push(["expert_privileged", new ExpertReferencePilot()]);
   const report: PlannerEvalReport = { split: options.split, conditions: [] };
   const apSeeds = source.seeds(options.apSeeds ?? 20, options.firstSeed ?? 0);

@@ -19,6 +19,10 @@ describe("drone-harness eval arguments", () => {
     expect(() => parseEvalArgs(["--scenario", "d", "--fly-rows", "teacher"])).toThrow(/--fly-rows=teacher/);
     expect(() => parseEvalArgs(["--scenario", "d", "--verbose"])).toThrow(/unknown argument "--verbose"/);
     expect(() => parseEvalArgs(["--json"])).toThrow(/--scenario is required/);
+    expect(parseEvalArgs(["--scenario", "d", "--planner", "--planner-set", "wThreat=4,range_m=6"]).plannerSet).toEqual({ wThreat: 4, range_m: 6 });
+    expect(() => parseEvalArgs(["--scenario", "d", "--planner-set", "limits=3"])).toThrow("--planner-set limits=3: expected key=number with a numeric LocalPlanner option");
+    expect(() => parseEvalArgs(["--scenario", "d", "--planner-set", "constructor=3"])).toThrow("--planner-set constructor=3");
+    expect(() => parseEvalArgs(["--scenario", "d", "--planner-set", "wThreat=x"])).toThrow("--planner-set wThreat=x");
     expect(() => parseEvalArgs(["--scenario", "d", "--planner", "--planner-rows", "planner_magic"])).toThrow(/--planner-rows=planner_magic, expected a comma list of planner_oracle/);
   });
 });
