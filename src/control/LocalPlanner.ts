@@ -104,6 +104,12 @@ export type PlannerOptions = {
   arcStartWeight: number;
   /** Temperature of the soft maximum. Default 0.05 (within 1 % of the max for one strong cell in a 100-cell window). */
   softMaxTemperature: number;
+  /**
+   * Gain on the threat probabilities before scoring, p' = min(1, gain * p): a detector's sigmoid is
+   * not the oracle's 0/1, and a gain recalibrates an under-confident one (chosen on validation
+   * seeds, docs/pipeline.md). Default 1.
+   */
+  threatGain: number;
   /** Threat weight. Default 3 (a fully blocked cruise costs more than its best progress, wGoal). */
   wThreat: number;
   /** Threat factor of the manoeuvres at slow speed. Default 0.6 (slow speed is 0.35 of cruise, but braking from cruise takes the first second). */
@@ -149,6 +155,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   arcSamples: 6,
   arcStartWeight: 0.25,
   softMaxTemperature: 0.05,
+  threatGain: 1,
   wThreat: 3,
   manoeuvreThreatFactor: 0.6,
   hoverThreatFactor: 0.25,
@@ -412,11 +419,12 @@ export class LocalPlanner {
     }
   }
 
-  /** Copies the threat into p: non-finite -> 1 (unknown = blocked), others clamped to [0, 1]. Returns the non-finite count. */
+  /** Copies threatGain * threat into p: non-finite -> 1 (unknown = blocked), others clamped to [0, 1]. Returns the non-finite count. */
   private sanitise(threat: Float32Array): number {
     let nonFinite = 0;
+    const gain = this.options.threatGain;
     for (let i = 0; i < threat.length; i++) {
-      const v = threat[i] ?? NaN;
+      const v = (threat[i] ?? NaN) * gain;
       if (!Number.isFinite(v)) {
         nonFinite++;
         this.p[i] = 1;
@@ -596,7 +604,7 @@ function checkInput(input: PlannerInput): void {
 
 function checkOptions(o: PlannerOptions): void {
   const positive = [
-    "horizon_s", "clearance_m", "range_m", "softMaxTemperature", "headingRamp_rad", "altitudeRamp_m",
+    "horizon_s", "clearance_m", "range_m", "softMaxTemperature", "headingRamp_rad", "altitudeRamp_m", "threatGain",
   ] as const;
   for (const key of positive) {
     const v = o[key];

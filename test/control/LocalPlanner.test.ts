@@ -149,6 +149,13 @@ describe("LocalPlanner", () => {
       expect(() => planner.score(input({ bodyPitch_rad: Number.NaN }), out)).toThrow("bodyPitch_rad=NaN, expected a finite number in (-pi/2, pi/2)");
     });
 
+    it("threatGain scales an under-confident detector's probabilities: a faint wire ahead is flown into at gain 1 and climbed over at gain 3", () => {
+      const faint = wire(FLIGHT_ROWS, 0.2);
+      expect(decision(planner, { threat: faint })).toBe("cruise");
+      expect(decision(new LocalPlanner({ threatGain: 3 }), { threat: faint })).toBe("climb");
+      expect(() => new LocalPlanner({ threatGain: 0 })).toThrow("threatGain=0, expected a finite number > 0");
+    });
+
     it("cruises under a wire well above the corridor", () => {
       // Row 8 is 20 deg up: 2.9 m above at 8 m, outside the 1.5 m clearance.
       expect(decision(planner, { threat: wire([8]), altitude_m: 25 })).toBe("cruise");

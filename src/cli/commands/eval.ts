@@ -46,7 +46,7 @@ export function parseEvalArgs(args: string[]): EvalArgs {
     const a = args[i] ?? "";
     switch (a) {
       case "--ap-seeds":
-        out.apSeeds = intArg("--ap-seeds", args[++i], 1);
+        out.apSeeds = intArg("--ap-seeds", args[++i], out.planner || args.includes("--planner") ? 0 : 1);
         break;
       case "--conditions": {
         const list = (args[++i] ?? "").split(",");
