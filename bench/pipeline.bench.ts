@@ -3,7 +3,7 @@
  *  - per-frame decision time of the student-size detector + local planner at 256x256 (the
  *    PlannerPilot path eval flies: image -> near-threat grid -> planner logits), p50 / p99 over
  *    a flight's worth of frames; target p50 < 15 ms; the teacher-size detector in the same run;
- *  - worker speed-up of frame generation: the same expert flights recorded into two fresh caches
+ *  - worker speed-up of frame generation: the same 24 expert flights recorded into two fresh caches
  *    with 1 and with 2 worker threads, wall clock; target >= 1.7x on 2 cores. Run it on an idle
  *    machine: a busy core (e.g. a training run) caps the speed-up near 1.
  * The detectors are the committed ones in models/pipeline/ when present, else freshly initialised
@@ -60,7 +60,7 @@ export async function run(print: (line: string) => void): Promise<void> {
     print(`| ${size} | ${model.parameterCount()} | ${l.p50_ms.toFixed(2)} | ${l.p99_ms.toFixed(2)} | ${ms.length} | ${from} |`);
   }
 
-  const seeds = seedsOfSplit("train", 8);
+  const seeds = seedsOfSplit("train", 24);
   const recording = { recordEvery: 4, maxFramesPerFlight: 20, explore: 0.2, rngSeed: 1, preCollision_s: 3 };
   const times: number[] = [];
   for (const workers of [1, 2]) {
