@@ -26,10 +26,9 @@ beforeAll(async () => {
 });
 
 describe("committed detector -> planner across a wire (lock-step)", () => {
-  it.each([
-    ["teacher", 3],
-    ["student", 2],
-  ] as const)("the %s-size detector's near-threat cells make the planner pass a mid-grey wire on at least %i of the first 4 test seeds", async (size, atLeast) => {
+  // The student-size detector is what runs per frame; the teacher (3 of 4 when measured, about
+  // 4x slower per frame) is left to `eval --planner` to keep npm test short.
+  it.each([["student", 2]] as const)("the %s-size detector's near-threat cells make the planner pass a mid-grey wire on at least %i of the first 4 test seeds", async (size, atLeast) => {
     const detector = (await loadTeacher(path.join(MODELS, size))).model;
     const pilot = new PlannerPilot({ type: "detector", detector });
     let goals = 0;
