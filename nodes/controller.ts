@@ -1,6 +1,16 @@
 /**
- * controller: harness/policy (corrected action logits) + harness/obstacles (corrected detections)
+ * controller: harness/policy + harness/obstacles (corrected detections)
  *   -> cmd_vel_raw (geometry_msgs/TwistStamped, body FLU per REP-103, frame_id base_link).
+ *
+ * Parameter `mode`:
+ * - "planner" (default, issue 12): the local planner (src/control/LocalPlanner.ts) scores the 7
+ *   manoeuvres from harness/policy's near-threat cells (threat_probs), the attitude (imu/data
+ *   orientation), the GNSS fix and velocity (gps/fix, gps/vel) and the goal; its scores are the
+ *   action logits. The goal is geographic_msgs/GeoPoseStamped on `goal` (WGS84 position; reliable,
+ *   transient local, so a goal published before the controller starts arrives; orientation
+ *   ignored) or, with goal_source:=parameters, goal_latitude_deg/goal_longitude_deg/goal_altitude_m.
+ *   Without a goal or with a stale navigation input it hovers and says why in /diagnostics.
+ * - "policy": the argmax of the policy head's action logits in harness/policy (the older student).
  *
  * The command goes to the safety node, which gates it onto cmd_vel (and, with output:=px4, onto
  * PX4's fmu/in/* topics): the last stage before the vehicle is the watchdog, so a controller
@@ -12,23 +22,48 @@
 import { performance } from "node:perf_hooks";
 
 import { Controller, type ControllerOptions } from "../src/control/Controller";
+import { DEFAULT_PLANNER_OPTIONS, LocalPlanner, argmaxAction, plannerInput } from "../src/control/LocalPlanner";
+import { makeNavigation } from "../src/control/navigation";
+import { NavigationState } from "../src/control/NavigationState";
+import { ACTIONS, NUM_ACTIONS } from "../src/harness/actions";
 import type { Detection2DArray } from "../src/control/visionTypes";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
-import { QOS_DEFAULT, type Publisher, type RosGraph, type Subscription, type Timer } from "../src/ros/graph/types";
+import { QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL, type Publisher, type RosGraph, type Subscription, type Timer } from "../src/ros/graph/types";
 import { declareBool, declareDouble, declareString } from "./common/declareParams";
+import { checkedInput } from "./common/checkedInput";
 import { InputHealth } from "./common/InputHealth";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
-import type { TwistStamped } from "./common/sensorTypes";
+import { checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
+import type { Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
 import { StampGuard, stampToNs } from "./common/StampGuard";
-import { DETECTION_ARRAY_TYPE, STUDENT_OUTPUT_TYPE, TWIST_STAMPED_TYPE, copyHeader, studentOutputProblem, type StudentOutputMsg } from "./common/studentOutputMsg";
+import { DETECTION_ARRAY_TYPE, IMU_TYPE, NAV_SAT_FIX_TYPE, STUDENT_OUTPUT_TYPE, TWIST_STAMPED_TYPE, copyHeader, studentOutputProblem, type StudentOutputMsg } from "./common/studentOutputMsg";
 import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
 
 export const CONTROLLER_TOPICS = {
   policy: "harness/policy",
   obstacles: "harness/obstacles",
   cmdVelRaw: "cmd_vel_raw",
+  imu: "imu/data",
+  fix: "gps/fix",
+  vel: "gps/vel",
+  goal: "goal",
 } as const;
+
+export const GEO_POSE_STAMPED_TYPE = "geographic_msgs/msg/GeoPoseStamped";
+type GeoPoseStamped = { header: { stamp: { sec: number; nanosec: number }; frame_id: string }; geo_pose: { position: { latitude: number; longitude: number; altitude: number } } };
+type ControllerMode = "planner" | "policy";
+
+/** An IMU message whose orientation the planner can use: checkImu, plus a unit quaternion (covariance[0] = -1 means no estimate, REP-145). */
+function checkAttitude(m: Imu): InputCheck {
+  const c = checkImu(m);
+  if (c.type === "reject") return c;
+  if (m.orientation_covariance[0] === -1) return { type: "reject", reason: "bad_content", detail: "orientation_covariance[0] = -1: the IMU gives no orientation estimate, which the planner needs" };
+  const q = m.orientation;
+  const n = Math.hypot(q.x, q.y, q.z, q.w);
+  if (!(Math.abs(n - 1) <= 0.01)) return { type: "reject", reason: "bad_content", detail: `|orientation|=${n}, expected a unit quaternion` };
+  return c;
+}
 
 export const controllerNode: NodeFactory = async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
   const node = createLaunchedLifecycleNode(graph, options);
@@ -49,6 +84,21 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
     gate: declareBool(node, "gate_enabled", false, "Cap forward speed at slow when a confident wire/branch box is in the central corridor"),
     gateScore: declareDouble(node, "gate_score", 0.6, "Detection score that arms the corridor gate", { from: 0, to: 1 }),
     gateCorridor: declareDouble(node, "gate_corridor_fraction", 0.3, "Width of the central corridor, fraction of the image", { from: 0.01, to: 1 }),
+    mode: declareString<ControllerMode>(node, "mode", "planner", "planner: the local planner on harness/policy's threat cells and the goal; policy: the argmax of harness/policy's action logits", ["planner", "policy"]),
+    goalSource: declareString<"topic" | "parameters">(node, "goal_source", "topic", "Where the planner's goal comes from: topic (geographic_msgs/GeoPoseStamped on goal) or parameters (goal_*)", ["topic", "parameters"]),
+    goalLat: declareDouble(node, "goal_latitude_deg", 0, "Goal latitude, WGS84 degrees (goal_source:=parameters)", { from: -90, to: 90 }),
+    goalLon: declareDouble(node, "goal_longitude_deg", 0, "Goal longitude, WGS84 degrees (goal_source:=parameters)", { from: -180, to: 180 }),
+    goalAlt: declareDouble(node, "goal_altitude_m", 0, "Goal altitude, m, in gps/fix's datum (goal_source:=parameters)", { from: -1000, to: 100000 }),
+    navTimeout: declareDouble(node, "navigation_timeout_s", 1, "Attitude, fix or velocity older than this -> hover", { from: 0.01, to: 60 }),
+    homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
+    firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level (false: home_altitude_m)"),
+    threatGain: declareDouble(node, "threat_gain", DEFAULT_PLANNER_OPTIONS.threatGain, "Gain on the threat probabilities before planning (docs/pipeline.md)", { from: 0.01, to: 100 }),
+    clearance: declareDouble(node, "clearance_m", DEFAULT_PLANNER_OPTIONS.clearance_m, "Planner corridor radius, m", { from: 0.1, to: 20 }),
+    horizon: declareDouble(node, "horizon_s", DEFAULT_PLANNER_OPTIONS.horizon_s, "Planner horizon, s", { from: 0.1, to: 20 }),
+    minAltitude: declareDouble(node, "min_altitude_m", DEFAULT_PLANNER_OPTIONS.minAltitude_m, "Planner altitude floor above ground, m", { from: 0, to: 1000 }),
+    maxAltitude: declareDouble(node, "max_altitude_m", DEFAULT_PLANNER_OPTIONS.maxAltitude_m, "Planner altitude ceiling above ground, m", { from: 0, to: 10000 }),
+    hfov: declareDouble(node, "camera_hfov_rad", DEFAULT_PLANNER_OPTIONS.hfov_rad, "Camera horizontal field of view, rad", { from: 0.1, to: 3.1 }),
+    cameraPitch: declareDouble(node, "camera_pitch_rad", DEFAULT_PLANNER_OPTIONS.cameraPitch_rad, "Downward pitch of the camera's optical axis from body x, rad", { from: -1.5, to: 1.5 }),
   };
   const controllerOptions: ControllerOptions = {
     limits: { cruiseSpeed_m_s: p.cruise, slowFraction: p.slowFraction, verticalSpeed_m_s: p.vertical, yawRate_rad_s: p.yawRate },
@@ -60,6 +110,22 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
     inputTimeout_s: p.inputTimeout,
     gate: { enabled: p.gate, score: p.gateScore, corridorFraction: p.gateCorridor, classes: ["wire", "branch"] },
   };
+  const limits = controllerOptions.limits;
+  // The planner's manoeuvres fly at the controller's speeds: one set of limits for both.
+  const planner = p.mode === "planner"
+    ? new LocalPlanner({
+        threatGain: p.threatGain, clearance_m: p.clearance, horizon_s: p.horizon, minAltitude_m: p.minAltitude, maxAltitude_m: p.maxAltitude,
+        hfov_rad: p.hfov, cameraPitch_rad: p.cameraPitch,
+        limits: { cruiseSpeed_m_s: limits.cruiseSpeed_m_s, slowFraction: limits.slowFraction, verticalSpeed_m_s: limits.verticalSpeed_m_s, yawRate_rad_s: limits.yawRate_rad_s },
+      })
+    : undefined;
+  const navigation = new NavigationState({ timeout_s: p.navTimeout, ...(p.firstFixHome ? {} : { groundAltitude_m: p.homeAltitude }) });
+  if (p.mode === "planner" && p.goalSource === "parameters") navigation.setGoal({ latitude: p.goalLat, longitude: p.goalLon, altitude: p.goalAlt });
+  const nav = makeNavigation();
+  const plannerLogits = new Float32Array(NUM_ACTIONS);
+  const noLogits = new Float32Array(0);
+  let lastAction = "none";
+  let navProblem = "no frame yet";
   const logger = node.getLogger();
   const clock = node.getClock();
   const health = new InputHealth(logger);
@@ -88,6 +154,17 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
       values: [
         { key: "state", value: node.state },
         { key: "mode", value: lastMode },
+        { key: "decision", value: p.mode },
+        { key: "action", value: lastAction },
+        ...(p.mode === "planner"
+          ? [
+              { key: "navigation", value: navProblem },
+              { key: "goal", value: navigation.goal === undefined ? "none" : `${navigation.goal.latitude.toFixed(7)}, ${navigation.goal.longitude.toFixed(7)}, ${navigation.goal.altitude.toFixed(2)} m` },
+              { key: "goal_distance_m", value: nav.goalDistance_m.toFixed(2) },
+              { key: "goal_bearing_rad", value: nav.goalBearing_rad.toFixed(3) },
+              { key: "altitude_m", value: nav.altitude_m.toFixed(2) },
+            ]
+          : []),
         { key: "commands", value: String(s.count) },
         { key: "rate_hz", value: s.rate_hz.toFixed(2) },
         { key: "latency_p50_ms", value: s.latencyP50_ms.toFixed(3) },
@@ -134,12 +211,48 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
           break;
       }
       const t0 = performance.now();
-      if (!controller.setLogits(msg.action_logits, nowNs)) health.drop(topic, "non_finite", "action_logits has NaN/Inf: hover");
+      if (planner !== undefined) plan(msg, nowNs);
+      else if (!controller.setLogits(msg.action_logits, nowNs)) health.drop(topic, "non_finite", "action_logits has NaN/Inf: hover");
       imageWidth = msg.image_width;
       publish(copyHeader(msg.header), nowNs, t0);
       ages.record(nowNs, Number(nowNs - stampToNs(msg.header.stamp)) / 1e6);
     } catch (err) {
       health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  /** Planner mode: threat cells + navigation -> the planner's logits (hover with the reason when it cannot plan). */
+  const plan = (msg: StudentOutputMsg, nowNs: bigint): void => {
+    if (controller === undefined || planner === undefined) return;
+    if (msg.threat_probs.length === 0) {
+      health.drop(CONTROLLER_TOPICS.policy, "bad_content", "no threat_probs: the perception node runs detector:=policy; set the controller's mode:=policy, or run detector:=pipeline");
+      controller.setLogits(noLogits, nowNs);
+      return;
+    }
+    const read = navigation.read(nowNs, nav);
+    if (!read.ok) {
+      navProblem = read.reason;
+      controller.setLogits(noLogits, nowNs);
+      lastAction = "hover (no navigation)";
+      return;
+    }
+    navProblem = "ok";
+    const threat = msg.threat_probs instanceof Float32Array ? msg.threat_probs : Float32Array.from(msg.threat_probs);
+    planner.score(plannerInput({ threat, rows: msg.grid_rows, cols: msg.grid_cols, width: msg.image_width, height: msg.image_height }, nav), plannerLogits);
+    controller.setLogits(plannerLogits, nowNs);
+    lastAction = ACTIONS[argmaxAction(plannerLogits)] ?? "?";
+  };
+
+  /** A navigation input: validated, then folded into the navigation state with its receive time (node clock). */
+  const navInput = <T>(topic: string, check: (m: T) => InputCheck, apply: (m: T, tNs: bigint) => void) =>
+    checkedInput<T>(health, topic, () => active, check, (m) => apply(m, clock.nowNs()));
+
+  const onGoal = (msg: GeoPoseStamped): void => {
+    try {
+      navigation.setGoal(msg.geo_pose.position);
+      logger.info(`goal set: ${msg.geo_pose.position.latitude.toFixed(7)}, ${msg.geo_pose.position.longitude.toFixed(7)}, ${msg.geo_pose.position.altitude.toFixed(2)} m`);
+    } catch (err) {
+      health.drop(CONTROLLER_TOPICS.goal, "bad_content", err instanceof Error ? err.message : String(err));
     }
   };
 
@@ -186,6 +299,19 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
         node.createSubscription<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, CONTROLLER_TOPICS.policy, { qos: QOS_DEFAULT }, onPolicy),
         node.createSubscription<Detection2DArray>(DETECTION_ARRAY_TYPE, CONTROLLER_TOPICS.obstacles, { qos: QOS_DEFAULT }, onObstacles),
       );
+      if (planner !== undefined) {
+        const T = CONTROLLER_TOPICS;
+        subs.push(
+          node.createSubscription<Imu>(IMU_TYPE, T.imu, { qos: QOS_SENSOR_DATA }, navInput(T.imu, checkAttitude, (m, t) => navigation.onAttitude(m.orientation, t))),
+          node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, T.fix, { qos: QOS_SENSOR_DATA }, navInput(T.fix, checkNavSatFix, (m, t) => {
+            if (m.status.status >= 0) navigation.onFix(m, t);
+          })),
+          node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, T.vel, { qos: QOS_SENSOR_DATA }, navInput(T.vel, (m: TwistStamped) => checkTwistStamped(m), (m, t) => navigation.onVelocity(m.twist.linear, t))),
+        );
+        if (p.goalSource === "topic") {
+          subs.push(node.createSubscription<GeoPoseStamped>(GEO_POSE_STAMPED_TYPE, T.goal, { qos: { ...QOS_TRANSIENT_LOCAL, depth: 1 } }, onGoal));
+        }
+      }
       diagnostics.start();
     },
     activate: () => {
@@ -196,6 +322,7 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
     },
     deactivate: () => {
       active = false;
+      navigation.reset();
       timer?.cancel();
       timer = undefined;
       for (const g of Object.values(guards)) g.reset();

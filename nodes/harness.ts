@@ -137,6 +137,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     let textureRuleEnabled = p.textureRuleEnabled;
     let lastTextureGain = 1, lastTextureGainComputed = Number.NaN;
     let lastRisk = Number.NaN, lastMaxDelta = Number.NaN;
+    let lastMode = "no frame yet";
     // Camera intrinsics (from camera/camera_info) and the last rollout's state, for /diagnostics.
     const intrinsics: CameraIntrinsics = { fx: 0, fy: 0, cx: 0, cy: 0 };
     let cameraInfoReceived = false;
@@ -189,6 +190,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
           { key: "rate_hz", value: s.rate_hz.toFixed(2) },
           { key: "latency_p50_ms", value: s.latencyP50_ms.toFixed(2) },
           { key: "latency_p99_ms", value: s.latencyP99_ms.toFixed(2) },
+          { key: "mode", value: lastMode },
           { key: "risk", value: lastRisk.toFixed(3) },
           { key: "max_abs_delta", value: lastMaxDelta.toFixed(3) },
           ...health.keyValues(),
@@ -291,29 +293,21 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       if (corrector === undefined) return;
       const t0 = performance.now();
       const student = studentOutputsView(msg);
+      if (msg.threat_probs.length > 0) {
+        passThrough(msg, student, nowNs, t0);
+        return;
+      }
       const corr = corrector.correct(image, student, sensors.onFrame(stampNs));
       const apply = correctionEnabled;
       const logits = applier.actionLogits(student.actionLogits, apply ? corr.actionDelta : undefined);
       const probs = applier.cellProbs(student.cellProbs, apply ? corr.cellDelta : undefined, student.numClasses);
-      const shape = `${student.gridRows}x${student.gridCols}x${student.numClasses}`;
-      if (cells === undefined || shape !== cellsShape) {
-        cells = new CellsToDetections({
-          rows: student.gridRows,
-          cols: student.gridCols,
-          numClasses: student.numClasses,
-          classNames: msg.class_names,
-          connectivity: p.connectivity === 4 ? 4 : 8,
-          scoreThreshold: p.scoreThreshold,
-          scoreMode: p.scoreMode,
-        });
-        cellsShape = shape;
-      }
-      const detections = cells.run(probs, msg.image_width, msg.image_height, msg.header, []);
+      const detections = cellsFor(student, msg.class_names).run(probs, msg.image_width, msg.image_height, msg.header, []);
       pubObstacles?.publish({ header: copyHeader(msg.header), detections });
       pubPolicy?.publish(
         toStudentOutputMsg(msg.header, { ...student, actionLogits: logits, cellProbs: probs }, { width: msg.image_width, height: msg.image_height }, true),
       );
       const maxDelta = Math.max(maxAbs(corr.actionDelta), maxAbs(corr.cellDelta));
+      lastMode = "correcting";
       lastRisk = corr.risk;
       lastMaxDelta = maxDelta;
       lastTextureGainComputed = corr.textureGain ?? 1;
@@ -337,6 +331,57 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
         action_delta: Float32Array.from(corr.actionDelta),
         texture_gain: lastTextureGain,
         rollout_length: corr.rolloutLength,
+      });
+      stats.record(nowNs, performance.now() - t0);
+    };
+
+    /**
+     * The pipeline detector's output (threat cells, no action logits): the committed Harness was
+     * trained on the policy-head student and has no correction for these cells yet (the spatial
+     * harness of issue 13), so its detections and threat cells go to the controller unchanged,
+     * with corrected = false, texture gain 1 and the pass-through named in /diagnostics.
+     */
+    const cellsFor = (student: { gridRows: number; gridCols: number; numClasses: number }, classNames: string[]): CellsToDetections => {
+      const shape = `${student.gridRows}x${student.gridCols}x${student.numClasses}`;
+      if (cells === undefined || shape !== cellsShape) {
+        cells = new CellsToDetections({
+          rows: student.gridRows,
+          cols: student.gridCols,
+          numClasses: student.numClasses,
+          classNames,
+          connectivity: p.connectivity === 4 ? 4 : 8,
+          scoreThreshold: p.scoreThreshold,
+          scoreMode: p.scoreMode,
+        });
+        cellsShape = shape;
+      }
+      return cells;
+    };
+
+    const passThrough = (msg: StudentOutputMsg, student: ReturnType<typeof studentOutputsView>, nowNs: bigint, t0: number): void => {
+      const detections = cellsFor(student, msg.class_names).run(student.cellProbs, msg.image_width, msg.image_height, msg.header, []);
+      pubObstacles?.publish({ header: copyHeader(msg.header), detections });
+      pubPolicy?.publish(toStudentOutputMsg(msg.header, student, { width: msg.image_width, height: msg.image_height }, false));
+      lastMode = "pass-through (pipeline detector: no harness for it yet)";
+      lastRisk = 0;
+      lastMaxDelta = 0;
+      lastTextureGain = 1;
+      pubTextureGain?.publish({ data: 1 });
+      // Reported like a correction that was not applied: r = 0, delta = 0, correction_enabled false.
+      pubCorrection?.publish({
+        header: copyHeader(msg.header),
+        risk: 0,
+        lambda_gain: 0,
+        delta_norm_detection: 0,
+        delta_norm_action: 0,
+        max_abs_delta: 0,
+        correction_enabled: false,
+        top_features: [],
+        top_sensitivities: new Float32Array(0),
+        action_names: ACTION_NAMES,
+        action_delta: new Float32Array(ACTION_NAMES.length),
+        texture_gain: 1,
+        rollout_length: 0,
       });
       stats.record(nowNs, performance.now() - t0);
     };

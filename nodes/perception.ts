@@ -1,6 +1,7 @@
 /**
  * perception: camera/image_raw (+ imu/data, gps/fix, gps/vel for the policy head's state) ->
- *   student (detector + policy head) ->
+ *   detector (parameter `detector`: "pipeline", the default, per-cell class and near-threat
+ *   probabilities for the controller's planner; "policy", the older student with a policy head) ->
  *   harness/student_output (drone_harness_msgs/StudentOutput, for the harness node) and
  *   harness/obstacles_raw (vision_msgs/Detection2DArray: connected cells -> boxes).
  *
@@ -23,9 +24,11 @@ import { TEXTURE_MAX_BOOST } from "../src/harness/correction/constants";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
 import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph, type Subscription } from "../src/ros/graph/types";
 import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/declareParams";
+import { checkedInput } from "./common/checkedInput";
 import { InputHealth } from "./common/InputHealth";
 import { checkImage, checkImu, checkNavSatFix, checkTwistStamped, type ImageExpectation, type InputCheck } from "./common/inputValidation";
 import type { Detector } from "./common/models";
+import { DETECTOR_KINDS, type DetectorKind, type DetectorParams } from "./common/ModelProvider";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
 import { SensorState } from "./common/SensorState";
@@ -57,7 +60,7 @@ export const PERCEPTION_TOPICS = {
 
 export type PerceptionDeps = {
   /** Creates the student model at configure time (tests inject a deterministic fake). */
-  createDetector: (params: { width: number; height: number; modelDir: string }) => Detector | Promise<Detector>;
+  createDetector: (params: DetectorParams) => Detector | Promise<Detector>;
 };
 
 export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
@@ -72,7 +75,8 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       scoreMode: declareString<ScoreMode>(node, "score_mode", "max", "Detection score: max or mean cell probability", ["max", "mean"]),
       minCells: declareInt(node, "min_cells", 1, "Smallest component reported, in cells", { from: 1, to: 1_000_000 }),
       publishStudentOutput: declareBool(node, "publish_student_output", true, "Publish harness/student_output for the harness node"),
-      modelDir: declareString(node, "model_dir", "models", "Folder with student.model.json + student.weights.bin (relative to the working directory)"),
+      detector: declareString<DetectorKind>(node, "detector", "pipeline", "pipeline: class + near-threat cells for the controller's planner (teacher.model.json); policy: the older student with a policy head (student.model.json)", [...DETECTOR_KINDS]),
+      modelDir: declareString(node, "model_dir", "models/pipeline/student", "Folder with the detector's model files (relative to the working directory): teacher.model.json + .weights.bin for detector:=pipeline, student.* for detector:=policy"),
       homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
       firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level (false: home_altitude_m; the sim launch sets the simulator's ground)"),
       statePeriod: declareDouble(node, "state_period_s", 0, "Seconds between IMU window samples of the state vector (0 = the models' control period from <model_dir>/training.json, else 0.25)", { from: 0, to: 10 }),
@@ -164,14 +168,8 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       guardOf: StampGuard,
       check: (m: T) => InputCheck,
       apply: (m: T) => void,
-    ) => (msg: T): void => {
-      if (!active) return;
-      try {
-        const c = check(msg);
-        if (c.type === "reject") {
-          health.drop(topic, c.reason, c.detail);
-          return;
-        }
+    ) =>
+      checkedInput<T>(health, topic, () => active, check, (msg) => {
         const v = guardOf.check(msg.header.stamp, clock.nowNs());
         if (v.type === "drop") {
           health.drop(topic, v.reason, v.detail);
@@ -182,10 +180,7 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
           sensors.reset();
         }
         apply(msg);
-      } catch (err) {
-        health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
-      }
-    };
+      });
 
     const release = (): void => {
       active = false;
@@ -204,7 +199,7 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
     return wireLifecycle(node, {
       logger,
       configure: async () => {
-        detector = await deps.createDetector({ width: p.width, height: p.height, modelDir: p.modelDir });
+        detector = await deps.createDetector({ kind: p.detector, width: p.width, height: p.height, modelDir: p.modelDir });
         cells = new CellsToDetections({
           rows: detector.gridRows,
           cols: detector.gridCols,

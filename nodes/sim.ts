@@ -17,9 +17,10 @@
  */
 import type { BodyVelocityCommand } from "../src/harness/actions";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
-import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph } from "../src/ros/graph/types";
+import { QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL, type Publisher, type RosGraph } from "../src/ros/graph/types";
 import type {
   drone_harness_msgs__msg__GroundTruth as GroundTruthMsg,
+  geographic_msgs__msg__GeoPoseStamped as GeoPoseStampedMsg,
   geometry_msgs__msg__TwistStamped as TwistStampedMsg,
   rosgraph_msgs__msg__Clock as ClockMsg,
   sensor_msgs__msg__CameraInfo as CameraInfoMsg,
@@ -117,6 +118,11 @@ export function createSimNode(deps: SimNodeDeps = {}): NodeFactory {
     const pubTruth: Publisher<GroundTruthMsg> | undefined = p.groundTruth
       ? node.createPublisher<GroundTruthMsg>(GROUND_TRUTH_TYPE, rel(topicOf("/sim/ground_truth")), { qos: QOS_DEFAULT })
       : undefined;
+
+    // The mission goal, once, latched (transient local: a controller that starts later still gets
+    // it), as a ground station or mission planner would send it: WGS84, the GPS's altitude datum.
+    const pubGoal = node.createPublisher<GeoPoseStampedMsg>("geographic_msgs/msg/GeoPoseStamped", rel(topicOf("/goal")), { qos: { ...QOS_TRANSIENT_LOCAL, depth: 1 } });
+    pubGoal.publish({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: "" }, geo_pose: { position: sim.goalGeodetic(), orientation: { x: 0, y: 0, z: 0, w: 1 } } });
 
     const cmd: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
     const hover: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };

@@ -5,6 +5,7 @@
  * same calls in the same order give the same results byte for byte.
  */
 import type { BodyVelocityCommand } from "../src/harness/actions";
+import { enuToGeodetic, type Geodetic } from "../src/control/geodesy";
 import { cameraInfoFields, makeCamera, type CameraInfoFields, type CameraModel } from "./Camera";
 import { CollisionIndex, HIT_GROUND, HIT_NONE } from "./collision";
 import { makeDroneState, stepDrone, type DroneParams, type DroneState } from "./Drone";
@@ -209,6 +210,13 @@ export class Simulation {
   readGpsFix(out: GpsFix = makeGpsFix()): GpsFix {
     const g = this.scenario.gps;
     return sampleGpsFix(this.drone, { lat_deg: g.originLat_deg, lon_deg: g.originLon_deg, alt_m: g.originAlt_m }, this.gpsNoise, this.gpsFixLost, this.gpsRng, out);
+  }
+
+  /** The world's goal in the GPS's WGS84 coordinates (the datum of readGpsFix's altitude). */
+  goalGeodetic(): Geodetic {
+    const g = this.scenario.gps;
+    const goal = this.world.goal;
+    return enuToGeodetic({ lat_deg: g.originLat_deg, lon_deg: g.originLon_deg, alt_m: g.originAlt_m }, goal.x, goal.y, goal.z, { latitude: 0, longitude: 0, altitude: 0 });
   }
 
   readGpsVelocity(out: GpsVelocity = makeGpsVelocity()): GpsVelocity {

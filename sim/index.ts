@@ -55,6 +55,6 @@ export {
   type GpsFix,
   type GpsVelocity,
 } from "./sensors";
-export { enuToGeodetic, geodeticToEnu, type GeoOrigin } from "./geodesy";
+export { enuToGeodetic, geodeticToEnu, type GeoOrigin } from "../src/control/geodesy";
 export { catenaryPoints, catenaryParameter } from "./catenary";
 export { Simulation, createSimulation, GOAL_RADIUS_M, type SimulationOptions, type FlightStatus, type CollisionEvent } from "./Simulation";

@@ -6,7 +6,7 @@
  * sensor drivers": gravity reads as +g up). GPS velocity is ENU (REP-105 / navsat_transform).
  */
 import { GRAVITY_M_S2, bodyRotation, type DroneState } from "./Drone";
-import { enuToGeodetic, type GeoOrigin, type Geodetic } from "./geodesy";
+import { enuToGeodetic, type GeoOrigin, type Geodetic } from "../src/control/geodesy";
 import type { Rng } from "./Rng";
 
 export type ImuSample = {

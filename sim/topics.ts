@@ -24,6 +24,8 @@ export const SIM_TOPICS: readonly SimTopic[] = [
   { topic: "/gps/fix", type: "sensor_msgs/msg/NavSatFix", qos: "sensor_data", direction: "publish", frameId: "gps_link" },
   { topic: "/gps/vel", type: "geometry_msgs/msg/TwistStamped", qos: "sensor_data", direction: "publish", frameId: "gps_link" },
   { topic: "/clock", type: "rosgraph_msgs/msg/Clock", qos: "reliable", direction: "publish" },
+  // The mission goal, published once at start with transient-local durability (nodes/sim.ts).
+  { topic: "/goal", type: "geographic_msgs/msg/GeoPoseStamped", qos: "reliable", direction: "publish" },
   { topic: "/sim/ground_truth", type: GROUND_TRUTH_TYPE, qos: "reliable", direction: "publish", frameId: "camera_optical_frame" },
   { topic: "/cmd_vel", type: "geometry_msgs/msg/TwistStamped", qos: "reliable", direction: "subscribe", frameId: "base_link" },
 ];

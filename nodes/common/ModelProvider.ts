@@ -6,15 +6,27 @@
  * holds in memory instead (`createNodeRegistry`), and tests inject deterministic fakes.
  */
 import { initBackend } from "../../src/harness/backend";
-import { loadHarness, loadStudent } from "../../src/harness/modelfile";
+import { loadHarness, loadStudent, loadTeacher } from "../../src/harness/modelfile";
 import { loadOpenCv } from "../../src/vision/opencv";
 import { VisionPipeline } from "../../src/vision/VisionPipeline";
 import { HarnessCorrector } from "./HarnessCorrector";
 import type { Corrector, Detector } from "./models";
 import { StudentDetector } from "./StudentDetector";
+import { ThreatDetector } from "./ThreatDetector";
+
+/**
+ * Which network the perception node runs (its parameter `detector`): "pipeline" (default) the
+ * detector with class and near-threat cells that the controller's planner flies on
+ * (models/pipeline/student: <model_dir>/teacher.model.json, the file name of the architecture);
+ * "policy" the older student with a 7-action policy head (models/: student.model.json).
+ */
+export type DetectorKind = "pipeline" | "policy";
+export const DETECTOR_KINDS: readonly DetectorKind[] = ["pipeline", "policy"];
+
+export type DetectorParams = { kind: DetectorKind; width: number; height: number; modelDir: string };
 
 export type ModelProvider = {
-  detector(params: { width: number; height: number; modelDir: string }): Detector | Promise<Detector>;
+  detector(params: DetectorParams): Detector | Promise<Detector>;
   corrector(params: CorrectorParams): Corrector | Promise<Corrector>;
 };
 
@@ -29,8 +41,9 @@ export type CorrectorParams = {
 };
 
 export const FILE_MODEL_PROVIDER: ModelProvider = {
-  detector: async ({ width, height, modelDir }) => {
+  detector: async ({ kind, width, height, modelDir }) => {
     await initBackend();
+    if (kind === "pipeline") return new ThreatDetector((await loadTeacher(modelDir)).model, width, height);
     return new StudentDetector((await loadStudent(modelDir)).model, width, height);
   },
   corrector: async ({ modelDir, imaginedRollout, width, height, cameraPitchRad }) => {

@@ -20,6 +20,11 @@ export type StudentOutputs = {
   pooledSize: number;
   /** The image input (RGB + Sobel in [-1, 1]) average-pooled to pooledSize^2 x 4, HWC. */
   pooledInput: Float32Array;
+  /**
+   * Near-threat probability per cell (gridRows*gridCols, row-major) from the pipeline detector;
+   * absent or empty for the policy-head student (its actionLogits drive the controller instead).
+   */
+  threatProbs?: Float32Array;
 };
 
 /** Runs the student on a validated image; implementations reuse their buffers between calls. */

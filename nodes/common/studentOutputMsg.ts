@@ -41,6 +41,7 @@ export function toStudentOutputMsg(
     state: ArrayLike<number>;
     pooledSize: number;
     pooledInput: ArrayLike<number>;
+    threatProbs?: ArrayLike<number>;
   },
   image: { width: number; height: number },
   corrected: boolean,
@@ -59,14 +60,22 @@ export function toStudentOutputMsg(
     pooled_input: Float32Array.from(out.pooledInput),
     image_width: image.width,
     image_height: image.height,
+    threat_probs: Float32Array.from(out.threatProbs ?? []),
   };
 }
 
 /** Checks a received StudentOutput's shape; returns a problem description or undefined. */
 export function studentOutputProblem(msg: StudentOutputMsg): string | undefined {
-  if (msg.action_logits.length !== ACTIONS.length) return `action_logits.length=${msg.action_logits.length}, expected ${ACTIONS.length}`;
   const k = msg.class_names.length;
   if (k < 1 || msg.grid_rows < 1 || msg.grid_cols < 1) return `grid ${msg.grid_rows}x${msg.grid_cols}x${k}, expected nonzero`;
+  const cells = msg.grid_rows * msg.grid_cols;
+  if (msg.threat_probs.length !== 0 && msg.threat_probs.length !== cells) return `threat_probs.length=${msg.threat_probs.length}, expected 0 or grid_rows*grid_cols=${cells}`;
+  // The policy-head student sends action logits; the pipeline detector sends threat cells and
+  // leaves the logits to the controller's planner (empty).
+  const logitsExpected = msg.threat_probs.length === 0 ? `${ACTIONS.length}` : `0 or ${ACTIONS.length}`;
+  if (msg.action_logits.length !== ACTIONS.length && !(msg.action_logits.length === 0 && msg.threat_probs.length > 0)) {
+    return `action_logits.length=${msg.action_logits.length}, expected ${logitsExpected}`;
+  }
   const n = msg.grid_rows * msg.grid_cols * k;
   if (msg.cell_probs.length !== n) return `cell_probs.length=${msg.cell_probs.length}, expected grid_rows*grid_cols*classes=${n}`;
   if (msg.pooled_input.length !== msg.pooled_size * msg.pooled_size * 4) {
@@ -87,5 +96,6 @@ export function studentOutputsView(msg: StudentOutputMsg): StudentOutputs {
     state: msg.state instanceof Float32Array ? msg.state : Float32Array.from(msg.state),
     pooledSize: msg.pooled_size,
     pooledInput: msg.pooled_input instanceof Float32Array ? msg.pooled_input : Float32Array.from(msg.pooled_input),
+    threatProbs: msg.threat_probs instanceof Float32Array ? msg.threat_probs : Float32Array.from(msg.threat_probs),
   };
 }

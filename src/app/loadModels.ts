@@ -10,14 +10,16 @@ import { HarnessCorrector } from "../../nodes/common/HarnessCorrector";
 import { StudentDetector } from "../../nodes/common/StudentDetector";
 import { createNodeRegistry } from "../../nodes";
 import { initBackend } from "../harness/backend";
-import { loadHarness, loadStudent, modelPaths } from "../harness/modelfile";
+import { ThreatDetector } from "../../nodes/common/ThreatDetector";
+import { loadHarness, loadStudent, loadTeacher, modelPaths } from "../harness/modelfile";
+import type { Teacher } from "../harness/models/Teacher";
 import type { HarnessNet } from "../harness/models/HarnessNet";
 import type { Student } from "../harness/models/Student";
 import type { NodeRegistry } from "../ros/launch/NodeFactory";
 
 export class MissingModelsError extends Error {}
 
-export type LoadedModels = { student: Student; harness: HarnessNet; backend: string; registry: NodeRegistry; trainingCommand: string | undefined; dispose(): void };
+export type LoadedModels = { student: Student; harness: HarnessNet; detector: Teacher; backend: string; registry: NodeRegistry; trainingCommand: string | undefined; dispose(): void };
 
 /** How long the committed training took, from training.json's timings (when present). */
 function trainingHint(dir: string): string {
@@ -34,10 +36,16 @@ function trainingHint(dir: string): string {
   return "";
 }
 
+/** The pipeline detector the main job's perception nodes run (detector:=pipeline), under the model folder. */
+export const PIPELINE_DETECTOR_SUBDIR = path.join("pipeline", "student");
+
 export async function loadModels(modelDir: string): Promise<LoadedModels> {
-  const missing = (["student", "harness"] as const)
-    .flatMap((k) => [modelPaths(modelDir, k).modelJson, modelPaths(modelDir, k).weightsBin])
-    .filter((f) => !existsSync(f));
+  const detectorDir = path.join(modelDir, PIPELINE_DETECTOR_SUBDIR);
+  const missing = [
+    ...(["student", "harness"] as const).flatMap((k) => [modelPaths(modelDir, k).modelJson, modelPaths(modelDir, k).weightsBin]),
+    modelPaths(detectorDir, "teacher").modelJson,
+    modelPaths(detectorDir, "teacher").weightsBin,
+  ].filter((f) => !existsSync(f));
   if (missing.length > 0) {
     throw new MissingModelsError(
       `no trained models in ${path.resolve(modelDir)} (missing: ${missing.map((f) => path.basename(f)).join(", ")}).\n` +
@@ -48,6 +56,7 @@ export async function loadModels(modelDir: string): Promise<LoadedModels> {
   const backend = await initBackend();
   const student = (await loadStudent(modelDir)).model;
   const harness = (await loadHarness(modelDir)).model;
+  const detector = (await loadTeacher(detectorDir)).model;
   let trainingCommand: string | undefined;
   try {
     trainingCommand = (JSON.parse(readFileSync(path.join(modelDir, "training.json"), "utf8")) as { command?: string }).command;
@@ -55,18 +64,21 @@ export async function loadModels(modelDir: string): Promise<LoadedModels> {
     trainingCommand = undefined;
   }
   const registry = createNodeRegistry({
-    detector: ({ width, height }) => new StudentDetector(student, width, height, { ownsModel: false }),
+    detector: ({ kind, width, height }) =>
+      kind === "pipeline" ? new ThreatDetector(detector, width, height, { ownsModel: false }) : new StudentDetector(student, width, height, { ownsModel: false }),
     corrector: () => new HarnessCorrector(harness, { ownsModel: false }),
   });
   return {
     student,
     harness,
+    detector,
     backend: backend.name,
     registry,
     trainingCommand,
     dispose: () => {
       student.dispose();
       harness.dispose();
+      detector.dispose();
     },
   };
 }

@@ -55,6 +55,7 @@
  * directions and windows are computed once per grid shape; score() allocates nothing.
  */
 import { ACTIONS, DEFAULT_ACTION_LIMITS, NUM_ACTIONS, type ActionLimits } from "../harness/actions";
+import type { Navigation } from "./navigation";
 
 export type PlannerInput = {
   /** Near-threat probability per cell in [0,1], rows*cols, row-major, row 0 = top. Non-finite values are treated as 1 (unknown = blocked) and counted; finite values are clamped to [0,1]. */
@@ -80,6 +81,33 @@ export type PlannerInput = {
    */
   bodyPitch_rad?: number;
 };
+
+/** A near-threat grid over an image (PlannerInput's perception half). */
+export type ThreatGrid = Pick<PlannerInput, "threat" | "rows" | "cols" | "width" | "height">;
+
+/** The planner's input from a threat grid and the navigation state (the one place both meet: nodes, eval, main job). */
+export function plannerInput(grid: ThreatGrid, nav: Readonly<Navigation>): PlannerInput {
+  return {
+    threat: grid.threat,
+    rows: grid.rows,
+    cols: grid.cols,
+    width: grid.width,
+    height: grid.height,
+    altitude_m: nav.altitude_m,
+    forwardSpeed_m_s: nav.forwardSpeed_m_s,
+    goalBearing_rad: nav.goalBearing_rad,
+    goalDistance_m: nav.goalDistance_m,
+    goalDz_m: nav.goalDz_m,
+    bodyPitch_rad: nav.pitch_rad,
+  };
+}
+
+/** Index of the largest logit (the lowest index on a tie). */
+export function argmaxAction(logits: ArrayLike<number>): number {
+  let best = 0;
+  for (let a = 1; a < logits.length; a++) if ((logits[a] ?? -Infinity) > (logits[best] ?? -Infinity)) best = a;
+  return best;
+}
 
 export type PlannerOptions = {
   // Defaults marked "the expert's" are those of src/harness/data/ExpertPilot.ts, which this planner
@@ -336,10 +364,7 @@ export class LocalPlanner {
 
   /** argmax of score() (the lowest index on a tie). */
   decide(input: PlannerInput): number {
-    const logits = this.score(input, this.decideOut);
-    let best = 0;
-    for (let a = 1; a < NUM_ACTIONS; a++) if ((logits[a] ?? -Infinity) > (logits[best] ?? -Infinity)) best = a;
-    return best;
+    return argmaxAction(this.score(input, this.decideOut));
   }
 
   /** Recomputes the cell directions and windows when the grid shape changes (hfov/pitch are fixed per instance). */

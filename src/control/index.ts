@@ -7,3 +7,6 @@ export * from "./SafetyWatchdog";
 export * from "./imageDigest";
 export * from "./FrozenImageDetector";
 export * from "./LocalPlanner";
+export * from "./navigation";
+export * from "./geodesy";
+export * from "./NavigationState";

@@ -1,23 +1,22 @@
 /**
- * Closed-loop wire crossing (issue 6, "a short closed-loop flight in lock-step ... that avoids a
- * wire placed across its path when the harness is on"): the nodes of launch/sim.launch.xml flown
- * in lock-step by the main job's own loop (src/app/flyFlight.ts), harness ON and OFF.
- *
- * Models: the committed models/ (trained by `drone-harness train --scenario default --out models
- * --seed 1`). `train --quick` models are for smoke tests only: their policy does not fly a
- * sensible path, so a wire crossing with them would test nothing.
+ * Closed-loop wire crossing through the nodes (issue 12: "a closed-loop flight in lock-step
+ * across a wire placed over the path climbs or turns and passes it"; issue 6 could not write it):
+ * the nodes of launch/sim.launch.xml (sim, perception with the committed pipeline detector
+ * models/pipeline/student, harness, controller with the local planner, safety) flown in lock-step
+ * by the main job's own loop (src/app/flyFlight.ts).
  *
  * Scenario: test-split seed 228 of sim/scenarios/default.yaml (never a training seed,
  * sim/splits.ts). Its first power line crosses the straight-north path 29 m from the start with a
- * conductor 0.6 m below the start altitude, so the drone reaches it after about 8 s at the 4 m/s
- * cruise. It was picked by scanning the first 60 test seeds for crossings within 45 m and 1 m of
- * the start altitude. What was measured with these models (see docs/mainjob.md): the policy
- * chooses "cruise" in every frame around the wire in both arms and ON and OFF fly the same path;
- * seed 228 passes because the drone cruises 0.6 m above the conductor, not because it manoeuvres.
- * Seeds 80, 147 and 242, whose conductor crosses within 0.3 m of the start altitude, hit the wire
- * at 10.2-10.5 s in the ON arm (seed 80 in both arms, the same way). This test therefore asserts
- * what holds for seed 228 (crossing, no collision, clearance above the body radius,
- * determinism) and prints the actions; it does not claim the harness steers around the wire.
+ * conductor 0.6 m below the start altitude, so a drone that does not react passes within a body
+ * radius of it or hits it. It was picked (for issue 6) by scanning the first 60 test seeds for
+ * crossings within 45 m and 1 m of the start altitude.
+ *
+ * The same flight is flown twice: with the planner as configured (the default threat_gain 1), and
+ * blind (threat_gain 0.01, the lowest allowed: the planner ignores the detector, the control of what this test
+ * guards). The seeing flight must cross the wire's line without collision, with clearance above
+ * the body radius, having climbed or turned near the wire; the blind one must not pass as
+ * cleanly (it collides, or passes closer), so the test fails if the detector or the planner stops
+ * reacting to the wire.
  *
  * Clearance: the 3D distance from the drone's centre to a conductor's surface, minimised
  * exactly over the piecewise-linear trajectory through the camera-frame positions (30 Hz) and
@@ -28,10 +27,9 @@
 import { CellScoreAccumulator } from "../../src/app/CellScoreAccumulator";
 import { flyFlight } from "../../src/app/flyFlight";
 import { loadModels, type LoadedModels } from "../../src/app/loadModels";
-import type { Arm, FlightRecord, WorldSketch } from "../../src/app/types";
+import type { FlightRecord, WorldSketch } from "../../src/app/types";
 import { worldSketch } from "../../src/app/worldSketch";
-import { ACTIONS } from "../../src/harness/actions";
-import type { drone_harness_msgs__msg__StudentOutput as StudentOutputMsg } from "../../src/ros/msgs/generated";
+import type { geometry_msgs__msg__TwistStamped as TwistStampedMsg } from "../../src/ros/msgs/generated";
 import { QOS_DEFAULT } from "../../src/ros/graph/types";
 import { loadLaunchFile, resolveLaunchPath } from "../../src/ros/launch/loadLaunchFile";
 import { findPackageRoot } from "../../src/ros/launch/packageRoot";
@@ -45,23 +43,27 @@ jest.setTimeout(300_000);
 
 const SCENARIO = "default";
 const CROSSING_SEED = 228;
-/** The crossing happens at about 8.1 s; 9 s of flight carry the drone past it. */
-const CROSSING_DURATION_S = 9;
-/** The repeat flights that check determinism: this prefix of each arm's flight, flown again. */
-const REPEAT_DURATION_S = 2;
+/** The line is 29 m ahead: the planner slows and climbs for it and passes it in under 20 s; the blind planner cruises through it at about 8.8 s. */
+const FLIGHT_S = 20;
+const BLIND_FLIGHT_S = 11;
 
-type Action = { t: number; action: string };
-type Flight = { record: FlightRecord; sketch: WorldSketch; actions: Action[] };
+type Command = { t: number; vx: number; vz: number; wz: number };
+type Flight = { record: FlightRecord; sketch: WorldSketch; commands: Command[] };
 
-async function fly(models: LoadedModels, seed: number, arm: Arm, duration_s: number): Promise<Flight> {
+async function fly(models: LoadedModels, seed: number, duration_s: number, threatGain?: number): Promise<Flight> {
   const packageRoot = findPackageRoot();
   const plan = loadLaunchFile(resolveLaunchPath(packageRoot, "sim.launch.xml"), {
     packageRoot,
-    arguments: { scenario: SCENARIO, seed: String(seed), harness: arm === "on" ? "true" : "false" },
+    arguments: { scenario: SCENARIO, seed: String(seed), harness: "true" },
   });
-  const actions: Action[] = [];
+  if (threatGain !== undefined) {
+    const controller = plan.nodes.find((n) => n.executable === "controller");
+    if (controller === undefined) throw new Error("launch/sim.launch.xml starts no controller");
+    controller.parameters.threat_gain = { type: "double", value: threatGain };
+  }
+  const commands: Command[] = [];
   const { record, world } = await flyFlight({
-    arm,
+    arm: "on",
     seed,
     plan,
     registry: models.registry,
@@ -69,20 +71,16 @@ async function fly(models: LoadedModels, seed: number, arm: Arm, duration_s: num
     policyScores: new CellScoreAccumulator(),
     studentScores: new CellScoreAccumulator(),
     keepSamples: 0,
-    // The action the controller follows: argmax of harness/policy's logits (corrected in the ON arm).
+    // The controller's commands (the planner's manoeuvre, before the safety gate).
     onStarted: (graph) => {
-      graph.createNode("wire_crossing_actions").createSubscription<StudentOutputMsg>(
-        "drone_harness_msgs/msg/StudentOutput", "/harness/policy", { qos: { ...QOS_DEFAULT, depth: 50 } },
-        (m) => {
-          let best = 0;
-          for (let i = 1; i < m.action_logits.length; i++) if (m.action_logits[i]! > m.action_logits[best]!) best = i;
-          actions.push({ t: m.header.stamp.sec + m.header.stamp.nanosec / 1e9, action: ACTIONS[best] ?? `#${best}` });
-        },
+      graph.createNode("wire_crossing_commands").createSubscription<TwistStampedMsg>(
+        "geometry_msgs/msg/TwistStamped", "/cmd_vel_raw", { qos: { ...QOS_DEFAULT, depth: 50 } },
+        (m) => commands.push({ t: m.header.stamp.sec + m.header.stamp.nanosec / 1e9, vx: m.twist.linear.x, vz: m.twist.linear.z, wz: m.twist.angular.z }),
       );
       return Promise.resolve(() => Promise.resolve());
     },
   });
-  return { record, sketch: world, actions };
+  return { record, sketch: world, commands };
 }
 
 /** Minimum distance from the drone's centre to any wire surface along the trajectory, and when. */
@@ -127,25 +125,13 @@ function planViewCrossings(sketch: WorldSketch, r: FlightRecord): number[] {
   return out;
 }
 
-function maxPositionDifference(a: FlightRecord, b: FlightRecord): number {
-  const n = Math.min(a.series.x.length, b.series.x.length);
-  let d = 0;
-  for (let k = 0; k < n; k++) d = Math.max(d, Math.hypot(a.series.x[k]! - b.series.x[k]!, a.series.y[k]! - b.series.y[k]!, a.series.z[k]! - b.series.z[k]!));
-  return d;
-}
-
-/** The policy's actions within `window_s` of `t`, run-length encoded: "7.07-9.00 s cruise x58". */
-function actionsNear(actions: Action[], t: number, window_s: number): string {
-  const runs: Array<{ from: number; to: number; action: string; n: number }> = [];
-  for (const a of actions) {
-    if (Math.abs(a.t - t) > window_s) continue;
-    const last = runs[runs.length - 1];
-    if (last !== undefined && last.action === a.action) {
-      last.to = a.t;
-      last.n++;
-    } else runs.push({ from: a.t, to: a.t, action: a.action, n: 1 });
-  }
-  return runs.map((r) => `${r.from.toFixed(2)}-${r.to.toFixed(2)} s ${r.action} x${r.n}`).join(", ");
+/** The commands within `window_s` before `t` (the first crossing): how many climbed, turned, and the fastest forward speed. */
+function manoeuvresBefore(commands: Command[], t: number, window_s: number): { climbs: number; turns: number; n: number; text: string } {
+  const near = commands.filter((c) => c.t <= t && c.t >= t - window_s);
+  const climbs = near.filter((c) => c.vz > 0.2).length;
+  const turns = near.filter((c) => Math.abs(c.wz) > 0.1).length;
+  const maxVx = Math.max(0, ...near.map((c) => c.vx));
+  return { climbs, turns, n: near.length, text: `${near.length} commands in the ${window_s} s before: ${climbs} climbing (vz > 0.2), ${turns} turning, max vx ${maxVx.toFixed(2)} m/s` };
 }
 
 describe("closed-loop flight across a wire (launch/sim.launch.xml, lock-step, committed models)", () => {
@@ -158,51 +144,38 @@ describe("closed-loop flight across a wire (launch/sim.launch.xml, lock-step, co
   });
   afterAll(() => models.dispose());
 
-  it("harness ON crosses the wire's line without collision, clearance above the body radius; both arms deterministic", async () => {
+  it("the planner on the detector climbs or turns at a wire across the path and passes it; blind, it does not pass as cleanly", async () => {
     expect(splitOfSeed(CROSSING_SEED)).toBe("test");
     const world = buildWorld(scenario, CROSSING_SEED);
-
-    const on1 = await fly(models, CROSSING_SEED, "on", CROSSING_DURATION_S);
+    const seeing = await fly(models, CROSSING_SEED, FLIGHT_S);
     // The world rebuilt here for the 3D geometry is the one the sim node flew.
-    expect(worldSketch(world)).toEqual(on1.sketch);
-
-    const crossings = planViewCrossings(on1.sketch, on1.record);
-    const { clearance_m, time_s } = wireClearance(world, on1.record);
-    process.stdout.write(
-      `seed ${CROSSING_SEED} harness ON: ${on1.record.status} at t=${on1.record.simTime_s.toFixed(2)} s, ` +
-        `plan-view wire crossings at t=${crossings.map((t) => t.toFixed(2)).join(", ")} s, ` +
-        `min 3D clearance to a wire surface ${clearance_m.toFixed(3)} m at t=${time_s.toFixed(2)} s (body radius ${bodyRadius} m)\n` +
-        `  actions within 1 s of the closest approach: ${actionsNear(on1.actions, time_s, 1)}\n`,
-    );
-    // It really met the wire: the plan-view path crosses a wire line, and the closest approach is within 2 m.
-    expect(crossings.length).toBeGreaterThan(0);
-    expect(clearance_m).toBeLessThan(2);
-    expect(on1.record.collision).toBeUndefined();
-    expect(on1.record.status).toBe("flying");
-    expect(on1.record.callbackErrors).toBe(0);
-    expect(clearance_m).toBeGreaterThan(bodyRadius);
-
-    const off1 = await fly(models, CROSSING_SEED, "off", CROSSING_DURATION_S);
-    // Lock-step makes each arm deterministic: a repeat (of the first REPEAT_DURATION_S, to keep
-    // the test short) flies exactly the same positions and actions as the first flight did.
-    for (const first of [on1, off1]) {
-      const again = await fly(models, CROSSING_SEED, first.record.arm, REPEAT_DURATION_S);
-      const n = again.record.series.x.length;
-      expect(n).toBeGreaterThanOrEqual(Math.floor(REPEAT_DURATION_S * scenario.camera.rate_hz) - 1);
-      expect(again.record.series.x).toEqual(first.record.series.x.slice(0, n));
-      expect(again.record.series.y).toEqual(first.record.series.y.slice(0, n));
-      expect(again.record.series.z).toEqual(first.record.series.z.slice(0, n));
-      expect(again.actions).toEqual(first.actions.slice(0, again.actions.length));
-      expect(again.actions.length).toBeGreaterThan(0);
-    }
-
-    const offClear = wireClearance(world, off1.record);
-    const differingActions = on1.actions.filter((a, i) => off1.actions[i]?.action !== a.action).length;
-    process.stdout.write(
-      `seed ${CROSSING_SEED} harness OFF: ${off1.record.status}, collision ${off1.record.collision === undefined ? "none" : `class ${off1.record.collision.cls} at t=${off1.record.collision.time_s.toFixed(2)} s`}, ` +
-        `min clearance ${offClear.clearance_m.toFixed(3)} m at t=${offClear.time_s.toFixed(2)} s\n` +
-        `  ON vs OFF: max position difference ${maxPositionDifference(on1.record, off1.record).toFixed(4)} m, ` +
-        `${differingActions} of ${on1.actions.length} policy actions differ\n`,
-    );
+    expect(worldSketch(world)).toEqual(seeing.sketch);
+    const blind = await fly(models, CROSSING_SEED, BLIND_FLIGHT_S, 0.01);
+    const report = (name: string, f: Flight) => {
+      const crossings = planViewCrossings(f.sketch, f.record);
+      const c = wireClearance(world, f.record);
+      const m = manoeuvresBefore(f.commands, crossings[0] ?? f.record.simTime_s, 8);
+      process.stdout.write(
+        `seed ${CROSSING_SEED} ${name}: ${f.record.status} at t=${f.record.simTime_s.toFixed(2)} s` +
+          (f.record.collision === undefined ? "" : ` (collision with class ${f.record.collision.cls} at t=${f.record.collision.time_s.toFixed(2)} s)`) +
+          `, plan-view wire crossings at t=${crossings.map((t) => t.toFixed(2)).join(", ")} s, min 3D clearance ${c.clearance_m.toFixed(3)} m at t=${c.time_s.toFixed(2)} s ` +
+          `(body radius ${bodyRadius} m); ${m.text}\n`,
+      );
+      return { crossings, ...c, ...m };
+    };
+    const s = report("planner", seeing);
+    const b = report("blind planner (threat_gain 0.01)", blind);
+    // It really met the wire: the plan-view path crosses a wire line, and the closest approach is within 3 m.
+    expect(s.crossings.length).toBeGreaterThan(0);
+    expect(s.clearance_m).toBeLessThan(3);
+    expect(seeing.record.collision).toBeUndefined();
+    expect(seeing.record.callbackErrors).toBe(0);
+    expect(s.clearance_m).toBeGreaterThan(bodyRadius);
+    // It manoeuvred for it: climbed or turned in the 8 s before crossing the line, and reached the
+    // line seconds after the blind planner came closest to the wire (it slowed down for it).
+    expect(s.climbs + s.turns).toBeGreaterThan(0);
+    expect(s.crossings[0]!).toBeGreaterThan(b.time_s + 2);
+    // Without seeing, the same flight does not pass as cleanly.
+    expect(blind.record.collision !== undefined || b.clearance_m < s.clearance_m).toBe(true);
   });
 });

@@ -38,7 +38,7 @@ async function startController(graph: EmbeddedGraph, overrides: Record<string, n
   const launched = await controllerNode(graph, {
     name: "controller",
     namespace: "/",
-    parameterOverrides: { use_sim_time: true, ...overrides },
+    parameterOverrides: { use_sim_time: true, mode: "policy", ...overrides },
     remappings: {},
   });
   await activateIfLifecycle(launched);

@@ -56,14 +56,14 @@ export async function startFlight(options: FlightOptions = {}): Promise<FlightRi
     parameterOverrides: { mode: "lockstep", seed: options.seed ?? 1, image_width: 64, image_height: 64, publish_ground_truth: false },
   })) as FaultySimLaunchedNode;
   const common = { use_sim_time: true, expected_width: 64, expected_height: 64 };
-  const add = async (f: NodeFactory, name: string, params: Record<string, boolean | number> = {}): Promise<void> => {
+  const add = async (f: NodeFactory, name: string, params: Record<string, boolean | number | string> = {}): Promise<void> => {
     const l = await f(graph, { name, namespace: "/", parameterOverrides: { ...common, ...params }, remappings: {} });
     await activateIfLifecycle(l);
     nodes.push(l);
   };
   await add(createPerceptionNode({ createDetector: options.detector ?? (() => new FakeDetector()) }), "perception");
   await add(createHarnessNode({ createCorrector: () => new FakeCorrector() }), "harness", { correction_enabled: false });
-  if (options.skipController !== true) await add(controllerNode, "controller", { max_accel_m_s2: 0, ...options.controllerParams });
+  if (options.skipController !== true) await add(controllerNode, "controller", { max_accel_m_s2: 0, mode: "policy", ...options.controllerParams });
   await add(safetyNode, "safety", options.safetyParams);
   const cmd: CmdSample[] = [];
   graph.createNode("rec").createSubscription<TwistStamped>("geometry_msgs/msg/TwistStamped", "/cmd_vel", { qos: { history: "keep_last", depth: 100, reliability: "reliable", durability: "volatile" } }, (m) =>

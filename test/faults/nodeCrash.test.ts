@@ -108,7 +108,7 @@ describe("node faults in a lock-step flight", () => {
           name: "controller",
           namespace: "/",
           fullyQualifiedName: "/controller",
-          parameters: { use_sim_time: { type: "bool", value: true }, max_accel_m_s2: double(0), input_timeout_s: double(0.15) },
+          parameters: { use_sim_time: { type: "bool", value: true }, mode: { type: "string", value: "policy" }, max_accel_m_s2: double(0), input_timeout_s: double(0.15) },
           remappings: [],
           respawn: true,
           respawnDelaySec: 0.02,

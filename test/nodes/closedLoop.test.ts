@@ -24,14 +24,14 @@ async function fly(correction: boolean, seconds: number) {
   })) as SimLaunchedNode;
   // 128x128 frames keep the test fast (rendering dominates); the fakes ignore the pixels.
   const common = { use_sim_time: true, expected_width: 128, expected_height: 128 };
-  const add = async (f: ReturnType<typeof createHarnessNode>, name: string, params: Record<string, boolean | number> = {}) => {
+  const add = async (f: ReturnType<typeof createHarnessNode>, name: string, params: Record<string, boolean | number | string> = {}) => {
     const l = await f(graph, { name, namespace: "/", parameterOverrides: { ...common, ...params }, remappings: {} });
     await activateIfLifecycle(l);
     nodes.push(l);
   };
   await add(createPerceptionNode({ createDetector: () => new FakeDetector() }), "perception");
   await add(createHarnessNode({ createCorrector: () => new FakeCorrector() }), "harness", { correction_enabled: correction });
-  await add(controllerNode, "controller", { max_accel_m_s2: 0 });
+  await add(controllerNode, "controller", { max_accel_m_s2: 0, mode: "policy" });
   await add(safetyNode, "safety");
   const cmd: TwistStamped[] = [];
   graph.createNode("rec").createSubscription<TwistStamped>("geometry_msgs/msg/TwistStamped", "/cmd_vel", {}, (m) => cmd.push(m));

@@ -21,7 +21,8 @@ function policy(atNs: bigint, action: (typeof ACTIONS)[number], bad = false): St
 
 async function setup(params: Record<string, number | boolean | string> = {}) {
   const r = new SimRig();
-  const launched = await r.add(controllerNode, "controller", params);
+  // These tests drive the policy-head path; test/nodes/controllerPlanner.test.ts the planner (the default).
+  const launched = await r.add(controllerNode, "controller", { mode: "policy", ...params });
   const pub = r.graph.createNode("fake_harness").createPublisher<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/policy");
   const cmd = r.record<TwistStamped>("/cmd_vel_raw", "geometry_msgs/msg/TwistStamped");
   return { r, launched, pub, cmd };

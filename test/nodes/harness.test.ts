@@ -41,7 +41,7 @@ describe("harness node", () => {
     r.runTo(100n * MS);
     const pub = r.graph.createNode("early").createPublisher<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/student_output");
     const cam = r.graph.createNode("late_cam").createPublisher("sensor_msgs/msg/Image", "/camera/image_raw");
-    const so = (ns: number) => ({ header: { stamp: { sec: 0, nanosec: ns }, frame_id: "camera_optical" }, corrected: false, action_names: [...ACTIONS], action_logits: new Float32Array(7), grid_rows: 1, grid_cols: 1, class_names: ["background", "wire"], cell_probs: new Float32Array([0.2, 0.8]), state: [], pooled_size: 0, pooled_input: [], image_width: 256, image_height: 256 });
+    const so = (ns: number) => ({ header: { stamp: { sec: 0, nanosec: ns }, frame_id: "camera_optical" }, corrected: false, action_names: [...ACTIONS], action_logits: new Float32Array(7), grid_rows: 1, grid_cols: 1, class_names: ["background", "wire"], cell_probs: new Float32Array([0.2, 0.8]), state: [], pooled_size: 0, pooled_input: [], image_width: 256, image_height: 256, threat_probs: [] });
     pub.publish(so(90_000_000));
     r.graph.spinUntilIdle();
     expect(policy).toHaveLength(0);
@@ -58,7 +58,7 @@ describe("harness node", () => {
     r.runTo(100n * MS);
     const pub = r.graph.createNode("rogue").createPublisher<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/student_output");
     const diag = r.record<{ status: Array<{ name: string; values: Array<{ key: string; value: string }> }> }>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
-    const good = { header: { stamp: { sec: 0, nanosec: 50_000_000 }, frame_id: "c" }, corrected: false, action_names: [...ACTIONS], action_logits: new Float32Array(7), grid_rows: 1, grid_cols: 1, class_names: ["background", "wire"], cell_probs: new Float32Array(2), state: [], pooled_size: 0, pooled_input: [], image_width: 8, image_height: 8 };
+    const good = { header: { stamp: { sec: 0, nanosec: 50_000_000 }, frame_id: "c" }, corrected: false, action_names: [...ACTIONS], action_logits: new Float32Array(7), grid_rows: 1, grid_cols: 1, class_names: ["background", "wire"], cell_probs: new Float32Array(2), state: [], pooled_size: 0, pooled_input: [], image_width: 8, image_height: 8, threat_probs: [] };
     // Four outputs may wait for their images; the fifth pushes the oldest out as unmatched.
     for (let k = 0; k < 5; k++) pub.publish({ ...good, header: { ...good.header, stamp: { sec: 0, nanosec: 50_000_000 + k } } });
     pub.publish({ ...good, header: { ...good.header, stamp: { sec: 0, nanosec: 60_000_000 } }, cell_probs: new Float32Array(5) });

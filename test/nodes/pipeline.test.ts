@@ -15,7 +15,7 @@ async function rig(correction: boolean) {
   const corrector = new FakeCorrector();
   await r.add(createPerceptionNode({ createDetector: () => new FakeDetector() }), "perception");
   await r.add(createHarnessNode({ createCorrector: () => corrector }), "harness", { correction_enabled: correction });
-  await r.add(controllerNode, "controller", { max_accel_m_s2: 0 });
+  await r.add(controllerNode, "controller", { max_accel_m_s2: 0, mode: "policy" });
   const safety = await r.add(safetyNode, "safety");
   const cmd = r.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");
   const corr = r.record<HarnessCorrectionMsg>("/harness/correction", "drone_harness_msgs/msg/HarnessCorrection");
@@ -106,7 +106,7 @@ describe("closed pipeline on the embedded graph (lock-step sim time)", () => {
     expect(hover!.atNs - 600n * MS).toBeLessThanOrEqual(200n * MS);
     expect(cmd.filter((c) => c.atNs >= hover!.atNs).every((c) => c.msg.twist.linear.z === 0)).toBe(true);
     // respawn (launch respawn="true"): a new controller node with the same name
-    await r.add(controllerNode, "controller", { max_accel_m_s2: 0 });
+    await r.add(controllerNode, "controller", { max_accel_m_s2: 0, mode: "policy" });
     r.runTo(1300n * MS);
     expect(cmd.at(-1)!.msg.twist.linear.z).toBeCloseTo(1.5, 6);
     await r.shutdown();
@@ -117,7 +117,7 @@ describe("closed pipeline on the embedded graph (lock-step sim time)", () => {
     const nodes = [
       await r.add(createPerceptionNode({ createDetector: () => new FakeDetector() }), "perception", {}, false),
       await r.add(createHarnessNode({ createCorrector: () => new FakeCorrector() }), "harness", {}, false),
-      await r.add(controllerNode, "controller", {}, false),
+      await r.add(controllerNode, "controller", { mode: "policy" }, false),
       await r.add(safetyNode, "safety", {}, false),
     ];
     const cmd = r.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");

@@ -18,7 +18,7 @@ describe("nodes on the rclnodejs adapter", () => {
   it("controller -> safety -> cmd_vel", async () => {
     const rcl = makeFakeRcl();
     const graph = await RclnodejsGraph.create({ rclnodejs: rcl });
-    const opts = (name: string) => ({ name, namespace: "/", parameterOverrides: { max_accel_m_s2: 0 }, remappings: {} });
+    const opts = (name: string) => ({ name, namespace: "/", parameterOverrides: { max_accel_m_s2: 0, mode: "policy" }, remappings: {} });
     const controller = await controllerNode(graph, opts("controller"));
     const safety = await safetyNode(graph, opts("safety"));
     await activateIfLifecycle(controller);

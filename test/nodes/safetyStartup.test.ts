@@ -94,8 +94,11 @@ describe("start-up of a main-job flight (launch/sim.launch.xml, lock-step, commi
       if (f < firstFix) expect({ f, hover: isZero(answers[0]!) }).toEqual({ f, hover: true });
       else expect({ f, passed: answers[0]!.twist }).toEqual({ f, passed: r!.twist });
     }
-    // Before the first fix the controller already commanded motion; the gate turned it into hover.
-    expect(frames.some((f) => f < firstFix && raw.get(f)!.twist.linear.x !== 0)).toBe(true);
+    // Before the first fix the controller's planner has no navigation and itself commands hover
+    // (before issue 12 the policy head commanded motion here and only the gate held the drone);
+    // the gate's own motion -> hover is tested with a moving controller in test/faults.
+    expect(frames.filter((f) => f < firstFix).length).toBeGreaterThan(0);
+    expect(frames.filter((f) => f < firstFix).every((f) => isZero(raw.get(f)!))).toBe(true);
     // The timer's hover (stamp = the node clock, 50 ms period) also went out during start-up.
     expect(out.get(50)?.every(isZero)).toBe(true);
     // The reason was published at once, as WARN (waiting, not failed), before the first fix; then OK.

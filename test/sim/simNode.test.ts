@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { EmbeddedGraph } from "../../src/ros/graph";
-import { QOS_DEFAULT, QOS_SENSOR_DATA, type QoSProfile } from "../../src/ros/graph/types";
+import { QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL, type QoSProfile } from "../../src/ros/graph/types";
 import { createSimNode, type SimLaunchedNode } from "../../nodes/sim";
 import { SIM_TOPICS } from "../../sim/topics";
 import { fastScenario } from "./fixtures";
@@ -46,6 +46,7 @@ describe("sim node", () => {
       ["/gps/fix", "sensor_msgs/msg/NavSatFix", QOS_SENSOR_DATA],
       ["/gps/vel", "geometry_msgs/msg/TwistStamped", QOS_SENSOR_DATA],
       ["/clock", "rosgraph_msgs/msg/Clock", QOS_DEFAULT],
+      ["/goal", "geographic_msgs/msg/GeoPoseStamped", { ...QOS_TRANSIENT_LOCAL, depth: 1 }],
       ["/sim/ground_truth", "drone_harness_msgs/msg/GroundTruth", QOS_DEFAULT],
       ["/cmd_vel", "geometry_msgs/msg/TwistStamped", QOS_DEFAULT],
     ];

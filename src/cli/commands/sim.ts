@@ -40,7 +40,7 @@ export type SimArgs = {
 };
 
 /** Main-job defaults: 3 test seeds x 2 arms x at most 20 s of sim time (a few minutes on 2 cores). */
-export const MAIN_JOB_DEFAULTS = { flights: 3, duration_s: 20, bagFlights: 1, bagSeconds: 10, samples: 4 } as const;
+export const MAIN_JOB_DEFAULTS = { flights: 3, duration_s: 90, bagFlights: 1, bagSeconds: 10, samples: 4 } as const;
 
 export function parseSimArgs(args: string[]): SimArgs {
   const out: SimArgs = {

@@ -41,24 +41,8 @@ export interface DroneEnvironment {
 /** Extra ground truth of one frame (sim/Renderer.ts RenderTarget.visibleMask and depth). */
 export type RenderTruth = { visibleMask?: Uint8Array; depth?: Float32Array };
 
-/** What the planner needs besides the image: SPEC "Goal" (bearing, distance, altitude difference). */
-export type Navigation = {
-  /** Goal bearing relative to the heading, positive left (REP-103), rad in [-pi, pi]. */
-  goalBearing_rad: number;
-  /** Horizontal distance to the goal, m. */
-  goalDistance_m: number;
-  /** Goal altitude minus altitude, m. */
-  goalDz_m: number;
-  /** Altitude above the ground, m. */
-  altitude_m: number;
-  /** Speed along the heading, m/s. */
-  forwardSpeed_m_s: number;
-  /** Body pitch, rad, FLU (positive nose down): the autopilot's attitude estimate. */
-  pitch_rad: number;
-};
-
-export function makeNavigation(): Navigation {
-  return { goalBearing_rad: 0, goalDistance_m: 0, goalDz_m: 0, altitude_m: 0, forwardSpeed_m_s: 0, pitch_rad: 0 };
-}
+/** What the planner needs besides the image: SPEC "Goal" (bearing, distance, altitude difference); src/control/navigation.ts. */
+import type { Navigation } from "../../control/navigation";
+export { makeNavigation, type Navigation } from "../../control/navigation";
 
 export type EnvironmentFactory = (seed: number, options: { perturbed: boolean }) => DroneEnvironment;

@@ -11,6 +11,7 @@ import { normaliseState, IMU_DIFF_WINDOW, type ImuSample } from "../models/state
 import { createSimulation, makeImuSample, makeGpsVelocity, makePrivilegedState, type Scenario, type Simulation, type Split } from "../../../sim";
 import type { DroneEnvironment, EnvironmentFactory, FlightEvent, Navigation, RenderTruth } from "./DroneEnvironment";
 import type { ExpertObservation, ObstacleKind } from "./ExpertPilot";
+import { goalRelative } from "../../control/navigation";
 
 export type SimEnvironmentOptions = {
   /** Control period, s. Default 0.2 (5 decisions per second). */
@@ -29,6 +30,7 @@ export class SimEnvironment implements DroneEnvironment {
   private readonly imuRaw = makeImuSample();
   private readonly vel = makeGpsVelocity();
   private readonly priv = makePrivilegedState();
+  private readonly rel = { bearing_rad: 0, distance_m: 0 };
 
   constructor(
     scenario: Scenario,
@@ -73,13 +75,12 @@ export class SimEnvironment implements DroneEnvironment {
   navigation(out: Navigation): Navigation {
     const d = this.sim.drone;
     const goal = this.sim.world.goal;
-    const gx = goal.x - (d.position[0] as number), gy = goal.y - (d.position[1] as number);
-    const c = Math.cos(d.yaw), s = Math.sin(d.yaw);
-    out.goalBearing_rad = Math.atan2(-s * gx + c * gy, c * gx + s * gy);
-    out.goalDistance_m = Math.hypot(gx, gy);
+    goalRelative(d.yaw, goal.x - (d.position[0] as number), goal.y - (d.position[1] as number), this.rel);
+    out.goalBearing_rad = this.rel.bearing_rad;
+    out.goalDistance_m = this.rel.distance_m;
     out.altitude_m = this.altitude_m();
     out.goalDz_m = goal.z - out.altitude_m;
-    out.forwardSpeed_m_s = c * (d.velocity[0] as number) + s * (d.velocity[1] as number);
+    out.forwardSpeed_m_s = Math.cos(d.yaw) * (d.velocity[0] as number) + Math.sin(d.yaw) * (d.velocity[1] as number);
     out.pitch_rad = d.pitch;
     return out;
   }

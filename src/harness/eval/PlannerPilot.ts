@@ -6,16 +6,13 @@
  *  - a detector's near-threat sigmoid (teacher or student size; models/pipeline/).
  * Goal bearing, distance and altitude difference come from DroneEnvironment.navigation().
  */
-import * as tf from "@tensorflow/tfjs";
-import { LocalPlanner, type PlannerOptions } from "../../control/LocalPlanner";
+import { LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
 import { NUM_ACTIONS } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
-import { imageInputFromRgb8 } from "../models/imageInput";
-import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
+import type { Teacher } from "../models/Teacher";
+import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
 import { nearThreatCells } from "./CellLabels";
 import type { FrameTruth, Pilot } from "./flyClosedLoop";
-
-const CELL_PX = 8;
 
 /** Where the threat grid comes from. */
 export type ThreatSource =
@@ -28,10 +25,9 @@ export class PlannerPilot implements Pilot {
   private readonly planner: LocalPlanner;
   private readonly nav = makeNavigation();
   private readonly logits = new Float32Array(NUM_ACTIONS);
-  private threat = new Float32Array(0);
+  private threat: Float32Array = new Float32Array(0);
   private near = new Uint8Array(0);
-  private input = new Float32Array(0);
-  private grey = new Float32Array(0);
+  private runtime: DetectorRuntime | undefined;
 
   constructor(
     private readonly source: ThreatSource,
@@ -40,9 +36,8 @@ export class PlannerPilot implements Pilot {
     this.planner = new LocalPlanner(options);
     this.needsTruth = source.type === "oracle";
     this.needsImage = source.type !== "oracle";
-    if (source.type === "detector" && source.detector.outputChannels <= THREAT_CHANNEL) {
-      throw new RangeError(`the detector has ${source.detector.outputChannels} output channels, expected ${THREAT_CHANNEL + 1} (a near-threat logit: train it with drone-harness fit)`);
-    }
+    // Checks the detector's outputs now rather than at the first frame.
+    if (source.type === "detector") this.runtime = new DetectorRuntime(source.detector, DETECTOR_CELL_PX, DETECTOR_CELL_PX);
   }
 
   reset(): void {}
@@ -52,55 +47,36 @@ export class PlannerPilot implements Pilot {
     return this.threat;
   }
 
+  /** The planner's logits of the last decision (ACTIONS order). */
+  get lastLogits(): Float32Array {
+    return this.logits;
+  }
+
   act(rgb: Uint8Array, _state: Float32Array, env: DroneEnvironment, truth?: FrameTruth): number {
-    const rows = env.height / CELL_PX;
-    const cols = env.width / CELL_PX;
-    if (this.threat.length !== rows * cols) {
-      this.threat = new Float32Array(rows * cols);
-      this.near = new Uint8Array(rows * cols);
-    }
+    const rows = env.height / DETECTOR_CELL_PX;
+    const cols = env.width / DETECTOR_CELL_PX;
     env.navigation(this.nav);
     switch (this.source.type) {
       case "oracle": {
         if (truth === undefined) throw new Error("the oracle planner needs the frame's ground truth (flyClosedLoop renders it when needsTruth)");
-        nearThreatCells(truth.visibleMask, truth.depth, { width: env.width, height: env.height, cell_px: CELL_PX }, this.nav.forwardSpeed_m_s, undefined, this.near);
+        if (this.threat.length !== rows * cols) {
+          this.threat = new Float32Array(rows * cols);
+          this.near = new Uint8Array(rows * cols);
+        }
+        nearThreatCells(truth.visibleMask, truth.depth, { width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX }, this.nav.forwardSpeed_m_s, undefined, this.near);
         for (let i = 0; i < this.near.length; i++) this.threat[i] = this.near[i] as number;
         break;
       }
       case "detector": {
-        const detector = this.source.detector;
-        const n = env.width * env.height;
-        if (this.input.length !== 4 * n) {
-          this.input = new Float32Array(4 * n);
-          this.grey = new Float32Array(n);
+        if (this.runtime === undefined || this.runtime.width !== env.width || this.runtime.height !== env.height) {
+          this.runtime = new DetectorRuntime(this.source.detector, env.width, env.height);
         }
-        imageInputFromRgb8(rgb, env.width, env.height, this.input, this.grey);
-        const p = tf.tidy(() => {
-          const img = tf.tensor4d(this.input, [1, env.height, env.width, 4]);
-          return tf.sigmoid(tf.slice(detector.forward(img), [0, 0, 0, THREAT_CHANNEL], [1, -1, -1, 1])).dataSync<"float32">();
-        });
-        this.threat.set(p);
+        this.runtime.infer(rgb);
+        this.threat = this.runtime.threat;
         break;
       }
     }
-    this.planner.score(
-      {
-        threat: this.threat,
-        rows,
-        cols,
-        width: env.width,
-        height: env.height,
-        altitude_m: this.nav.altitude_m,
-        forwardSpeed_m_s: this.nav.forwardSpeed_m_s,
-        goalBearing_rad: this.nav.goalBearing_rad,
-        goalDistance_m: this.nav.goalDistance_m,
-        goalDz_m: this.nav.goalDz_m,
-        bodyPitch_rad: this.nav.pitch_rad,
-      },
-      this.logits,
-    );
-    let best = 0;
-    for (let a = 1; a < NUM_ACTIONS; a++) if ((this.logits[a] as number) > (this.logits[best] as number)) best = a;
-    return best;
+    this.planner.score(plannerInput({ threat: this.threat, rows, cols, width: env.width, height: env.height }, this.nav), this.logits);
+    return argmaxAction(this.logits);
   }
 }

@@ -176,6 +176,26 @@ export interface drone_harness_msgs__msg__StudentOutput {
   pooled_input: Float32Array | number[];
   image_width: number;
   image_height: number;
+  threat_probs: Float32Array | number[];
+}
+
+/** geographic_msgs/msg/GeoPoint */
+export interface geographic_msgs__msg__GeoPoint {
+  latitude: number;
+  longitude: number;
+  altitude: number;
+}
+
+/** geographic_msgs/msg/GeoPose */
+export interface geographic_msgs__msg__GeoPose {
+  position: geographic_msgs__msg__GeoPoint;
+  orientation: geometry_msgs__msg__Quaternion;
+}
+
+/** geographic_msgs/msg/GeoPoseStamped */
+export interface geographic_msgs__msg__GeoPoseStamped {
+  header: std_msgs__msg__Header;
+  geo_pose: geographic_msgs__msg__GeoPose;
 }
 
 /** geometry_msgs/msg/Accel */
@@ -1531,6 +1551,9 @@ export interface MessageTypeMap {
   "drone_harness_msgs/msg/GroundTruth": drone_harness_msgs__msg__GroundTruth;
   "drone_harness_msgs/msg/HarnessCorrection": drone_harness_msgs__msg__HarnessCorrection;
   "drone_harness_msgs/msg/StudentOutput": drone_harness_msgs__msg__StudentOutput;
+  "geographic_msgs/msg/GeoPoint": geographic_msgs__msg__GeoPoint;
+  "geographic_msgs/msg/GeoPose": geographic_msgs__msg__GeoPose;
+  "geographic_msgs/msg/GeoPoseStamped": geographic_msgs__msg__GeoPoseStamped;
   "geometry_msgs/msg/Accel": geometry_msgs__msg__Accel;
   "geometry_msgs/msg/AccelStamped": geometry_msgs__msg__AccelStamped;
   "geometry_msgs/msg/AccelWithCovariance": geometry_msgs__msg__AccelWithCovariance;

@@ -1,0 +1,140 @@
+/**
+ * The controller's planner mode (the default, issue 12): harness/policy's near-threat cells, the
+ * attitude, the GNSS fix and velocity and a goal -> the local planner's manoeuvre on cmd_vel_raw.
+ * SimRig's sensors: identity orientation (heading east), a fix at 47.397 N, 8.545 E, 500 m, GNSS
+ * velocity 3 m/s east.
+ */
+import { GEO_POSE_STAMPED_TYPE, controllerNode } from "../../nodes/controller";
+import { toStudentOutputMsg, type StudentOutputMsg } from "../../nodes/common/studentOutputMsg";
+import type { TwistStamped } from "../../nodes/common/sensorTypes";
+import { enuToGeodetic } from "../../src/control/geodesy";
+import { QOS_TRANSIENT_LOCAL } from "../../src/ros/graph/types";
+import { nsToTime } from "../../src/ros/graph/wallClock";
+import { MS } from "./fixtures";
+import { SimRig } from "./SimRig";
+
+const ROWS = 32, COLS = 32;
+const ORIGIN = { lat_deg: 47.397, lon_deg: 8.545, alt_m: 500 };
+
+/** A harness/policy message from the pipeline detector: no action logits, `threat` cells. */
+function threatMsg(atNs: bigint, threat: Float32Array = new Float32Array(ROWS * COLS)): StudentOutputMsg {
+  return toStudentOutputMsg(
+    { stamp: nsToTime(atNs), frame_id: "camera_optical" },
+    { actionLogits: [], cellProbs: new Float32Array(ROWS * COLS * 4), gridRows: ROWS, gridCols: COLS, state: [], pooledSize: 0, pooledInput: [], threatProbs: threat },
+    { width: 256, height: 256 },
+    false,
+  );
+}
+
+/** A threat band across the image rows around the horizon (a wire across the flight path). */
+function wireAhead(): Float32Array {
+  const t = new Float32Array(ROWS * COLS);
+  for (const r of [15, 16, 17]) for (let c = 0; c < COLS; c++) t[r * COLS + c] = 0.95;
+  return t;
+}
+
+function goalAt(east: number, north: number, up = 0) {
+  const g = enuToGeodetic(ORIGIN, east, north, up, { latitude: 0, longitude: 0, altitude: 0 });
+  return { header: { stamp: { sec: 0, nanosec: 0 }, frame_id: "" }, geo_pose: { position: g, orientation: { x: 0, y: 0, z: 0, w: 1 } } };
+}
+
+type Diag = { status: Array<{ name: string; values: Array<{ key: string; value: string }> }> };
+
+async function setup(params: Record<string, number | boolean | string> = {}, goal?: ReturnType<typeof goalAt>) {
+  const r = new SimRig();
+  // A goal published before the controller exists still arrives (transient local, depth 1).
+  if (goal !== undefined) r.graph.createNode("mission").createPublisher(GEO_POSE_STAMPED_TYPE, "/goal", { qos: { ...QOS_TRANSIENT_LOCAL, depth: 1 } }).publish(goal);
+  // Flying 10 m above the ground (a fix at 500 m), inside the planner's altitude band.
+  await r.add(controllerNode, "controller", { max_accel_m_s2: 0, use_first_fix_as_home: false, home_altitude_m: 490, ...params });
+  const pub = r.graph.createNode("fake_harness").createPublisher<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/policy");
+  const cmd = r.record<TwistStamped>("/cmd_vel_raw", "geometry_msgs/msg/TwistStamped");
+  const diag = r.record<Diag>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
+  const value = (key: string): string | undefined => diag.at(-1)?.msg.status.flatMap((s) => s.values).find((v) => v.key === key)?.value;
+  /** Runs to `ms` and answers one frame there; returns the command published for it. */
+  const frame = (ms: bigint, threat?: Float32Array): TwistStamped["twist"] => {
+    r.runTo(ms * MS);
+    pub.publish(threatMsg(ms * MS, threat));
+    r.graph.spinUntilIdle();
+    const c = cmd.at(-1)!.msg;
+    expect(c.header.stamp).toEqual(nsToTime(ms * MS));
+    return c.twist;
+  };
+  return { r, frame, value };
+}
+
+describe("controller node, planner mode", () => {
+  it("hovers without a goal and says so on /diagnostics", async () => {
+    const { r, frame, value } = await setup();
+    const t = frame(300n);
+    expect([t.linear.x, t.linear.y, t.linear.z, t.angular.z]).toEqual([0, 0, 0, 0]);
+    r.runTo(1200n * MS);
+    expect(value("navigation")).toMatch(/^no goal/);
+    expect(value("goal")).toBe("none");
+    await r.shutdown();
+  });
+
+  it("flies toward a goal from the goal topic: cruise when it is ahead and the way is free", async () => {
+    const { r, frame, value } = await setup({}, goalAt(100, 0));
+    const t = frame(300n);
+    expect(t.linear.x).toBeCloseTo(4, 6);
+    expect(t.linear.z).toBe(0);
+    r.runTo(1200n * MS);
+    expect(value("action")).toBe("cruise");
+    expect(Number(value("goal_distance_m"))).toBeCloseTo(100, 0);
+    await r.shutdown();
+  });
+
+  it("turns toward a goal on its left (north while heading east)", async () => {
+    const { r, frame } = await setup({}, goalAt(0, 100));
+    expect(frame(300n).angular.z).toBeGreaterThan(0);
+    await r.shutdown();
+  });
+
+  it("leaves a wire across the path: climbs, where the free path would cruise", async () => {
+    const { r, frame } = await setup({}, goalAt(100, 0));
+    expect(frame(300n).linear.x).toBeCloseTo(4, 6);
+    const t = frame(330n, wireAhead());
+    expect(t.linear.z).toBeGreaterThan(0);
+    expect(t.linear.x).toBeLessThan(4);
+    await r.shutdown();
+  });
+
+  it("takes the goal from parameters with goal_source:=parameters", async () => {
+    const g = goalAt(100, 0).geo_pose.position;
+    const { r, frame } = await setup({ goal_source: "parameters", goal_latitude_deg: g.latitude, goal_longitude_deg: g.longitude, goal_altitude_m: g.altitude });
+    expect(frame(300n).linear.x).toBeCloseTo(4, 6);
+    await r.shutdown();
+  });
+
+  it("hovers when the fix goes stale, and names it", async () => {
+    const { r, frame, value } = await setup({ navigation_timeout_s: 0.5 }, goalAt(100, 0));
+    expect(frame(300n).linear.x).toBeCloseTo(4, 6);
+    r.enabled.gps = false;
+    expect(frame(1000n).linear.x).toBe(0);
+    r.runTo(2100n * MS);
+    expect(value("navigation")).toMatch(/GNSS fix \(gps\/fix\) is .* s old/);
+    await r.shutdown();
+  });
+
+  it("drops a policy-head output (no threat cells) with the reason counted, and hovers", async () => {
+    const { r, value } = await setup({}, goalAt(100, 0));
+    r.runTo(300n * MS);
+    const pub = r.graph.createNode("old_harness").createPublisher<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/policy");
+    const old = threatMsg(300n * MS, new Float32Array(0));
+    pub.publish({ ...old, action_logits: new Float32Array(7) });
+    r.runTo(1200n * MS);
+    expect(Number(value("drops/harness/policy:bad_content"))).toBe(1);
+    await r.shutdown();
+  });
+
+  it("rejects a goal out of range on the topic (counted), keeping none", async () => {
+    const bad = goalAt(100, 0);
+    bad.geo_pose.position.latitude = 123;
+    const { r, frame, value } = await setup({}, bad);
+    expect(frame(300n).linear.x).toBe(0);
+    r.runTo(1200n * MS);
+    expect(value("goal")).toBe("none");
+    expect(Number(value("drops/goal:bad_content"))).toBe(1);
+    await r.shutdown();
+  });
+});
