@@ -12,7 +12,7 @@ export function parseScenarioFaults(text: string, fileName: string): Fault[] {
   const first = doc.errors[0];
   if (first !== undefined) throw new FaultSpecError(`${fileName}:${lineCounter.linePos(first.pos[0]).line}: YAML syntax error: ${first.message.split("\n")[0] ?? ""}`);
   const js: unknown = doc.toJS();
-  if (typeof js !== "object" || js === null || !("faults" in js)) return [];
+  if (typeof js !== "object" || js === null || !Object.prototype.hasOwnProperty.call(js, "faults")) return [];
   const lineOf = (path: Array<string | number>): number | undefined => {
     const node = doc.getIn(path, true) as YamlNode | undefined;
     const offset = node?.range?.[0];
