@@ -18,7 +18,7 @@ export function parseScenarioFaults(text: string, fileName: string): Fault[] {
     const offset = node?.range?.[0];
     return offset === undefined ? undefined : lineCounter.linePos(offset).line;
   };
-  return parseFaults((js).faults, (i, key) => {
+  return parseFaults((js as { faults?: unknown }).faults, (i, key) => {
     const line = (key === "" ? undefined : lineOf(["faults", i, key])) ?? (i < 0 ? undefined : lineOf(["faults", i])) ?? lineOf(["faults"]);
     return line === undefined ? fileName : `${fileName}:${line}`;
   });
