@@ -1,6 +1,7 @@
 // Flat config: typescript-eslint with type information (STYLE.md: no-explicit-any,
 // no-floating-promises, switch-exhaustiveness-check; zero warnings).
 import js from "@eslint/js";
+import jest from "eslint-plugin-jest";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -20,7 +21,25 @@ export default tseslint.config(
   },
   {
     files: ["**/*.test.ts", "test/**/*.ts"],
+    plugins: { jest },
     rules: {
+      // Every test asserts something (STYLE.md, as Lichtblick enforces): helpers named expect* count.
+      "jest/expect-expect": ["error", { assertFunctionNames: ["expect", "expect*", "fc.assert"] }],
+      // A test that cannot run must not be declared skipped and reported green elsewhere.
+      "jest/no-disabled-tests": "error",
+      // Nor declared only when a tool is missing (the test/sim/gazebo.test.ts pattern that turned
+      // a skip into a pass): a missing tool fails the test with what to install.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.type='ConditionalExpression'][callee.consequent.type='MemberExpression'][callee.consequent.property.name='skip']",
+          message: "a test skipped on a condition is reported as skipped locally and hides a missing tool: fail with what to install instead",
+        },
+        {
+          selector: "IfStatement > BlockStatement > ExpressionStatement > CallExpression[callee.name=/^(it|test)$/]",
+          message: "a test declared only under a condition passes or vanishes with it: declare it always and fail with the reason",
+        },
+      ],
       "@typescript-eslint/no-unsafe-assignment": "off",
       "@typescript-eslint/no-unsafe-member-access": "off",
       "@typescript-eslint/unbound-method": "off",

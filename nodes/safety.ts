@@ -201,15 +201,20 @@ export const safetyNode: NodeFactory = async (graph: RosGraph, options: NodeFact
 
   const onCorrection = (msg: HarnessCorrectionMsg): void => {
     if (!active || watchdog === undefined) return;
-    const nowNs = clock.nowNs();
-    const v = guards.correction.check(msg.header.stamp, nowNs);
-    if (v.type === "drop") {
-      health.drop(SAFETY_TOPICS.correction, v.reason, v.detail);
-      return;
+    // The safety gate never dies of input: whatever a message holds is counted and dropped.
+    try {
+      const nowNs = clock.nowNs();
+      const v = guards.correction.check(msg.header.stamp, nowNs);
+      if (v.type === "drop") {
+        health.drop(SAFETY_TOPICS.correction, v.reason, v.detail);
+        return;
+      }
+      // The watchdog judges what is applied: a correction computed with correction_enabled=false
+      // does not move the aircraft.
+      watchdog.noteDelta(msg.correction_enabled ? msg.max_abs_delta : 0, nowNs);
+    } catch (err) {
+      health.drop(SAFETY_TOPICS.correction, "callback_error", err instanceof Error ? err.message : String(err));
     }
-    // The watchdog judges what is applied: a correction computed with correction_enabled=false
-    // does not move the aircraft.
-    watchdog.noteDelta(msg.correction_enabled ? msg.max_abs_delta : 0, nowNs);
   };
 
   const onTimer = (): void => {

@@ -16,7 +16,7 @@ import { Rng } from "./Rng";
 import type { Scenario } from "./Scenario";
 import { makeGpsFix, makeGpsVelocity, makeImuSample, sampleGpsFix, sampleGpsVelocity, sampleImu, type GpsFix, type GpsNoise, type GpsVelocity, type ImuNoise, type ImuSample } from "./sensors";
 import { assertSeedInSplit, type Split } from "./splits";
-import { CLASS_BACKGROUND, type World } from "./World";
+import { CLASS_BACKGROUND, type ObjectKind, type World } from "./World";
 
 export type SimulationOptions = {
   /** Scenario seed (integer in [0, 2^32)). */
@@ -43,6 +43,8 @@ export type CollisionEvent = {
   cls: number;
   /** World object id, -1 for the ground. */
   objectId: number;
+  /** What was hit, by name: "wire", "pole", "trunk", "branches" or "ground". */
+  objectKind: ObjectKind | "ground";
   position: [number, number, number];
 };
 
@@ -147,6 +149,7 @@ export class Simulation {
           time_s: this.time_s,
           cls: hit === HIT_GROUND ? CLASS_BACKGROUND : this.world.segments.cls[hit]!,
           objectId: hit === HIT_GROUND ? -1 : this.world.segments.object[hit]!,
+          objectKind: hit === HIT_GROUND ? "ground" : (this.world.objects[this.world.segments.object[hit]!]?.kind ?? "ground"),
           position: [pos[0]!, pos[1]!, pos[2]!],
         };
         this.drone.velocity.fill(0);

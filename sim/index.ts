@@ -57,4 +57,5 @@ export {
 } from "./sensors";
 export { enuToGeodetic, geodeticToEnu, type GeoOrigin } from "../src/control/geodesy";
 export { catenaryPoints, catenaryParameter } from "./catenary";
+export { describeCollision } from "./describeCollision";
 export { Simulation, createSimulation, GOAL_RADIUS_M, type SimulationOptions, type FlightStatus, type CollisionEvent } from "./Simulation";

@@ -61,8 +61,10 @@ export function parseScenario(text: string, fileName: string): Scenario {
       const dotted = prefix === "" ? key : `${prefix}.${key}`;
       // The fault schedule is validated by sim/faults/parseScenarioFaults.ts.
       if (prefix === "" && key === "faults") continue;
-      if (!(key in schema)) {
-        fail(keyNode, dotted, `unknown key; valid keys here: ${Object.keys(schema).join(", ")}`);
+      // Own properties only: `key in schema` also finds Object.prototype's `constructor`,
+      // `toString`, `__proto__`, ..., which were accepted and ignored.
+      if (!Object.prototype.hasOwnProperty.call(schema, key)) {
+        fail(keyNode, dotted, `unknown key ${JSON.stringify(key)}; valid keys here: ${Object.keys(schema).join(", ")}`);
       }
       const expected = schema[key];
       const valueNode = pair.value as YamlNode | null;

@@ -24,6 +24,22 @@ export type DiagnosticTask = () => DiagnosticTaskResult;
 export const DIAGNOSTICS_TOPIC = "/diagnostics";
 export const DIAGNOSTICS_TYPE = "diagnostic_msgs/msg/DiagnosticArray";
 
+/** The status every node reports for messages that did not decode (EmbeddedNode counts them). */
+export const UNDECODABLE_TASK = "undecodable input";
+
+/** WARN with "drops/<topic>:undecodable" counts once any message failed to decode, else OK. */
+export function undecodableStatus(counts: ReadonlyMap<string, number>): DiagnosticTaskResult {
+  let total = 0;
+  const values: KeyValue[] = [];
+  for (const [topic, n] of counts) {
+    total += n;
+    values.push({ key: `drops/${topic.replace(/^\//, "")}:undecodable`, value: String(n) });
+  }
+  return total === 0
+    ? { level: DIAG_OK, message: "every message decoded", values }
+    : { level: DIAG_WARN, message: `${total} undecodable message(s) dropped`, values };
+}
+
 export class NodeDiagnostics {
   private readonly tasks: Array<{ name: string; task: DiagnosticTask }> = [];
   private publisher: Publisher<DiagnosticArray> | undefined;
@@ -63,6 +79,11 @@ export class NodeDiagnostics {
         r = { level: DIAG_ERROR, message: `diagnostic task failed: ${err instanceof Error ? err.message : String(err)}`, values: [] };
       }
       status.push({ level: r.level, name: `${this.node.name}: ${name}`, message: r.message, hardware_id: this.options.hardwareId ?? "", values: r.values });
+    }
+    const undecodable = this.node.undecodableMessages?.();
+    if (undecodable !== undefined) {
+      const r = undecodableStatus(undecodable);
+      status.push({ ...r, name: `${this.node.name}: ${UNDECODABLE_TASK}`, hardware_id: this.options.hardwareId ?? "" });
     }
     return { header: { stamp: this.node.getClock().now(), frame_id: "" }, status };
   }

@@ -12,13 +12,13 @@ export function parseScenarioFaults(text: string, fileName: string): Fault[] {
   const first = doc.errors[0];
   if (first !== undefined) throw new FaultSpecError(`${fileName}:${lineCounter.linePos(first.pos[0]).line}: YAML syntax error: ${first.message.split("\n")[0] ?? ""}`);
   const js: unknown = doc.toJS();
-  if (typeof js !== "object" || js === null || !("faults" in js)) return [];
+  if (typeof js !== "object" || js === null || !Object.prototype.hasOwnProperty.call(js, "faults")) return [];
   const lineOf = (path: Array<string | number>): number | undefined => {
     const node = doc.getIn(path, true) as YamlNode | undefined;
     const offset = node?.range?.[0];
     return offset === undefined ? undefined : lineCounter.linePos(offset).line;
   };
-  return parseFaults((js).faults, (i, key) => {
+  return parseFaults((js as { faults?: unknown }).faults, (i, key) => {
     const line = (key === "" ? undefined : lineOf(["faults", i, key])) ?? (i < 0 ? undefined : lineOf(["faults", i])) ?? lineOf(["faults"]);
     return line === undefined ? fileName : `${fileName}:${line}`;
   });

@@ -288,6 +288,7 @@ describe("golden bag: perception + harness + controller + safety with the commit
   afterAll(() => models?.dispose());
 
   if (process.env.GOLDEN_UPDATE === "1") {
+    // eslint-disable-next-line no-restricted-syntax -- an explicit mode chosen by the environment (regenerating or measuring the golden bag) that replaces the checks below; not a skip
     it("regenerates test/fixtures/bags/pipeline-golden", async () => {
       expect(splitOfSeed(SEED)).toBe("test");
       rmSync(GOLDEN, { recursive: true, force: true });
@@ -302,6 +303,7 @@ describe("golden bag: perception + harness + controller + safety with the commit
   }
 
   if (process.env.GOLDEN_BACKEND !== undefined) {
+    // eslint-disable-next-line no-restricted-syntax -- an explicit mode chosen by the environment (regenerating or measuring the golden bag) that replaces the checks below; not a skip
     it("spread: the largest differences of this backend from the recording (printed)", async () => {
       const lines: string[] = [];
       for (const arm of ["on", "off"] as const) {

@@ -1,23 +1,43 @@
 import { connectOrReport, takeSocketOption, type IntrospectionContext } from "../../ros/ipc/cliSupport";
 import { formatParameter } from "../../ros/ipc/formatParameter";
+import { printedHelp } from "../args";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 
-const USAGE = "drone-harness param get <node> <name> | set <node> <name> <value> | list <node>  [--socket PATH]";
+const USAGE = "drone-harness param get <node> <name> | set <node> <name> <value> | list [<node>]  [--socket PATH] [--launch NAME]";
 
 /** `drone-harness param ...` against a running launch; output shaped like `ros2 param`. */
 export async function runParam(argv: string[], io: CliIO, ctx: IntrospectionContext = {}): Promise<number> {
-  const { rest, socketPath } = takeSocketOption(argv);
+  // `topic --help` (or `topic list -h`): the usage on stdout, exit 0, as ros2 does.
+  if (printedHelp(argv, USAGE, io.out)) return 0;
+  const { rest, socketPath, launch } = takeSocketOption(argv);
   const [verb, node, name, value, ...extra] = rest;
-  const arity = { get: 3, set: 4, list: 2 } as const;
+  const arity = { get: [3], set: [4], list: [1, 2] } as const;
   if (verb !== "get" && verb !== "set" && verb !== "list") throw new UsageError(verb === undefined ? "missing the verb (get, set, list)" : `unknown verb "${verb}"`);
   const given = [verb, node, name, value].filter((x) => x !== undefined).length;
-  if (given !== arity[verb] || extra.length > 0) throw new UsageError(`param ${verb} takes ${arity[verb] - 1} argument(s)`);
-  const client = await connectOrReport(ctx, socketPath, io.err);
+  if (!(arity[verb] as readonly number[]).includes(given) || extra.length > 0) {
+    throw new UsageError(`param ${verb} takes ${arity[verb].map((n) => n - 1).join(" or ")} argument(s)`);
+  }
+  const client = await connectOrReport(ctx, socketPath, io.err, launch);
   if (client === undefined) return 1;
   try {
     switch (verb) {
       case "list":
-        for (const p of await client.listParams(node as string)) io.out(`  ${p}\n`);
+        if (node !== undefined) {
+          for (const p of await client.listParams(node)) io.out(`  ${p}\n`);
+          return 0;
+        }
+        // Every node's parameters under its name, as `ros2 param list` without a node.
+        for (const n of await client.listNodes()) {
+          let params: string[];
+          try {
+            params = await client.listParams(n);
+          } catch (err) {
+            io.err(`${n}: ${err instanceof Error ? err.message : String(err)}\n`);
+            continue;
+          }
+          io.out(`${n}:\n`);
+          for (const p of params) io.out(`  ${p}\n`);
+        }
         return 0;
       case "get":
         io.out(`${formatParameter(await client.getParam(node as string, name as string))}\n`);

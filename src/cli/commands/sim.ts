@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { loadScenarioFile } from "../../../sim/io/loadScenarioFile";
 import { writeFramePng } from "../../../sim/io/writePng";
+import { describeCollision } from "../../../sim/describeCollision";
 import { runHeadless } from "../../../sim/runHeadless";
 import { MissingModelsError } from "../../app/loadModels";
 import { runMainJob } from "../../app/runMainJob";
@@ -212,10 +213,7 @@ export const command: CliCommand = {
       `sim: ${summary.status} after ${summary.simTime_s.toFixed(2)} s sim time, ${summary.frames} frames, ${summary.distance_m.toFixed(1)} m flown, ` +
         `min clearance ${summary.minClearance_m.toFixed(2)} m, ${(summary.simTime_s / (summary.wallTime_ms / 1000)).toFixed(1)} sim s per wall s\n`,
     );
-    if (summary.collision !== undefined) {
-      const c = summary.collision;
-      io.out(`sim: collision with class ${c.cls} object ${c.objectId} at t=${c.time_s.toFixed(2)} s (${c.position.map((v) => v.toFixed(2)).join(", ")})\n`);
-    }
+    if (summary.collision !== undefined) io.out(`sim: collision with ${describeCollision(summary.collision)}\n`);
     return summary.status === "collided" ? 1 : 0;
   },
 };

@@ -5,9 +5,10 @@ import type { GraphClient } from "../../ros/ipc/GraphClient";
 import { HzStats } from "../../ros/ipc/HzStats";
 import { messageToYaml } from "../../ros/ipc/messageToYaml";
 import { untilSignal } from "../../ros/launch/standalone";
+import { printedHelp } from "../args";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 
-const USAGE = "drone-harness topic list [-t] | info <topic> [-v] | echo <topic> [--once] [--truncate-length N] | hz <topic> [--window N]  [--socket PATH]";
+const USAGE = "drone-harness topic list [-t] | info <topic> [-v] | echo <topic> [--once] [--truncate-length N] | hz <topic> [--window N]  [--socket PATH] [--launch NAME]";
 
 /** Waits for `until` or for the connection to close, whichever comes first. */
 function untilDone(ctx: IntrospectionContext, onClose: (l: () => void) => void): Promise<void> {
@@ -32,7 +33,9 @@ async function droppedForSubscription(client: GraphClient, subscriptionId: numbe
 
 /** `drone-harness topic ...` against a running launch; output shaped like `ros2 topic`. */
 export async function runTopic(argv: string[], io: CliIO, ctx: IntrospectionContext = {}): Promise<number> {
-  const { rest, socketPath } = takeSocketOption(argv);
+  // `topic --help` (or `topic list -h`): the usage on stdout, exit 0, as ros2 does.
+  if (printedHelp(argv, USAGE, io.out)) return 0;
+  const { rest, socketPath, launch } = takeSocketOption(argv);
   const [verb, ...args] = rest;
   if (verb !== "list" && verb !== "info" && verb !== "echo" && verb !== "hz") {
     throw new UsageError(verb === undefined ? "missing the verb (list, info, echo, hz)" : `unknown verb "${verb}"`);
@@ -55,7 +58,7 @@ export async function runTopic(argv: string[], io: CliIO, ctx: IntrospectionCont
     else throw new UsageError(`unexpected argument "${a}"`);
   }
   if (verb !== "list" && topic === undefined) throw new UsageError(`topic ${verb} needs a topic name`);
-  const client = await connectOrReport(ctx, socketPath, io.err);
+  const client = await connectOrReport(ctx, socketPath, io.err, launch);
   if (client === undefined) return 1;
   try {
     if (verb === "list") {

@@ -2,7 +2,7 @@ import type { MessageRegistry } from "../msgs/MessageRegistry";
 import { EmbeddedLogger, LOG_LEVEL_VALUES, loggerNameOf } from "./EmbeddedLogger";
 import type { LogRecord } from "./EmbeddedLogger";
 import { EmbeddedTimer } from "./EmbeddedTimer";
-import type { MessageBus, PublisherEndpoint, SubscriptionEndpoint } from "./MessageBus";
+import type { Delivery, MessageBus, PublisherEndpoint, SubscriptionEndpoint } from "./MessageBus";
 import { fullyQualifiedName, normalizeNamespace, parseRemapRules, remapNodeIdentity, resolveTopicName, validateNodeName } from "./names";
 import type { RemapRule } from "./names";
 import { NodeClock } from "./NodeClock";
@@ -89,6 +89,11 @@ export class EmbeddedSubscription implements Subscription {
  * Published message objects are shared with in-process subscribers (rclcpp intra-process
  * semantics): treat them as immutable after publish.
  */
+/** What #decodeOrDrop returns for a message that did not decode. */
+const UNDECODABLE: unique symbol = Symbol("undecodable");
+/** At most one log line per topic per 5 s for undecodable messages (a burst is one line; all are counted). */
+const UNDECODABLE_LOG_PERIOD_NS = 5_000_000_000n;
+
 export class EmbeddedNode implements RosNode {
   readonly name: string;
   readonly namespace: string;
@@ -107,6 +112,8 @@ export class EmbeddedNode implements RosNode {
   #destroyed = false;
   /** Exceptions thrown by this node's callbacks (caught by the executor). */
   callbackErrors = 0;
+  /** Messages dropped because their CDR bytes did not decode, by topic. */
+  readonly #undecodable = new Map<string, number>();
 
   constructor(host: NodeHost, name: string, options: NodeOptions = {}) {
     validateNodeName(name);
@@ -179,7 +186,10 @@ export class EmbeddedNode implements RosNode {
     validateQoS(qos, `${this.fullyQualifiedName}: subscription on '${resolved}'`);
     this.host.registry.definition(typeName);
     const bus = this.host.bus;
-    const endpoint = bus.addSubscription(this.fullyQualifiedName, resolved, typeName, qos, (d) => callback(bus.messageFor(d) as T));
+    const endpoint = bus.addSubscription(this.fullyQualifiedName, resolved, typeName, qos, (d) => {
+      const message = this.#decodeOrDrop(d, resolved);
+      if (message !== UNDECODABLE) callback(message as T);
+    });
     const sub = new EmbeddedSubscription(endpoint);
     this.#subs.add(sub);
     return sub;
@@ -253,6 +263,29 @@ export class EmbeddedNode implements RosNode {
     this.host.nodeDestroyed(this);
   }
 
+  /** Messages dropped because they did not decode, by topic (shown on /diagnostics by NodeDiagnostics). */
+  undecodableMessages(): ReadonlyMap<string, number> {
+    return this.#undecodable;
+  }
+
+  /**
+   * The decoded message of a delivery, or UNDECODABLE: bytes that do not decode as the topic's
+   * type (a raw publish from `bag play` or the introspection socket) are input, not a bug of this
+   * node, so they are logged (throttled), counted and dropped, as rclcpp does when deserialization
+   * fails, instead of counting as a callback error that gets the node stopped.
+   */
+  #decodeOrDrop(d: Delivery, topic: string): unknown {
+    try {
+      return this.host.bus.messageFor(d);
+    } catch (err) {
+      const n = (this.#undecodable.get(topic) ?? 0) + 1;
+      this.#undecodable.set(topic, n);
+      const detail = err instanceof Error ? err.message : String(err);
+      this.#logger.throttle("error", `undecodable:${topic}`, UNDECODABLE_LOG_PERIOD_NS, `dropped a message on '${topic}' that does not decode (${n} so far): ${detail}`);
+      return UNDECODABLE;
+    }
+  }
+
   #alive(): void {
     if (this.#destroyed) throw new Error(`node ${this.fullyQualifiedName} has been destroyed`);
   }
@@ -261,8 +294,8 @@ export class EmbeddedNode implements RosNode {
     if (enabled && this.#clockSub === undefined) {
       const bus = this.host.bus;
       this.#clockSub = bus.addSubscription(this.fullyQualifiedName, "/clock", "rosgraph_msgs/msg/Clock", CLOCK_QOS, (d) => {
-        const msg = bus.messageFor(d) as { clock: { sec: number; nanosec: number } };
-        this.#clock.setSimNowNs(timeToNs(msg.clock));
+        const msg = this.#decodeOrDrop(d, "/clock");
+        if (msg !== UNDECODABLE) this.#clock.setSimNowNs(timeToNs((msg as { clock: { sec: number; nanosec: number } }).clock));
       });
     } else if (!enabled && this.#clockSub !== undefined) {
       this.host.bus.removeSubscription(this.#clockSub);

@@ -156,6 +156,9 @@ export interface RosNode {
   /** Resolve a topic name as ROS 2 does (namespace, "~/", remapping). */
   resolveTopicName(topic: string): string;
 
+  /** Messages dropped because their bytes did not decode, by topic (graphs that decode themselves keep it). */
+  undecodableMessages?(): ReadonlyMap<string, number>;
+
   destroy(): void;
 }
 

@@ -7,9 +7,38 @@ import { introspectionDir, listLaunchSockets } from "./socketDir";
 /** Raised when no launch is listening; the message names the directory that was searched. */
 export class NoLaunchFoundError extends Error {
   override readonly name = "NoLaunchFoundError";
-  constructor(readonly dir: string) {
-    super(`no running drone-harness launch found (looked in ${dir})`);
+  constructor(
+    readonly dir: string,
+    /** Launches that were running but did not match the scope, described (empty: none running). */
+    readonly skipped: string[] = [],
+    scope = "",
+  ) {
+    super(
+      skipped.length === 0
+        ? `no running drone-harness launch found (looked in ${dir})`
+        : `no running drone-harness launch ${scope} found in ${dir}; running: ${skipped.join("; ")} (set ROS_DOMAIN_ID or pass --launch NAME to choose one)`,
+    );
   }
+}
+
+/** "launch/sim.launch.xml (pid 42, ROS_DOMAIN_ID 0)": how the CLI says which launch it attached to. */
+export function describeLaunch(info: LaunchInfo): string {
+  return `${info.launchFile} (pid ${info.pid}, ROS_DOMAIN_ID ${info.domainId ?? 0})`;
+}
+
+/** The ROS_DOMAIN_ID of `env` (0 when unset, as ROS 2); throws naming a value that is not an integer 0..232. */
+export function domainIdOf(env: Record<string, string | undefined> = process.env): number {
+  const text = env.ROS_DOMAIN_ID;
+  if (text === undefined || text.trim() === "") return 0;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 232) throw new RangeError(`ROS_DOMAIN_ID=${JSON.stringify(text)}, expected an integer in [0, 232]`);
+  return n;
+}
+
+/** Whether `info` is the launch named `name`: its file path, file name, or file name without .launch.xml / .xml. */
+function launchNamed(info: LaunchInfo, name: string): boolean {
+  const file = info.launchFile.split(/[\\/]/).pop() ?? info.launchFile;
+  return info.launchFile === name || file === name || file.replace(/\.launch\.xml$|\.xml$/, "") === name;
 }
 
 /** A message delivered to a raw subscription: CDR bytes (with the 4-byte encapsulation header). */
@@ -29,6 +58,10 @@ export type ConnectOptions = {
   socketPath?: string;
   /** Directory to search; default introspectionDir(). */
   dir?: string;
+  /** Attach only to a launch of this ROS_DOMAIN_ID (default: this process's ROS_DOMAIN_ID, else 0). */
+  domainId?: number;
+  /** Attach only to a launch of this file (path, file name, or name without .launch.xml). */
+  launch?: string;
 };
 
 /** A request without its id (distributive, so each op keeps its own fields). */
@@ -56,6 +89,8 @@ export class GraphClient {
   #closeError: Error | undefined;
   readonly #closedListeners: Array<() => void> = [];
   readonly socketPath: string;
+  /** The launch attached to, when found by discovery (connect without socketPath). */
+  launchInfo: LaunchInfo | undefined;
 
   private constructor(socket: Socket, socketPath: string) {
     this.#socket = socket;
@@ -97,18 +132,38 @@ export class GraphClient {
     socket.on("close", () => this.#fail(new Error("the launch closed the introspection connection")));
   }
 
-  /** Connects to `options.socketPath`, or to the newest launch that accepts a connection. */
+  /**
+   * Connects to `options.socketPath`, or to the newest launch in the same ROS domain (and of the
+   * named launch file, if given) that accepts a connection, as ROS 2 tools only see their domain.
+   */
   static async connect(options: ConnectOptions = {}): Promise<GraphClient> {
     if (options.socketPath !== undefined) return GraphClient.#open(options.socketPath);
     const dir = options.dir ?? introspectionDir();
+    const domainId = options.domainId ?? domainIdOf();
+    const skipped: string[] = [];
     for (const candidate of listLaunchSockets(dir)) {
+      let client: GraphClient;
       try {
-        return await GraphClient.#open(candidate.path);
+        client = await GraphClient.#open(candidate.path);
       } catch {
         // A stale socket of a launch that died without cleaning up: try the next one.
+        continue;
       }
+      let info: LaunchInfo;
+      try {
+        info = await client.info();
+      } catch {
+        client.close();
+        continue;
+      }
+      if ((info.domainId ?? 0) === domainId && (options.launch === undefined || launchNamed(info, options.launch))) {
+        client.launchInfo = info;
+        return client;
+      }
+      skipped.push(describeLaunch(info));
+      client.close();
     }
-    throw new NoLaunchFoundError(dir);
+    throw new NoLaunchFoundError(dir, skipped, `in ROS_DOMAIN_ID ${domainId}${options.launch === undefined ? "" : ` of ${options.launch}`}`);
   }
 
   static #open(path: string): Promise<GraphClient> {

@@ -1,15 +1,23 @@
 import { chmodSync, unlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
-import { encodeJsonFrame, encodeMessageHeader, FrameDecoder } from "./frames";
+import { encodeJsonFrame, encodeMessageHeader, FrameDecoder, SERVER_FRAME_LIMITS, type FrameLimits } from "./frames";
+import { BadRequestError, parseRequest } from "./parseRequest";
 import type { IntrospectionTarget, TargetSubscription } from "./IntrospectionTarget";
 import type { QoSProfile } from "../graph/types";
+import type { Frame } from "./frames";
 import type { PublishHeader, Request, Response, ResponseResult, ServerEvent, StatsResult } from "./protocol";
 import { ensurePrivateDir } from "./socketDir";
 
 export type GraphServerOptions = {
   /** Bytes queued on one client socket beyond which messages to it are dropped (default 64 MiB). */
   maxQueuedBytes?: number;
+  /** Connections served at once; one more is told why and closed (default 16). */
+  maxClients?: number;
+  /** Bytes of partial incoming frames buffered over all clients; the client that would pass it is dropped (default 128 MiB). */
+  maxBufferedBytes?: number;
+  /** Largest incoming frame by kind and message type (default SERVER_FRAME_LIMITS). */
+  frameLimits?: FrameLimits;
   log?: (line: string) => void;
 };
 
@@ -50,15 +58,31 @@ export function parsePublishHeader(value: unknown): PublishHeader {
 export class GraphServer {
   readonly #target: IntrospectionTarget;
   readonly #maxQueued: number;
+  readonly #maxClients: number;
+  readonly #maxBuffered: number;
+  readonly #limits: FrameLimits;
   readonly #log: (line: string) => void;
-  readonly #sockets = new Set<Socket>();
+  /** Each connected client with its frame decoder (its partial frame counts against maxBufferedBytes). */
+  readonly #sockets = new Map<Socket, FrameDecoder>();
   #server: Server | undefined;
   #path: string | undefined;
+  /** Removes the socket file if the process exits without close() (a crash must not leave a stale socket). */
+  readonly #unlinkOnExit = (): void => {
+    if (this.#path !== undefined) unlinkQuietly(this.#path);
+  };
 
   constructor(target: IntrospectionTarget, options: GraphServerOptions = {}) {
     this.#target = target;
     this.#maxQueued = options.maxQueuedBytes ?? 64 * 1024 * 1024;
+    this.#maxClients = options.maxClients ?? 16;
+    this.#maxBuffered = options.maxBufferedBytes ?? 128 * 1024 * 1024;
+    this.#limits = options.frameLimits ?? SERVER_FRAME_LIMITS;
     this.#log = options.log ?? (() => undefined);
+  }
+
+  /** Clients connected now. */
+  get clientCount(): number {
+    return this.#sockets.size;
   }
 
   get socketPath(): string | undefined {
@@ -68,11 +92,7 @@ export class GraphServer {
   /** Listens on `socketPath` (its directory is created 0700 or checked); the socket file is 0600. */
   async listen(socketPath: string): Promise<void> {
     ensurePrivateDir(dirname(socketPath));
-    try {
-      unlinkSync(socketPath);
-    } catch {
-      // No stale socket file.
-    }
+    unlinkQuietly(socketPath);
     const server = createServer((socket) => this.#accept(socket));
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -84,6 +104,7 @@ export class GraphServer {
     chmodSync(socketPath, 0o600);
     this.#server = server;
     this.#path = socketPath;
+    process.on("exit", this.#unlinkOnExit);
   }
 
   /** Tells clients, closes every connection and removes the socket file. */
@@ -91,23 +112,32 @@ export class GraphServer {
     const server = this.#server;
     if (server === undefined) return;
     this.#server = undefined;
-    for (const socket of this.#sockets) {
+    for (const socket of this.#sockets.keys()) {
       const closing: ServerEvent = { event: "closing" };
       socket.end(encodeJsonFrame(closing));
     }
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (this.#path !== undefined) {
-      try {
-        unlinkSync(this.#path);
-      } catch {
-        // Already removed.
-      }
-    }
+    process.off("exit", this.#unlinkOnExit);
+    if (this.#path !== undefined) unlinkQuietly(this.#path);
+  }
+
+  /** Bytes of partial frames buffered over all clients. */
+  #bufferedBytes(): number {
+    let total = 0;
+    for (const d of this.#sockets.values()) total += d.bufferedBytes;
+    return total;
   }
 
   #accept(socket: Socket): void {
-    this.#sockets.add(socket);
-    const decoder = new FrameDecoder();
+    if (this.#sockets.size >= this.#maxClients) {
+      this.#log(`introspection: refusing a client: ${this.#maxClients} clients are connected (the limit)`);
+      const refused: Response = { id: -1, ok: false, error: `the launch serves at most ${this.#maxClients} introspection clients at once; try again later` };
+      socket.on("error", () => socket.destroy());
+      socket.end(encodeJsonFrame(refused), () => socket.destroy());
+      return;
+    }
+    const decoder = new FrameDecoder(this.#limits);
+    this.#sockets.set(socket, decoder);
     const subs = new Map<number, ClientSubscription>();
     let nextSub = 1;
     const send = (value: Response | ServerEvent): void => {
@@ -120,43 +150,54 @@ export class GraphServer {
     };
     socket.on("close", cleanup);
     socket.on("error", () => socket.destroy());
+    /** Answers with the problem, then closes: a client that breaks the protocol is dropped, never the launch. */
+    const drop = (err: unknown, id = -1): void => {
+      const message = err instanceof Error ? err.message : String(err);
+      this.#log(`introspection: dropping client: ${message}`);
+      const response: Response = { id, ok: false, error: message };
+      dropped = true;
+      cleanup();
+      if (!socket.destroyed) socket.end(encodeJsonFrame(response), () => socket.destroy());
+    };
+    let dropped = false;
     socket.on("data", (chunk: Buffer) => {
-      let frames;
+      if (dropped) return;
       try {
-        frames = decoder.push(chunk);
+        this.#serve(decoder.push(chunk), socket, subs, () => nextSub++, send);
+        if (decoder.bufferedBytes > 0 && this.#bufferedBytes() > this.#maxBuffered) {
+          throw new RangeError(`partial frames of all clients exceed ${this.#maxBuffered} bytes (this client holds ${decoder.bufferedBytes})`);
+        }
       } catch (err) {
-        this.#log(`introspection: dropping client: ${err instanceof Error ? err.message : String(err)}`);
-        socket.destroy();
-        return;
-      }
-      for (const frame of frames) {
-        if (frame.kind === "publish") {
-          try {
-            const header = parsePublishHeader(frame.header);
-            // A copy: the frame is a view of the socket's read buffer, and the graph may keep the
-            // message (transient_local history, queued deliveries).
-            this.#target.publishRaw(header.topic, header.typeName, Uint8Array.prototype.slice.call(frame.bytes), header.qos);
-            send({ id: frame.id, ok: true, result: null });
-          } catch (err) {
-            send({ id: frame.id, ok: false, error: err instanceof Error ? err.message : String(err) });
-          }
-          continue;
-        }
-        if (frame.kind !== "json") {
-          socket.destroy();
-          return;
-        }
-        const req = frame.value as Request;
-        const id = typeof req.id === "number" ? req.id : -1;
-        try {
-          const result = this.#handle(req, subs, () => nextSub++, socket, send);
-          send({ id, ok: true, result });
-        } catch (err) {
-          send({ id, ok: false, error: err instanceof Error ? err.message : String(err) });
-        }
+        drop(err, err instanceof BadRequestError ? err.id : -1);
       }
     });
   }
+
+  /** Handles decoded frames; throws (dropping the client) on a frame a client must not send or a bad request shape. */
+  #serve(frames: Frame[], socket: Socket, subs: Map<number, ClientSubscription>, newId: () => number, send: (value: Response | ServerEvent) => void): void {
+    for (const frame of frames) {
+      if (frame.kind === "publish") {
+        try {
+          const header = parsePublishHeader(frame.header);
+          // A copy: the frame is a view of the socket's read buffer, and the graph may keep the
+          // message (transient_local history, queued deliveries).
+          this.#target.publishRaw(header.topic, header.typeName, Uint8Array.prototype.slice.call(frame.bytes), header.qos);
+          send({ id: frame.id, ok: true, result: null });
+        } catch (err) {
+          send({ id: frame.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+        }
+        continue;
+      }
+      if (frame.kind !== "json") throw new RangeError("introspection MESSAGE frame from a client (only the launch sends them)");
+      const req = parseRequest(frame.value);
+      try {
+        const result = this.#handle(req, subs, newId, socket, send);
+        send({ id: req.id, ok: true, result });
+      } catch (err) {
+        send({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+}
 
   #handle(
     req: Request,
@@ -222,5 +263,13 @@ export class GraphServer {
         throw new RangeError(`unknown request op ${JSON.stringify((op as { op?: unknown }).op)}`);
       }
     }
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already removed (or never created).
   }
 }

@@ -1,4 +1,4 @@
-import { GraphClient, NoLaunchFoundError, type ConnectOptions } from "./GraphClient";
+import { GraphClient, NoLaunchFoundError, describeLaunch, type ConnectOptions } from "./GraphClient";
 
 /** Shared by the introspection commands: where to connect and when to stop. */
 export type IntrospectionContext = {
@@ -9,28 +9,34 @@ export type IntrospectionContext = {
   hzPeriodMs?: number;
 };
 
-/** Removes `--socket PATH` from args, returning it. */
-export function takeSocketOption(args: string[]): { rest: string[]; socketPath?: string } {
+/** Removes `--socket PATH` and `--launch NAME` from args, returning them. */
+export function takeSocketOption(args: string[]): { rest: string[]; socketPath?: string; launch?: string } {
   const rest: string[] = [];
-  let socketPath: string | undefined;
+  const taken: { socketPath?: string; launch?: string } = {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    if (a === "--socket") {
-      socketPath = args[i + 1];
-      if (socketPath === undefined) throw new RangeError("--socket needs a path");
+    if (a === "--socket" || a === "--launch") {
+      const value = args[i + 1];
+      if (value === undefined) throw new RangeError(`${a} needs a ${a === "--socket" ? "path" : "launch file name"}`);
+      taken[a === "--socket" ? "socketPath" : "launch"] = value;
       i++;
     } else rest.push(a);
   }
-  return socketPath === undefined ? { rest } : { rest, socketPath };
+  return { rest, ...taken };
 }
 
 /**
  * Connects as the context says (an explicit --socket wins); a missing launch is reported on
  * `err` with the directory searched, and undefined is returned.
  */
-export async function connectOrReport(ctx: IntrospectionContext, socketPath: string | undefined, err: (text: string) => void): Promise<GraphClient | undefined> {
+export async function connectOrReport(ctx: IntrospectionContext, socketPath: string | undefined, err: (text: string) => void, launch?: string): Promise<GraphClient | undefined> {
   try {
-    return await GraphClient.connect(socketPath === undefined ? (ctx.connect ?? {}) : { ...ctx.connect, socketPath });
+    const options: ConnectOptions = socketPath === undefined ? { ...ctx.connect } : { ...ctx.connect, socketPath };
+    if (launch !== undefined) options.launch = launch;
+    const client = await GraphClient.connect(options);
+    // Several launches may run for one user: say which one answers (found by ROS_DOMAIN_ID and --launch).
+    if (client.launchInfo !== undefined) err(`attached to launch ${describeLaunch(client.launchInfo)}\n`);
+    return client;
   } catch (e) {
     if (e instanceof NoLaunchFoundError) {
       err(`${e.message}\n`);

@@ -13,7 +13,8 @@ export type Request =
   | { id: number; op: "listParams"; node: string }
   | { id: number; op: "setParam"; node: string; name: string; value: string };
 
-export type LaunchInfo = { pid: number; launchFile: string; startedAtMs: number };
+/** `domainId`: the launch's ROS_DOMAIN_ID (absent in launches older than the field: domain 0). */
+export type LaunchInfo = { pid: number; launchFile: string; startedAtMs: number; domainId?: number };
 /** A publisher or subscription of a topic: its node ("/_embedded_raw" for tools) and QoS. */
 export type EndpointInfo = { node: string; qos: QoSProfile };
 /** A topic in a listing; `publishers` when the launch knows them (what `bag record` stores as offered QoS). */

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { EmbeddedGraph, createGraph, type Middleware, type RosGraph } from "../graph";
+import { domainIdOf } from "../ipc/GraphClient";
 import { GraphServer } from "../ipc/GraphServer";
 import { introspectionDir, socketFileName } from "../ipc/socketDir";
 import { Launcher } from "./Launcher";
@@ -92,7 +93,7 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     if (plan.nodes.length === 0) io.err("[launch] no drone_harness nodes to start in this launch file\n");
     if (introspection) {
       server = new GraphServer(
-        launchIntrospection(graph, (fqn) => launcher.node(fqn), { pid: process.pid, launchFile: file, startedAtMs: Date.now() }),
+        launchIntrospection(graph, (fqn) => launcher.node(fqn), { pid: process.pid, launchFile: file, startedAtMs: Date.now(), domainId: domainIdOf() }),
         { log: (line) => io.err(`[launch] ${line}\n`) },
       );
       const socketPath = join(ctx.socketDir ?? introspectionDir(), socketFileName(process.pid));

@@ -9,6 +9,7 @@ import { runNode } from "../../../src/cli/commands/node";
 import { runParam } from "../../../src/cli/commands/param";
 import { runTopic } from "../../../src/cli/commands/topic";
 import type { CliIO } from "../../../src/cli/CliCommand";
+import { domainIdOf } from "../../../src/ros/ipc/GraphClient";
 import { runLaunch } from "../../../src/ros/launch/runLaunch";
 import { talker } from "../launch/testNodes";
 
@@ -120,7 +121,8 @@ describe("drone-harness launch + topic/node/param", () => {
     );
     io = capture();
     expect(await runTopic(["info", "/nope"], io, connect())).toBe(1);
-    expect(io.stderr()).toBe("Unknown topic '/nope'\n");
+    // Which launch answered comes first (issue 16 item 16), then ros2's own text.
+    expect(io.stderr()).toBe(`attached to launch ${join(root, "launch", "talk.launch.xml")} (pid ${process.pid}, ROS_DOMAIN_ID ${domainIdOf()})\nUnknown topic '/nope'\n`);
   });
 
   it("topic echo --once prints one YAML message and ---", async () => {
@@ -166,10 +168,15 @@ describe("drone-harness launch + topic/node/param", () => {
     expect(io.stdout()).toBe("Double value is: 0.25\n");
     io = capture();
     expect(await runParam(["set", "/demo/talker", "gain", "7"], io, connect())).toBe(1);
-    expect(io.stderr()).toMatch(/^Setting parameter failed: .*gain/);
+    expect(io.stderr()).toMatch(/^attached to launch .*\nSetting parameter failed: .*gain/);
     io = capture();
     expect(await runParam(["list", "/demo/talker"], io, connect())).toBe(0);
     expect(io.stdout()).toContain("  greeting\n");
+    // Without a node: every node's parameters under its name, as `ros2 param list`.
+    io = capture();
+    expect(await runParam(["list"], io, connect())).toBe(0);
+    expect(io.stdout()).toMatch(/^\/demo\/talker:\n( {2}\w+\n)* {2}greeting\n/m);
+    expect(io.stdout().split("\n").filter((l) => l.endsWith(":"))).toContain("/demo/talker:");
   });
 
   it("reports a missing launch with the directory searched", async () => {
