@@ -4,7 +4,7 @@
  * arguments and wires files (NodeBagFileSystem) and the running launch (GraphClient).
  */
 import * as path from "node:path";
-import { Bag } from "../../bag/BagReader";
+import { Bag, sniffStorage } from "../../bag/BagReader";
 import { BagRecorder } from "../../bag/BagRecorder";
 import { BagWriter, DB3_MIN_SPLIT_BYTES } from "../../bag/BagWriter";
 import { formatBagInfo } from "../../bag/formatBagInfo";
@@ -15,7 +15,7 @@ import { bagSizeBytes, summarizeBag } from "../../bag/summarizeBag";
 import { BagError } from "../../bag/types";
 import { zstdChunkCompressor } from "../../bag/zstdChunkCompressor";
 import { playBag, type PlayBagOptions } from "../../bag/playBag";
-import { timerPlayClock } from "../../bag/PlayScheduler";
+import { timerPlayClock, type PlayResult } from "../../bag/PlayScheduler";
 import { EmbeddedGraph } from "../../ros/graph";
 import { GraphClient } from "../../ros/ipc/GraphClient";
 import { Launcher } from "../../ros/launch/Launcher";
@@ -96,16 +96,35 @@ async function recover(args: string[], io: CliIO): Promise<number> {
   if (path.resolve(output) === path.resolve(input)) throw new UsageError("the output must differ from the input");
   const fs = new NodeBagFileSystem();
   if ((await fs.stat(input)) !== "file") throw new BagError(input, "no such file");
+  // Refuse before creating anything: only an MCAP file can be rebuilt (a .db3 keeps its committed
+  // transactions and is read as it is), and the output never replaces a file (issue 16 items 3, 9).
+  if ((await sniffStorage(fs, input)) === "sqlite3") {
+    throw new BagError(input, "is a SQLite 3 (.db3) file: bag recover rebuilds MCAP files only (`bag info` / `bag play` read a .db3 as it is)");
+  }
+  if (await fs.sameFile(input, output)) throw new BagError(output, `is the input ${input} (same device and inode): refusing to overwrite it`);
+  if ((await fs.stat(output)) !== undefined) throw new BagError(output, "exists: refusing to overwrite it (choose another -o)");
   const src = await fs.openRead(input);
-  const dst = await fs.openWrite(output);
+  let dst;
   try {
-    const result = await recoverMcap(src, dst, { decompressHandlers: await loadDecompressHandlers(), compressChunk: await zstdChunkCompressor() });
-    io.out(`${input}: recovered ${result.messages} messages from ${result.chunks} complete chunks into ${output}\n`);
-    io.out(result.complete ? "the input was complete (valid footer); nothing was lost\n" : `the input ended early: ${result.problem ?? ""}\n`);
+    dst = await fs.openWrite(output);
+  } catch (err) {
+    await src.close();
+    throw new BagError(output, `cannot create: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let result;
+  try {
+    result = await recoverMcap(src, dst, { decompressHandlers: await loadDecompressHandlers(), compressChunk: await zstdChunkCompressor() });
   } finally {
     await src.close();
     await dst.close();
   }
+  if (result.messages === 0 && !result.complete) {
+    // Nothing was rebuilt: the file this command created holds no message, so it goes.
+    await fs.removeFile(output);
+    throw new BagError(input, `no complete message to recover (${result.problem ?? "no footer"}); nothing written`);
+  }
+  io.out(`${input}: recovered ${result.messages} messages from ${result.chunks} complete chunks into ${output}\n`);
+  io.out(result.complete ? "the input was complete (valid footer); nothing was lost\n" : `the input ended early: ${result.problem ?? ""}\n`);
   return 0;
 }
 
@@ -234,17 +253,22 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
   if (topicsFlag !== undefined && topicsFlag.length === 0) throw new UsageError("--topics needs at least one topic");
   const bag = await Bag.open(new NodeBagFileSystem(), target, { lookupSchema: registryLookup });
   const launchFile = p.flags.get("--launch")?.[0];
+  // Problems of the bag (truncated, corrupt): playback stops there and the exit code is 1.
+  const problems: string[] = [];
   const playOptions = {
     rate,
     loop: p.flags.has("--loop") || p.flags.has("-l"),
     startOffsetNs,
     clockPeriodNs: hz === undefined ? undefined : BigInt(Math.round(1e9 / hz)),
     topics: topicsFlag,
-    onProblem: (m: string) => io.err(`bag play: ${m}\n`),
+    onProblem: (m: string) => {
+      problems.push(m);
+      io.err(`bag play: ${m}\n`);
+    },
   };
   if (launchFile === undefined) {
     if (Object.keys(launchArgs).length > 0) throw new UsageError(`launch arguments (${Object.keys(launchArgs).join(", ")}:=...) need --launch <file>`);
-    return await playIntoRunningLaunch(bag, p.flags.get("--socket")?.[0], playOptions, io, ctx);
+    return await playIntoRunningLaunch(bag, p.flags.get("--socket")?.[0], playOptions, problems, io, ctx);
   }
   const packageRoot = ctx.packageRoot ?? findPackageRoot();
   let plan;
@@ -277,14 +301,25 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
     // Deliver what is still queued before the nodes stop.
     graph.stop();
     graph.spinUntilIdle();
-    io.out(`played ${res.published} messages${hz !== undefined ? ` and ${res.clockTicks} /clock ticks` : ""} from ${bag.path} into ${plan.nodes.length} nodes (rate ${rate}${res.loops > 1 ? `, ${res.loops} loops` : ""})\n`);
-    return 0;
+    return reportPlayed(res, problems, `from ${bag.path} into ${plan.nodes.length} nodes (rate ${rate}`, hz !== undefined, io);
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     await launcher.stop();
     await graph.shutdown();
   }
+}
+
+/**
+ * The summary line of `bag play`; exit 1 when the bag had a problem (truncated, corrupt), as
+ * `replay` does: the messages before it were played, the rest of the bag was not.
+ */
+function reportPlayed(res: PlayResult, problems: readonly string[], where: string, withClock: boolean, io: CliIO): number {
+  const clockText = withClock ? ` and ${res.clockTicks} /clock ticks` : "";
+  io.out(`played ${res.published} messages${clockText} ${where}${res.loops > 1 ? `, ${res.loops} loops` : ""})\n`);
+  if (problems.length === 0) return 0;
+  io.err(`drone-harness bag play: stopped at a damaged bag after ${res.published} of its messages: ${problems[0] ?? ""}\n`);
+  return 1;
 }
 
 /** Wall-clock playback (process.hrtime and setTimeout). */
@@ -304,6 +339,7 @@ async function playIntoRunningLaunch(
   bag: Bag,
   socketPath: string | undefined,
   options: Omit<PlayBagOptions, "signal">,
+  problems: readonly string[],
   io: CliIO,
   ctx: BagPlayContext,
 ): Promise<number> {
@@ -335,9 +371,7 @@ async function playIntoRunningLaunch(
       io.err(`drone-harness bag play: the launch at ${client.socketPath} went away after ${res.published} messages\n`);
       return 1;
     }
-    const clockText = options.clockPeriodNs !== undefined ? ` and ${res.clockTicks} /clock ticks` : "";
-    io.out(`played ${res.published} messages${clockText} from ${bag.path} into the launch at ${client.socketPath} (rate ${options.rate ?? 1}${res.loops > 1 ? `, ${res.loops} loops` : ""})\n`);
-    return 0;
+    return reportPlayed(res, problems, `from ${bag.path} into the launch at ${client.socketPath} (rate ${options.rate ?? 1}`, options.clockPeriodNs !== undefined, io);
   } catch (err) {
     if (lost) {
       io.err(`drone-harness bag play: the launch at ${client.socketPath} went away: ${err instanceof Error ? err.message : String(err)}\n`);
