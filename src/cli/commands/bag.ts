@@ -212,8 +212,10 @@ async function record(args: string[], io: CliIO): Promise<number> {
   });
   await Promise.race([untilStopped(duration), new Promise<void>((resolve) => client.onClose(resolve))]);
   if (poll !== undefined) clearInterval(poll);
+  // Read before this command closes the connection itself (which also fires onClose).
+  const launchWentAway = lost;
   const md = await recorder.stop().finally(() => client.close());
-  io.out(`wrote ${md.messageCount} messages on ${md.topics.length} topics to ${md.relativeFilePaths.length} file(s) in ${out}${lost ? " (the launch went away)" : ""}\n`);
+  io.out(`wrote ${md.messageCount} messages on ${md.topics.length} topics to ${md.relativeFilePaths.length} file(s) in ${out}${launchWentAway ? " (the launch went away)" : ""}\n`);
   return 0;
 }
 

@@ -19,9 +19,13 @@ export type IntrospectableGraph = RosGraph &
  * The QoS a tool subscription offers, chosen from the topic's publishers as ros2cli does
  * (ros2topic/api choose_qos): best effort if any publisher is best effort (a reliable reader would
  * be incompatible with it), transient local if every publisher is (to get latched messages).
+ * A topic with no publisher yet (only the nodes' subscriptions, e.g. the sensor inputs before
+ * `bag play` starts) gets best effort: the subscription is made once, and a best-effort reader
+ * matches whatever publisher comes, where a reliable one missed every best-effort sensor message
+ * (issue 16 item 11).
  */
 export function toolQos(publishers: ReadonlyArray<{ qos: QoSProfile }>): QoSProfile {
-  const bestEffort = publishers.some((p) => p.qos.reliability === "best_effort");
+  const bestEffort = publishers.length === 0 || publishers.some((p) => p.qos.reliability === "best_effort");
   const transientLocal = publishers.length > 0 && publishers.every((p) => p.qos.durability === "transient_local");
   return { history: "keep_last", depth: 100, reliability: bestEffort ? "best_effort" : "reliable", durability: transientLocal ? "transient_local" : "volatile" };
 }
