@@ -14,7 +14,8 @@ import { recoverMcap } from "../../bag/recoverMcap";
 import { bagSizeBytes, summarizeBag } from "../../bag/summarizeBag";
 import { BagError } from "../../bag/types";
 import { zstdChunkCompressor } from "../../bag/zstdChunkCompressor";
-import { playBag, type PlayBagOptions } from "../../bag/playBag";
+import { playBag, type PlayBagOptions, type RawPublishTarget } from "../../bag/playBag";
+import { choosePlayTopic, chosenIn, formatPlaySelection, NOT_IN_TOPICS, playTopicName, selectPlayTopics, type NodeEndpoints, type PlayTopicRules } from "../../bag/selectPlayTopics";
 import { timerPlayClock, type PlayResult } from "../../bag/PlayScheduler";
 import { EmbeddedGraph } from "../../ros/graph";
 import { GraphClient } from "../../ros/ipc/GraphClient";
@@ -30,8 +31,9 @@ const USAGE = [
   "bag info <bag>",
   "bag recover <file.mcap> [-o <out.mcap>]",
   "bag record -o <dir> (-a | <topic>...) [-s|--storage mcap|sqlite3] [--storage-preset-profile none|resilient] [--max-bag-size <bytes>] [--max-bag-duration <s>] [--compression zstd|none] [--duration <s>] [--socket <path>]",
-  "bag play <bag> [--socket <path>] [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>]",
-  "bag play <bag> --launch <file.launch.xml> [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>] [name:=value ...]",
+  "bag play <bag> [--socket <path>] [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>... | --all-topics] [--start-offset <s>]",
+  "bag play <bag> --launch <file.launch.xml> [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>... | --all-topics] [--start-offset <s>] [name:=value ...]",
+  "  (default: every recorded topic except the recorded /clock and the topics the running nodes publish)",
 ].join("\n       ");
 
 /** Schema text from the message registry (ros2jazzy + msgs/), for .db3 bags that carry none. */
@@ -237,6 +239,7 @@ export type BagPlayContext = {
  */
 export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext): Promise<number> {
   const p = parseArgs(args, new Set(["--rate", "-r", "--start-offset", "--socket", "--launch"]), new Set(["--topics", "--clock"]));
+  if (p.flags.has("--all-topics") && p.flags.has("--topics")) throw new UsageError("--all-topics and --topics exclude each other");
   const launchArgs: Record<string, string> = {};
   const positional: string[] = [];
   for (const a of p.positional) {
@@ -257,12 +260,13 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
   const launchFile = p.flags.get("--launch")?.[0];
   // Problems of the bag (truncated, corrupt): playback stops there and the exit code is 1.
   const problems: string[] = [];
-  const playOptions = {
+  const playOptions: CliPlayOptions = {
     rate,
     loop: p.flags.has("--loop") || p.flags.has("-l"),
     startOffsetNs,
     clockPeriodNs: hz === undefined ? undefined : BigInt(Math.round(1e9 / hz)),
-    topics: topicsFlag,
+    rules: { ...(topicsFlag === undefined ? {} : { topics: topicsFlag }), all: p.flags.has("--all-topics") },
+    recordedTopics: await recordedTopics(bag),
     onProblem: (m: string) => {
       problems.push(m);
       io.err(`bag play: ${m}\n`);
@@ -299,7 +303,16 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
   }
   try {
     await launcher.start(plan);
-    const res = await playBag(bag, graph, wallPlayClock(), { ...playOptions, signal: abort.signal });
+    const target: RawPublishTarget = {
+      publishRaw: (topic, type, bytes, qos) => graph.publishRaw(topic, type, bytes, qos),
+      prepareType: (type, schemaText) => void graph.registry.addRos2MsgText(type, schemaText),
+    };
+    const nodeEndpoints = (topic: string): NodeEndpoints => {
+      const info = graph.topicInfo(topic);
+      return { publishers: info.publishers.map((x) => x.node), subscribers: info.subscriptions.map((x) => x.node) };
+    };
+    const res = await playSelected(bag, target, nodeEndpoints, { ...playOptions, signal: abort.signal }, io);
+    if (res === undefined) return 1;
     // Deliver what is still queued before the nodes stop.
     graph.stop();
     graph.spinUntilIdle();
@@ -310,6 +323,59 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
     await launcher.stop();
     await graph.shutdown();
   }
+}
+
+/** What both `bag play` modes pass to playSelected. */
+type CliPlayOptions = Omit<PlayBagOptions, "signal" | "select" | "onSkip" | "topics"> & {
+  rules: Omit<PlayTopicRules, "nodeEndpoints">;
+  /** The bag's topics when known before playing (metadata.yaml or an MCAP summary). */
+  recordedTopics: string[] | undefined;
+};
+
+/** The recorded topic names from metadata.yaml or the file's summary; undefined when only a full read would tell (a damaged file). */
+async function recordedTopics(bag: Bag): Promise<string[] | undefined> {
+  try {
+    return (await summarizeBag(new NodeBagFileSystem(), bag)).topics.map((t) => t.name);
+  } catch {
+    return undefined;
+  }
+}
+
+const PLAY_HINT = "(--all-topics plays every recorded topic, --topics <topic>... exactly those)";
+
+/**
+ * Plays the topics the rules select (selectPlayTopics.ts: by default not the recorded clock and
+ * not what a running node publishes), after saying which; the same for `--launch` and a running
+ * launch. Undefined (after an error line) when no recorded topic is left to play.
+ */
+async function playSelected(
+  bag: Bag,
+  target: RawPublishTarget,
+  nodeEndpoints: (topic: string) => NodeEndpoints,
+  options: CliPlayOptions & { signal: AbortSignal },
+  io: CliIO,
+): Promise<PlayResult | undefined> {
+  const rules: PlayTopicRules = { ...options.rules, nodeEndpoints };
+  const told = new Set<string>();
+  const selection = options.recordedTopics === undefined ? undefined : selectPlayTopics(options.recordedTopics, rules);
+  // With --topics the user said what plays; otherwise say it before playing.
+  if (selection !== undefined && rules.topics === undefined) {
+    io.err(`${formatPlaySelection(selection, PLAY_HINT).replace(/^/gm, "bag play: ")}\n`);
+    for (const s of selection.skipped) told.add(s.topic);
+  }
+  if (selection !== undefined && selection.play.length === 0) {
+    io.err(`drone-harness bag play: nothing to play from ${bag.path}: no recorded topic is selected ${PLAY_HINT}\n`);
+    return undefined;
+  }
+  return await playBag(bag, target, wallPlayClock(), {
+    ...options,
+    // Read only what plays when the topics are known up front.
+    ...(selection === undefined ? {} : { topics: selection.play }),
+    select: (topic) => (selection === undefined ? choosePlayTopic(topic, rules) : chosenIn(selection, topic)),
+    onSkip: (topic, reason) => {
+      if (!told.has(topic) && reason !== NOT_IN_TOPICS) io.err(`bag play: not playing ${topic}: ${reason}\n`);
+    },
+  });
 }
 
 /**
@@ -340,7 +406,7 @@ function wallPlayClock(): ReturnType<typeof timerPlayClock> {
 async function playIntoRunningLaunch(
   bag: Bag,
   socketPath: string | undefined,
-  options: Omit<PlayBagOptions, "signal">,
+  options: CliPlayOptions,
   problems: readonly string[],
   io: CliIO,
   ctx: BagPlayContext,
@@ -368,7 +434,24 @@ async function playIntoRunningLaunch(
     abort.abort();
   });
   try {
-    const res = await playBag(bag, client, wallPlayClock(), { ...options, signal: abort.signal });
+    // The same rules as --launch, on the endpoints the launch reports now.
+    const endpoints = new Map<string, NodeEndpoints>();
+    for (const recorded of options.recordedTopics ?? []) {
+      let topic: string;
+      try {
+        topic = playTopicName(recorded);
+      } catch {
+        continue;
+      }
+      const info = await client.topicInfo(topic).catch(() => undefined);
+      endpoints.set(topic, { publishers: info?.publishers.map((x) => x.node) ?? [], subscribers: info?.subscriptions.map((x) => x.node) ?? [] });
+    }
+    const target: RawPublishTarget = {
+      publishRaw: (topic, type, bytes, qos) => client.publishRaw(topic, type, bytes, qos),
+      prepareType: (type, schemaText) => client.registerType(type, schemaText),
+    };
+    const res = await playSelected(bag, target, (topic) => endpoints.get(topic) ?? { publishers: [], subscribers: [] }, { ...options, signal: abort.signal }, io);
+    if (res === undefined) return 1;
     if (lost) {
       io.err(`drone-harness bag play: the launch at ${client.socketPath} went away after ${res.published} messages\n`);
       return 1;

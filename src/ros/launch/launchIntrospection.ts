@@ -2,11 +2,14 @@ import type { RawTopicAccess } from "../graph/raw";
 import type { Parameter, QoSProfile, RosGraph, RosNode, SetParametersResult } from "../graph/types";
 import type { IntrospectionTarget } from "../ipc/IntrospectionTarget";
 import type { EndpointInfo, LaunchInfo, TopicInfo } from "../ipc/protocol";
+import type { MessageRegistry } from "../msgs/MessageRegistry";
 import { parseParameterValue } from "../params";
 
 /** A graph the introspection server can read: nodes, topics and raw bytes (EmbeddedGraph). */
 export type IntrospectableGraph = RosGraph &
   RawTopicAccess & {
+    /** The graph's message types (EmbeddedGraph); `registerType` adds to it. */
+    registry?: MessageRegistry;
     node?(fullyQualifiedName: string): RosNode | undefined;
     topicInfo?(topic: string): {
       type: string | undefined;
@@ -73,6 +76,10 @@ export function launchIntrospection(graph: IntrospectableGraph, findNode: (fqn: 
     publishRaw: (topic, typeName, bytes, qos) => {
       if (!topic.startsWith("/")) throw new RangeError(`topic "${topic}" must be an absolute name (start with "/")`);
       graph.publishRaw(topic, typeName, bytes, qos);
+    },
+    registerType: (typeName, schemaText) => {
+      if (graph.registry === undefined) throw new Error(`this graph cannot learn message types (${typeName})`);
+      graph.registry.addRos2MsgText(typeName, schemaText);
     },
     topicType: (topic) => graph.topicNamesAndTypes().find((t) => t.name === topic)?.types[0],
     subscribeRaw: (topic, callback) => {
