@@ -78,7 +78,7 @@ export async function playBag(bag: Bag, target: RawPublishTarget, clock: PlayClo
   // Recorded topic -> the absolute name it is published under, or undefined when skipped.
   const names = new Map<string, string | undefined>();
   const types = new Map<string, string | undefined>();
-  const select = options.select ?? ((topic: string): PlayTopicChoice => choosePlayTopic(topic, { all: true, nodeEndpoints: () => ({ publishers: [], subscribers: [] }) }));
+  const select = options.select ?? ((topic: string): PlayTopicChoice => choosePlayTopic(topic, { all: true, nodePublishers: () => [] }));
   const skip = (topic: string, reason: string): undefined => {
     options.onSkip?.(topic, reason);
     return undefined;

@@ -11,9 +11,11 @@
  * node output into running nodes that publish the same topic delivers each message twice
  * (recorded and live: duplicate and out-of-order stamps), and the recorded /clock is a second
  * clock next to the player's `--clock`. So by default a topic that a running node publishes is
- * not played, nor the recorded clock; and when the bag holds such node outputs (it was recorded
- * from these nodes), only the topics the running nodes subscribe to are played: its sensor
- * inputs, not e.g. the outputs of a second arm recorded under /off. `all`
+ * not played, nor the recorded clock. When the bag holds such node outputs (it was recorded from
+ * these nodes) and the `sensorTopics` of the package's topic contract (SPEC.md; sim/topics.ts),
+ * it plays those sensor inputs only, whichever nodes run (so `replay` tests perception even when
+ * the perception node did not start: its recorded outputs never stand in for it; and a second
+ * arm's outputs recorded under /off are not played either). `all`
  * plays everything (rosbag2's behaviour); explicit `topics` play exactly those.
  */
 import { expandTopicName } from "../ros/graph/names";
@@ -33,7 +35,7 @@ export function playTopicName(recorded: string): string {
 const NODE_OUTPUT = "a node output";
 /** The reason of a topic left out by explicit `topics` (not worth a warning: the user chose). */
 export const NOT_IN_TOPICS = "not in --topics";
-const NOT_AN_INPUT = "no running node subscribes to it (the bag holds node outputs, so it was recorded from these nodes: only their inputs are played)";
+const NOT_A_SENSOR = "not a sensor input (the bag holds node outputs, so it was recorded from these nodes: only the sensor inputs are played)";
 
 export type PlayTopicChoice = { play: true; name: string } | { play: false; reason: string };
 
@@ -46,11 +48,11 @@ export type PlayTopicRules = {
   clockTopic?: string;
   /** Whether the recorded clock is played like any topic (replay with publishClock false); default false. */
   playClock?: boolean;
-  /** The nodes (tools included, they are filtered out) that publish and subscribe `topic` (absolute name) in the running graph. */
-  nodeEndpoints: (topic: string) => NodeEndpoints;
+  /** The sensor inputs of the launch the bag may come from (absolute names), see the file comment. */
+  sensorTopics?: readonly string[];
+  /** The nodes (tools included, they are filtered out) that publish `topic` (absolute name) in the running graph. */
+  nodePublishers: (topic: string) => readonly string[];
 };
-
-export type NodeEndpoints = { publishers: readonly string[]; subscribers: readonly string[] };
 
 const nodesOnly = (names: readonly string[]): string[] => names.filter((n) => n !== TOOL_NODE);
 
@@ -67,9 +69,9 @@ export function choosePlayTopic(recorded: string, rules: PlayTopicRules): PlayTo
   }
   if (rules.all === true) return { play: true, name };
   if (rules.playClock !== true && name === (rules.clockTopic ?? "/clock")) {
-    return { play: false, reason: "the recorded clock (the nodes would see two clocks; --clock publishes the playback clock)" };
+    return { play: false, reason: "the recorded clock (the nodes would see two clocks: the player publishes its own, `bag play --clock`, and replay always)" };
   }
-  const publishers = nodesOnly(rules.nodeEndpoints(name).publishers);
+  const publishers = nodesOnly(rules.nodePublishers(name));
   if (publishers.length > 0) return { play: false, reason: `${NODE_OUTPUT}: published live by ${publishers.join(", ")}` };
   return { play: true, name };
 }
@@ -88,9 +90,11 @@ export function selectPlayTopics(recorded: readonly string[], rules: PlayTopicRu
   const out: PlayTopicSelection = { play: [], names: new Map(), skipped: [] };
   const chosen = recorded.map((topic) => ({ topic, choice: choosePlayTopic(topic, rules) }));
   const fromTheseNodes = rules.topics === undefined && rules.all !== true && chosen.some((c) => !c.choice.play && c.choice.reason.startsWith(NODE_OUTPUT));
+  const sensors = new Set(rules.sensorTopics ?? []);
+  const sensorsOnly = fromTheseNodes && chosen.some((c) => c.choice.play && sensors.has(c.choice.name));
   for (const { topic, choice } of chosen) {
-    if (choice.play && fromTheseNodes && nodesOnly(rules.nodeEndpoints(choice.name).subscribers).length === 0) {
-      out.skipped.push({ topic, reason: NOT_AN_INPUT });
+    if (choice.play && sensorsOnly && !sensors.has(choice.name)) {
+      out.skipped.push({ topic, reason: NOT_A_SENSOR });
     } else if (choice.play) {
       out.play.push(topic);
       out.names.set(topic, choice.name);

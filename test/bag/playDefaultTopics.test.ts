@@ -87,8 +87,8 @@ describe("bag play's default topics", () => {
     expect(r.counts).toEqual({ "/imu/data": N, "/cmd_vel": N, "/clock": 0, "/off/cmd_vel": 0 });
     expect(r.err).toContain("bag play: playing 1 of 4 recorded topics: /imu/data\n");
     expect(r.err).toContain("bag play: not playing /cmd_vel: node outputs (published live by the running nodes)\n");
-    expect(r.err).toContain("bag play: not playing /clock: the recorded clock");
-    expect(r.err).toContain("bag play: not playing /off/cmd_vel: no running node subscribes to it");
+    expect(r.err).toContain("bag play: not playing /clock: the recorded clock (the nodes would see two clocks");
+    expect(r.err).toContain("bag play: not playing /off/cmd_vel: not a sensor input (the bag holds node outputs");
     expect(r.err).toContain("--all-topics plays every recorded topic");
   });
 

@@ -15,7 +15,7 @@ import { bagSizeBytes, summarizeBag } from "../../bag/summarizeBag";
 import { BagError } from "../../bag/types";
 import { zstdChunkCompressor } from "../../bag/zstdChunkCompressor";
 import { playBag, type PlayBagOptions, type RawPublishTarget } from "../../bag/playBag";
-import { choosePlayTopic, chosenIn, formatPlaySelection, NOT_IN_TOPICS, playTopicName, selectPlayTopics, type NodeEndpoints, type PlayTopicRules } from "../../bag/selectPlayTopics";
+import { choosePlayTopic, chosenIn, formatPlaySelection, NOT_IN_TOPICS, selectPlayTopics, type PlayTopicRules } from "../../bag/selectPlayTopics";
 import { timerPlayClock, type PlayResult } from "../../bag/PlayScheduler";
 import { EmbeddedGraph } from "../../ros/graph";
 import { GraphClient } from "../../ros/ipc/GraphClient";
@@ -25,6 +25,7 @@ import { loadLaunchFile, resolveLaunchPath } from "../../ros/launch/loadLaunchFi
 import type { NodeRegistry } from "../../ros/launch/NodeFactory";
 import { findPackageRoot } from "../../ros/launch/packageRoot";
 import { defaultRegistry } from "../../ros/msgs";
+import { SENSOR_INPUT_TOPICS } from "../../../sim/topics";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 
 const USAGE = [
@@ -265,7 +266,7 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
     loop: p.flags.has("--loop") || p.flags.has("-l"),
     startOffsetNs,
     clockPeriodNs: hz === undefined ? undefined : BigInt(Math.round(1e9 / hz)),
-    rules: { ...(topicsFlag === undefined ? {} : { topics: topicsFlag }), all: p.flags.has("--all-topics") },
+    rules: { ...(topicsFlag === undefined ? {} : { topics: topicsFlag }), all: p.flags.has("--all-topics"), sensorTopics: SENSOR_INPUT_TOPICS },
     recordedTopics: await recordedTopics(bag),
     onProblem: (m: string) => {
       problems.push(m);
@@ -307,11 +308,8 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
       publishRaw: (topic, type, bytes, qos) => graph.publishRaw(topic, type, bytes, qos),
       prepareType: (type, schemaText) => void graph.registry.addRos2MsgText(type, schemaText),
     };
-    const nodeEndpoints = (topic: string): NodeEndpoints => {
-      const info = graph.topicInfo(topic);
-      return { publishers: info.publishers.map((x) => x.node), subscribers: info.subscriptions.map((x) => x.node) };
-    };
-    const res = await playSelected(bag, target, nodeEndpoints, { ...playOptions, signal: abort.signal }, io);
+    const nodePublishers = (topic: string): string[] => graph.topicInfo(topic).publishers.map((x) => x.node);
+    const res = await playSelected(bag, target, nodePublishers, { ...playOptions, signal: abort.signal }, io);
     if (res === undefined) return 1;
     // Deliver what is still queued before the nodes stop.
     graph.stop();
@@ -327,7 +325,7 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
 
 /** What both `bag play` modes pass to playSelected. */
 type CliPlayOptions = Omit<PlayBagOptions, "signal" | "select" | "onSkip" | "topics"> & {
-  rules: Omit<PlayTopicRules, "nodeEndpoints">;
+  rules: Omit<PlayTopicRules, "nodePublishers">;
   /** The bag's topics when known before playing (metadata.yaml or an MCAP summary). */
   recordedTopics: string[] | undefined;
 };
@@ -351,11 +349,11 @@ const PLAY_HINT = "(--all-topics plays every recorded topic, --topics <topic>...
 async function playSelected(
   bag: Bag,
   target: RawPublishTarget,
-  nodeEndpoints: (topic: string) => NodeEndpoints,
+  nodePublishers: (topic: string) => readonly string[],
   options: CliPlayOptions & { signal: AbortSignal },
   io: CliIO,
 ): Promise<PlayResult | undefined> {
-  const rules: PlayTopicRules = { ...options.rules, nodeEndpoints };
+  const rules: PlayTopicRules = { ...options.rules, nodePublishers };
   const told = new Set<string>();
   const selection = options.recordedTopics === undefined ? undefined : selectPlayTopics(options.recordedTopics, rules);
   // With --topics the user said what plays; otherwise say it before playing.
@@ -434,23 +432,13 @@ async function playIntoRunningLaunch(
     abort.abort();
   });
   try {
-    // The same rules as --launch, on the endpoints the launch reports now.
-    const endpoints = new Map<string, NodeEndpoints>();
-    for (const recorded of options.recordedTopics ?? []) {
-      let topic: string;
-      try {
-        topic = playTopicName(recorded);
-      } catch {
-        continue;
-      }
-      const info = await client.topicInfo(topic).catch(() => undefined);
-      endpoints.set(topic, { publishers: info?.publishers.map((x) => x.node) ?? [], subscribers: info?.subscriptions.map((x) => x.node) ?? [] });
-    }
+    // The same rules as --launch, on the publishers the launch reports now.
+    const listing = new Map((await client.listTopics()).map((t) => [t.name, (t.publishers ?? []).map((x) => x.node)]));
     const target: RawPublishTarget = {
       publishRaw: (topic, type, bytes, qos) => client.publishRaw(topic, type, bytes, qos),
       prepareType: (type, schemaText) => client.registerType(type, schemaText),
     };
-    const res = await playSelected(bag, target, (topic) => endpoints.get(topic) ?? { publishers: [], subscribers: [] }, { ...options, signal: abort.signal }, io);
+    const res = await playSelected(bag, target, (topic) => listing.get(topic) ?? [], { ...options, signal: abort.signal }, io);
     if (res === undefined) return 1;
     if (lost) {
       io.err(`drone-harness bag play: the launch at ${client.socketPath} went away after ${res.published} messages\n`);
