@@ -125,18 +125,25 @@ export class MessageRegistry {
     if (parsed.length === 0) throw new Error(`the schema of ${toRosTypeName(root)} has no definition`);
     const pkg = packageOf(root);
     const added: string[] = [];
-    for (const [i, def] of parsed.entries()) {
-      const internal = i === 0 ? root : toInternalTypeName(def.name ?? "");
-      if (this.#defs.has(internal)) continue;
-      const definitions = def.definitions.map((f) => (f.isComplex === true ? { ...f, type: resolveComplex(f.type, pkg) } : f));
-      this.#defs.set(internal, { name: internal, definitions });
-      added.push(internal);
-    }
     try {
+      for (const [i, def] of parsed.entries()) {
+        // A dependency section without a valid "MSG: pkg/Name" line throws here (found by test/fuzz/bagInputs.fuzz.test.ts).
+        const internal = i === 0 ? root : toInternalTypeName(def.name ?? "");
+        if (this.#defs.has(internal)) continue;
+        const definitions = def.definitions.map((f) => (f.isComplex === true ? { ...f, type: resolveComplex(f.type, pkg) } : f));
+        this.#defs.set(internal, { name: internal, definitions });
+        added.push(internal);
+      }
       for (const name of added) this.#checkResolvable(name);
+      // Every dependency, builtin time types included (a `time` field needs builtin_interfaces/Time
+      // to serialize; found by test/fuzz/bagInputs.fuzz.test.ts).
+      for (const name of added) this.#dependencies(name);
     } catch (error) {
-      for (const name of added) this.#defs.delete(name);
-      throw new Error(`the schema of ${toRosTypeName(root)} is incomplete: ${error instanceof Error ? error.message : String(error)}`);
+      for (const name of added) {
+        this.#defs.delete(name);
+        this.#deps.delete(name);
+      }
+      throw new Error(`the schema of ${toRosTypeName(root)} is invalid: ${error instanceof Error ? error.message : String(error)}`);
     }
     return added.map(toRosTypeName);
   }
