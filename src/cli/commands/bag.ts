@@ -314,7 +314,7 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
     // Deliver what is still queued before the nodes stop.
     graph.stop();
     graph.spinUntilIdle();
-    return reportPlayed(res, problems, `from ${bag.path} into ${plan.nodes.length} nodes (rate ${rate}`, hz !== undefined, io);
+    return reportPlayed(res, problems, { where: `from ${bag.path} into ${plan.nodes.length} nodes (rate ${rate}`, withClock: hz !== undefined }, io);
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -380,7 +380,8 @@ async function playSelected(
  * The summary line of `bag play`; exit 1 when the bag had a problem (truncated, corrupt), as
  * `replay` does: the messages before it were played, the rest of the bag was not.
  */
-function reportPlayed(res: PlayResult, problems: readonly string[], where: string, withClock: boolean, io: CliIO): number {
+function reportPlayed(res: PlayResult, problems: readonly string[], how: { where: string; withClock: boolean }, io: CliIO): number {
+  const { where, withClock } = how;
   const clockText = withClock ? ` and ${res.clockTicks} /clock ticks` : "";
   io.out(`played ${res.published} messages${clockText} ${where}${res.loops > 1 ? `, ${res.loops} loops` : ""})\n`);
   if (problems.length === 0) return 0;
@@ -444,7 +445,7 @@ async function playIntoRunningLaunch(
       io.err(`drone-harness bag play: the launch at ${client.socketPath} went away after ${res.published} messages\n`);
       return 1;
     }
-    return reportPlayed(res, problems, `from ${bag.path} into the launch at ${client.socketPath} (rate ${options.rate ?? 1}`, options.clockPeriodNs !== undefined, io);
+    return reportPlayed(res, problems, { where: `from ${bag.path} into the launch at ${client.socketPath} (rate ${options.rate ?? 1}`, withClock: options.clockPeriodNs !== undefined }, io);
   } catch (err) {
     if (lost) {
       io.err(`drone-harness bag play: the launch at ${client.socketPath} went away: ${err instanceof Error ? err.message : String(err)}\n`);
