@@ -29,3 +29,13 @@ export const SIM_TOPICS: readonly SimTopic[] = [
   { topic: "/sim/ground_truth", type: GROUND_TRUTH_TYPE, qos: "reliable", direction: "publish", frameId: "camera_optical_frame" },
   { topic: "/cmd_vel", type: "geometry_msgs/msg/TwistStamped", qos: "reliable", direction: "subscribe", frameId: "base_link" },
 ];
+
+/**
+ * The inputs of the nodes from outside them: the sensors (what the simulator or the real sensors
+ * publish with sensor-data QoS) and the mission goal (/goal). What `bag play` and `replay` feed
+ * into the nodes from a bag recorded from this package's launch (src/bag/selectPlayTopics.ts).
+ */
+export const SENSOR_INPUT_TOPICS: readonly string[] = [
+  ...SIM_TOPICS.filter((t) => t.direction === "publish" && t.qos === "sensor_data").map((t) => t.topic),
+  "/goal",
+];

@@ -32,7 +32,8 @@ export function defaultSchemaLookup(type: string): string | undefined {
   }
 }
 
-async function sniffStorage(fs: BagFileSystem, path: string): Promise<StorageId> {
+/** The storage of a bag file from its first bytes; throws a BagError naming the file when neither. */
+export async function sniffStorage(fs: BagFileSystem, path: string): Promise<StorageId> {
   const size = await fs.size(path);
   const file = await fs.openRead(path);
   try {

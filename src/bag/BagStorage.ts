@@ -77,7 +77,17 @@ export interface BagFileSystem {
   listDirectory(path: string): Promise<string[]>;
   makeDirectory(path: string): Promise<void>;
   openRead(path: string): Promise<ReadableFile>;
+  /**
+   * Creates a new file for appending; throws when something is already at `path`, never
+   * truncates (a killed recording's file or a recovery's input survives a repeated command).
+   */
   openWrite(path: string): Promise<WritableFile>;
+  /**
+   * True when both paths reach the same file (device and inode), through symlinked folders or
+   * hard links included; false when either does not exist. Optional: the in-memory test file
+   * system compares paths.
+   */
+  sameFile?(a: string, b: string): Promise<boolean>;
   openDb3(path: string): Db3Database;
   /**
    * Creates a new .db3 file for writing; throws if something is already at `path`. Optional: a

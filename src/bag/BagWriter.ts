@@ -23,7 +23,7 @@ import { BagError } from "./types";
 
 export type BagWriterOptions = {
   fs: BagFileSystem;
-  /** Bag directory; created; must not contain a metadata.yaml (or, for sqlite3, a first .db3) already. */
+  /** Bag directory; created; must not contain a metadata.yaml or a first bag file (<name>_0.mcap / .db3) already. */
   directory: string;
   /** rosbag2 storage plugin: "mcap" (default) or "sqlite3" (`ros2 bag record -s sqlite3`). */
   storage?: "mcap" | "sqlite3";
@@ -126,10 +126,14 @@ export class BagWriter {
     const metadataPath = fs.join(directory, "metadata.yaml");
     if ((await fs.stat(metadataPath)) !== undefined) throw new BagError(metadataPath, "exists: refusing to overwrite a bag");
     const baseName = fs.basename(directory);
-    // sqlite3 never opens an existing file for writing (rosbag2: "File ... already exists"); MCAP
-    // files are opened with O_NOFOLLOW truncation by the adapter, as before.
-    const firstDb3 = fs.join(directory, `${baseName}_0.db3`);
-    if (storage === "sqlite3" && (await fs.stat(firstDb3)) !== undefined) throw new BagError(firstDb3, "exists: refusing to overwrite a bag file");
+    // Neither storage opens an existing file for writing (rosbag2: "File ... already exists"): the
+    // folder of a killed recording has its first file but no metadata.yaml, and that file holds
+    // the recoverable messages (issue 16 item 2). Later split files are created exclusively too.
+    const firstFile = fs.join(directory, `${baseName}_0.${storage === "sqlite3" ? "db3" : "mcap"}`);
+    if ((await fs.stat(firstFile)) !== undefined) {
+      const hint = storage === "mcap" ? " (a killed recording? `drone-harness bag recover` rebuilds it)" : "";
+      throw new BagError(firstFile, `exists: refusing to overwrite a bag file${hint}`);
+    }
     try {
       await fs.makeDirectory(directory);
     } catch (err) {
@@ -261,7 +265,13 @@ export class BagWriter {
   async #openFile(startNs: bigint): Promise<OpenFile> {
     if (this.options.storage === "sqlite3") return await this.#openDb3(startNs);
     const name = `${this.baseName}_${this.#files.length}.mcap`;
-    const file = await this.options.fs.openWrite(this.options.fs.join(this.options.directory, name));
+    const path = this.options.fs.join(this.options.directory, name);
+    let file: WritableFile;
+    try {
+      file = await this.options.fs.openWrite(path);
+    } catch (err) {
+      throw new BagError(path, `cannot create the bag file: ${errorText(err)}`);
+    }
     const writer = new Ros2McapWriter({
       writable: file,
       chunkSizeBytes: this.options.chunkSizeBytes,

@@ -2,11 +2,17 @@
  * `bag play` on a graph: the messages of a bag go out as raw CDR at their recorded pace
  * (PlayScheduler), each topic with the QoS its recorder offered (rosbag2 Player uses the
  * recorded offered_qos_profiles when they agree), and /clock as rosgraph_msgs/msg/Clock.
+ * Recorded relative names go out as rosbag2's Player publishes them (selectPlayTopics.ts
+ * playTopicName: "topic1" -> "/topic1"); a type the graph does not know is learnt from the
+ * bag's schema first (RawPublishTarget.prepareType); what still cannot be published is skipped
+ * with a warning (onSkip), the rest plays.
  */
 import type { QoSProfile } from "../ros/graph/types";
 import type { Bag } from "./BagReader";
 import { parseOfferedQosProfiles } from "./offeredQosProfiles";
 import { playMessages, type PlayClock, type PlayOptions, type PlayResult } from "./PlayScheduler";
+import { errorText } from "./MessageDecoder";
+import { choosePlayTopic, type PlayTopicChoice } from "./selectPlayTopics";
 import { BagError, type BagMessage, type BagReadOptions } from "./types";
 
 /**
@@ -16,6 +22,12 @@ import { BagError, type BagMessage, type BagReadOptions } from "./types";
  */
 export interface RawPublishTarget {
   publishRaw(topic: string, typeName: string, bytes: Uint8Array, qos?: QoSProfile): void | Promise<void>;
+  /**
+   * Called before the first message of each type: makes the type publishable (the graph learns a
+   * type it does not know from the schema text the bag stores, see registerBagType), or throws
+   * with the reason it cannot be; that type's topics are then skipped with a warning.
+   */
+  prepareType?(typeName: string, schemaText: string): void | Promise<void>;
 }
 
 export type PlayBagOptions = Omit<PlayOptions, "bagStartNs"> & {
@@ -24,6 +36,13 @@ export type PlayBagOptions = Omit<PlayOptions, "bagStartNs"> & {
   clockTopic?: string;
   /** Reports a bag problem (the playback stops after the good messages). */
   onProblem?: (message: string) => void;
+  /**
+   * Whether a recorded topic is played and under which name (selectPlayTopics.ts
+   * choosePlayTopic); default: every topic read, under playTopicName.
+   */
+  select?: (recordedTopic: string) => PlayTopicChoice;
+  /** Reports a topic that is not played, with why (not selected, bad name, unknown type without schema). */
+  onSkip?: (topic: string, reason: string) => void;
 };
 
 /**
@@ -56,6 +75,31 @@ export async function playBag(bag: Bag, target: RawPublishTarget, clock: PlayClo
   const read: BagReadOptions = options.topics === undefined ? {} : { topics: options.topics };
   const qos = new Map<string, QoSProfile | undefined>();
   const clockTopic = options.clockTopic ?? "/clock";
+  // Recorded topic -> the absolute name it is published under, or undefined when skipped.
+  const names = new Map<string, string | undefined>();
+  const types = new Map<string, string | undefined>();
+  const select = options.select ?? ((topic: string): PlayTopicChoice => choosePlayTopic(topic, { all: true, nodePublishers: () => [] }));
+  const skip = (topic: string, reason: string): undefined => {
+    options.onSkip?.(topic, reason);
+    return undefined;
+  };
+  async function publishName(m: BagMessage): Promise<string | undefined> {
+    if (names.has(m.topic)) return names.get(m.topic);
+    const choice = select(m.topic);
+    let name = choice.play ? choice.name : skip(m.topic, choice.reason);
+    if (name !== undefined && !types.has(m.channel.type)) {
+      try {
+        await target.prepareType?.(m.channel.type, m.channel.schemaText);
+        types.set(m.channel.type, undefined);
+      } catch (err) {
+        types.set(m.channel.type, errorText(err));
+      }
+    }
+    const typeProblem = types.get(m.channel.type);
+    if (name !== undefined && typeProblem !== undefined) name = skip(m.topic, `cannot be published: ${typeProblem}`);
+    names.set(m.topic, name);
+    return name;
+  }
   async function* source(): AsyncGenerator<BagMessage> {
     for await (const item of bag.items(read)) {
       if (item.type === "problem") {
@@ -64,7 +108,8 @@ export async function playBag(bag: Bag, target: RawPublishTarget, clock: PlayClo
         options.onProblem(err.message);
         return;
       }
-      yield item.message;
+      const name = await publishName(item.message);
+      if (name !== undefined) yield { ...item.message, topic: name };
     }
   }
   return await playMessages(

@@ -3,11 +3,12 @@
  * from the file (MCAP statistics and channels when the file has a summary, else one streaming
  * pass over the messages, as rosbag2's `ros2 bag info` does for a bare .mcap or .db3 file).
  */
-import type { BagFileSystem } from "./BagStorage";
+import type { BagFileSystem, Db3Database, Db3TopicRow } from "./BagStorage";
 import type { BagMetadata, BagTopicInfo } from "./BagMetadata";
 import type { Bag } from "./BagReader";
 import { channelOf, tryIndexedReader } from "./McapFileSource";
 import { loadDecompressHandlers } from "./mcap";
+import { errorText } from "./MessageDecoder";
 import { BagError } from "./types";
 
 export async function bagSizeBytes(fs: BagFileSystem, bag: Bag): Promise<number> {
@@ -66,9 +67,22 @@ export async function summarizeBag(fs: BagFileSystem, bag: Bag): Promise<BagMeta
   const counts = new Map<string, BagTopicInfo>();
   if (bag.storageId === "sqlite3") {
     // Topics without messages are listed too, as rosbag2 does from the topics table.
-    const db = fs.openDb3(file);
+    let db: Db3Database;
+    let topics: Db3TopicRow[];
     try {
-      for (const t of db.topics()) {
+      db = fs.openDb3(file);
+    } catch (err) {
+      throw new BagError(file, `cannot open as a rosbag2 sqlite3 file: ${errorText(err)}`);
+    }
+    try {
+      topics = db.topics();
+    } catch (err) {
+      db.close();
+      // sqlite's own text ("database disk image is malformed") does not name the file.
+      throw new BagError(file, `not a readable rosbag2 sqlite3 file: ${errorText(err)}`);
+    }
+    try {
+      for (const t of topics) {
         counts.set(t.name, {
           name: t.name,
           type: t.type,

@@ -39,6 +39,8 @@ export class MemoryBagFileSystem implements BagFileSystem {
   async openWrite(p: string): Promise<WritableFile> {
     const chunks: Uint8Array[] = [];
     let pos = 0n;
+    // As the Node adapter ("wx"): a new file only.
+    if (this.files.has(p) || this.dirs.has(p)) throw new Error(`EEXIST: file already exists, open '${p}'`);
     this.files.set(p, new Uint8Array(0));
     return {
       position: () => pos,

@@ -58,6 +58,7 @@ import { loadLaunchFile, resolveLaunchPath } from "../../src/ros/launch/loadLaun
 import { activateIfLifecycle, type LaunchedNode } from "../../src/ros/launch/NodeFactory";
 import { findPackageRoot } from "../../src/ros/launch/packageRoot";
 import { defaultRegistry } from "../../src/ros/msgs";
+import { LAUNCH_PARAMETERS_KEY } from "../../src/cli/commands/replay";
 import type {
   drone_harness_msgs__msg__HarnessCorrection as CorrectionMsg,
   drone_harness_msgs__msg__StudentOutput as StudentOutputMsg,
@@ -99,6 +100,12 @@ const OUTPUTS = [
   "/cmd_vel_raw",
   "/cmd_vel",
 ] as const;
+/**
+ * The <set_parameter>s of launch/sim.launch.xml, stored in the bag (custom_data launch_parameters)
+ * so that `replay --launch launch/nodes.launch.xml` sets the simulator's ground as the flight had
+ * it; checked against the launch file below.
+ */
+const SIM_LAUNCH_PARAMETERS = "use_first_fix_as_home:=false home_altitude_m:=488.0";
 /** The OFF arm's outputs are recorded under this prefix (/off/harness/policy, ...). */
 const OFF_PREFIX = "/off";
 const offTopics: Record<string, string> = Object.fromEntries(OUTPUTS.map((t) => [t, `${OFF_PREFIX}${t}`]));
@@ -220,7 +227,13 @@ async function writeGolden(models: LoadedModels, dir: string): Promise<void> {
     // and the OFF arm's copies is stored about once (zstd's 8 MiB window at level 19).
     zstdLevel: 19,
     chunkSizeBytes: 64 * 1024 * 1024,
-    customData: { generator: "GOLDEN_UPDATE=1 npx jest test/bag/goldenPipeline.test.ts", scenario: SCENARIO, seed: String(SEED), ticks: String(TICKS) },
+    customData: {
+      generator: "GOLDEN_UPDATE=1 npx jest test/bag/goldenPipeline.test.ts",
+      scenario: SCENARIO,
+      seed: String(SEED),
+      ticks: String(TICKS),
+      [LAUNCH_PARAMETERS_KEY]: SIM_LAUNCH_PARAMETERS,
+    },
   });
   for (const topic of [...INPUTS, ...OUTPUTS]) {
     const type = on.types.get(topic)!;
@@ -397,6 +410,18 @@ describe("golden bag: perception + harness + controller + safety with the commit
       expect(r.equal).toBe(false);
       expect(r.differences.some((d) => d.topic === "/harness/policy" && d.path.startsWith("threat_probs"))).toBe(true);
     });
+  });
+
+  it("the bag stores launch/sim.launch.xml's ground altitude parameters for `replay --launch launch/nodes.launch.xml`", async () => {
+    const bag = await Bag.open(new NodeBagFileSystem(), GOLDEN);
+    expect(bag.metadata?.customData[LAUNCH_PARAMETERS_KEY]).toBe(SIM_LAUNCH_PARAMETERS);
+    const packageRoot = findPackageRoot();
+    const plan = loadLaunchFile(resolveLaunchPath(packageRoot, "sim.launch.xml"), { packageRoot, arguments: { scenario: SCENARIO, seed: String(SEED) } });
+    const stored = Object.fromEntries(SIM_LAUNCH_PARAMETERS.split(" ").map((w) => w.split(":=") as [string, string]));
+    for (const node of plan.nodes.filter((n) => n.executable !== "sim")) {
+      expect({ node: node.name, use_first_fix_as_home: String(node.parameters.use_first_fix_as_home?.value) }).toEqual({ node: node.name, use_first_fix_as_home: stored.use_first_fix_as_home });
+      expect(node.parameters.home_altitude_m?.value).toBe(Number(stored.home_altitude_m));
+    }
   });
 
   it("missing model files are an error that says how to train, not a skip", async () => {

@@ -10,10 +10,10 @@ import { BagWriter } from "../../src/bag/BagWriter";
 import { NodeBagFileSystem } from "../../src/bag/node/NodeBagFileSystem";
 import { offeredQosProfilesYaml } from "../../src/bag/offeredQosProfiles";
 import { runBagPlay } from "../../src/cli/commands/bag";
-import { QOS_DEFAULT, type EmbeddedGraph } from "../../src/ros/graph";
+import { QOS_DEFAULT } from "../../src/ros/graph";
 import type { NodeRegistry } from "../../src/ros/launch/NodeFactory";
-import { runLaunch } from "../../src/ros/launch/runLaunch";
 import { defaultRegistry } from "../../src/ros/msgs";
+import { startRunningLaunch, type RunningLaunch } from "./runningLaunch";
 
 const LAUNCH = `<launch>
   <node pkg="drone_harness" exec="listener" name="listener">
@@ -42,20 +42,8 @@ function listenerRegistry(heard: Heard[], onMessage: () => void): NodeRegistry {
 }
 
 /** Starts the launch; resolves with its socket path and a function that stops it. */
-async function startLaunch(dir: string, registry: NodeRegistry): Promise<{ socketPath: string; graph: EmbeddedGraph; stop: () => Promise<number> }> {
-  let stopLaunch: () => void = () => undefined;
-  const until = new Promise<void>((r) => (stopLaunch = r));
-  let ready: (r: { socketPath: string; graph: EmbeddedGraph }) => void = () => undefined;
-  const started = new Promise<{ socketPath: string; graph: EmbeddedGraph }>((r) => (ready = r));
-  const done = runLaunch([path.join(dir, "listen.launch.xml")], { out: () => undefined, err: () => undefined }, {
-    registry,
-    packageRoot: path.resolve(__dirname, "../.."),
-    socketDir: path.join(dir, "sockets"),
-    until: () => until,
-    onReady: (info) => ready({ socketPath: info.socketPath ?? "", graph: info.graph }),
-  });
-  const { socketPath, graph } = await started;
-  return { socketPath, graph, stop: async () => (stopLaunch(), await done) };
+function startLaunch(dir: string, registry: NodeRegistry): Promise<RunningLaunch> {
+  return startRunningLaunch(path.join(dir, "listen.launch.xml"), registry, path.join(dir, "sockets"));
 }
 
 describe("drone-harness bag play into a running launch (introspection socket)", () => {

@@ -40,7 +40,8 @@ describe("bag output paths", () => {
     writeFileSync(victim, "precious");
     mkdirSync(join(root, "out"));
     symlinkSync(victim, join(root, "out", "out_0.mcap"));
-    await expect(record(join(root, "out"))).rejects.toThrow(/ELOOP|symbolic link/);
+    // Refused before anything is opened: an existing first bag file is never written (issue 16 item 2).
+    await expect(record(join(root, "out"))).rejects.toThrow(/out_0\.mcap: exists: refusing to overwrite a bag file/);
     expect(readFileSync(victim, "utf8")).toBe("precious");
   });
 

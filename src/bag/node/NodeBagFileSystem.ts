@@ -6,6 +6,12 @@ import { BetterSqliteDb3 } from "./BetterSqliteDb3";
 import { BetterSqliteDb3Writer } from "./BetterSqliteDb3Writer";
 
 /**
+ * "wx" (create a new file, fail with EEXIST when something is at the path, symlinks included):
+ * bag files and recovered files never replace an existing file (issue 16 items 2 and 3).
+ */
+const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW;
+
+/**
  * "w" (create or truncate) that refuses a symlink as the file itself (O_NOFOLLOW, open(2): ELOOP),
  * so a link planted in an output directory cannot redirect a bag file or metadata.yaml to a file
  * outside it (test/faults/outputPaths.test.ts).
@@ -110,7 +116,16 @@ export class NodeBagFileSystem implements BagFileSystem {
   }
 
   async openWrite(path: string): Promise<WritableFile> {
-    return new BufferedFileWritable(await fsp.open(path, WRITE_NOFOLLOW));
+    return new BufferedFileWritable(await fsp.open(path, CREATE_NEW));
+  }
+
+  async sameFile(a: string, b: string): Promise<boolean> {
+    try {
+      const [sa, sb] = await Promise.all([fsp.stat(a, { bigint: true }), fsp.stat(b, { bigint: true })]);
+      return sa.dev === sb.dev && sa.ino === sb.ino;
+    } catch {
+      return false;
+    }
   }
 
   openDb3(path: string): Db3Database {

@@ -4,7 +4,7 @@
  * arguments and wires files (NodeBagFileSystem) and the running launch (GraphClient).
  */
 import * as path from "node:path";
-import { Bag } from "../../bag/BagReader";
+import { Bag, sniffStorage } from "../../bag/BagReader";
 import { BagRecorder } from "../../bag/BagRecorder";
 import { BagWriter, DB3_MIN_SPLIT_BYTES } from "../../bag/BagWriter";
 import { formatBagInfo } from "../../bag/formatBagInfo";
@@ -14,8 +14,9 @@ import { recoverMcap } from "../../bag/recoverMcap";
 import { bagSizeBytes, summarizeBag } from "../../bag/summarizeBag";
 import { BagError } from "../../bag/types";
 import { zstdChunkCompressor } from "../../bag/zstdChunkCompressor";
-import { playBag, type PlayBagOptions } from "../../bag/playBag";
-import { timerPlayClock } from "../../bag/PlayScheduler";
+import { playBag, type PlayBagOptions, type RawPublishTarget } from "../../bag/playBag";
+import { choosePlayTopic, chosenIn, formatPlaySelection, NOT_IN_TOPICS, selectPlayTopics, type PlayTopicRules } from "../../bag/selectPlayTopics";
+import { timerPlayClock, type PlayResult } from "../../bag/PlayScheduler";
 import { EmbeddedGraph } from "../../ros/graph";
 import { GraphClient } from "../../ros/ipc/GraphClient";
 import { Launcher } from "../../ros/launch/Launcher";
@@ -24,14 +25,16 @@ import { loadLaunchFile, resolveLaunchPath } from "../../ros/launch/loadLaunchFi
 import type { NodeRegistry } from "../../ros/launch/NodeFactory";
 import { findPackageRoot } from "../../ros/launch/packageRoot";
 import { defaultRegistry } from "../../ros/msgs";
+import { SENSOR_INPUT_TOPICS } from "../../../sim/topics";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 
 const USAGE = [
   "bag info <bag>",
   "bag recover <file.mcap> [-o <out.mcap>]",
   "bag record -o <dir> (-a | <topic>...) [-s|--storage mcap|sqlite3] [--storage-preset-profile none|resilient] [--max-bag-size <bytes>] [--max-bag-duration <s>] [--compression zstd|none] [--duration <s>] [--socket <path>]",
-  "bag play <bag> [--socket <path>] [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>]",
-  "bag play <bag> --launch <file.launch.xml> [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>] [name:=value ...]",
+  "bag play <bag> [--socket <path>] [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>... | --all-topics] [--start-offset <s>]",
+  "bag play <bag> --launch <file.launch.xml> [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>... | --all-topics] [--start-offset <s>] [name:=value ...]",
+  "  (default: every recorded topic except the recorded /clock and the topics the running nodes publish)",
 ].join("\n       ");
 
 /** Schema text from the message registry (ros2jazzy + msgs/), for .db3 bags that carry none. */
@@ -96,16 +99,35 @@ async function recover(args: string[], io: CliIO): Promise<number> {
   if (path.resolve(output) === path.resolve(input)) throw new UsageError("the output must differ from the input");
   const fs = new NodeBagFileSystem();
   if ((await fs.stat(input)) !== "file") throw new BagError(input, "no such file");
+  // Refuse before creating anything: only an MCAP file can be rebuilt (a .db3 keeps its committed
+  // transactions and is read as it is), and the output never replaces a file (issue 16 items 3, 9).
+  if ((await sniffStorage(fs, input)) === "sqlite3") {
+    throw new BagError(input, "is a SQLite 3 (.db3) file: bag recover rebuilds MCAP files only (`bag info` / `bag play` read a .db3 as it is)");
+  }
+  if (await fs.sameFile(input, output)) throw new BagError(output, `is the input ${input} (same device and inode): refusing to overwrite it`);
+  if ((await fs.stat(output)) !== undefined) throw new BagError(output, "exists: refusing to overwrite it (choose another -o)");
   const src = await fs.openRead(input);
-  const dst = await fs.openWrite(output);
+  let dst;
   try {
-    const result = await recoverMcap(src, dst, { decompressHandlers: await loadDecompressHandlers(), compressChunk: await zstdChunkCompressor() });
-    io.out(`${input}: recovered ${result.messages} messages from ${result.chunks} complete chunks into ${output}\n`);
-    io.out(result.complete ? "the input was complete (valid footer); nothing was lost\n" : `the input ended early: ${result.problem ?? ""}\n`);
+    dst = await fs.openWrite(output);
+  } catch (err) {
+    await src.close();
+    throw new BagError(output, `cannot create: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let result;
+  try {
+    result = await recoverMcap(src, dst, { decompressHandlers: await loadDecompressHandlers(), compressChunk: await zstdChunkCompressor() });
   } finally {
     await src.close();
     await dst.close();
   }
+  if (result.messages === 0 && !result.complete) {
+    // Nothing was rebuilt: the file this command created holds no message, so it goes.
+    await fs.removeFile(output);
+    throw new BagError(input, `no complete message to recover (${result.problem ?? "no footer"}); nothing written`);
+  }
+  io.out(`${input}: recovered ${result.messages} messages from ${result.chunks} complete chunks into ${output}\n`);
+  io.out(result.complete ? "the input was complete (valid footer); nothing was lost\n" : `the input ended early: ${result.problem ?? ""}\n`);
   return 0;
 }
 
@@ -193,8 +215,10 @@ async function record(args: string[], io: CliIO): Promise<number> {
   });
   await Promise.race([untilStopped(duration), new Promise<void>((resolve) => client.onClose(resolve))]);
   if (poll !== undefined) clearInterval(poll);
+  // Read before this command closes the connection itself (which also fires onClose).
+  const launchWentAway = lost;
   const md = await recorder.stop().finally(() => client.close());
-  io.out(`wrote ${md.messageCount} messages on ${md.topics.length} topics to ${md.relativeFilePaths.length} file(s) in ${out}${lost ? " (the launch went away)" : ""}\n`);
+  io.out(`wrote ${md.messageCount} messages on ${md.topics.length} topics to ${md.relativeFilePaths.length} file(s) in ${out}${launchWentAway ? " (the launch went away)" : ""}\n`);
   return 0;
 }
 
@@ -216,6 +240,7 @@ export type BagPlayContext = {
  */
 export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext): Promise<number> {
   const p = parseArgs(args, new Set(["--rate", "-r", "--start-offset", "--socket", "--launch"]), new Set(["--topics", "--clock"]));
+  if (p.flags.has("--all-topics") && p.flags.has("--topics")) throw new UsageError("--all-topics and --topics exclude each other");
   const launchArgs: Record<string, string> = {};
   const positional: string[] = [];
   for (const a of p.positional) {
@@ -234,17 +259,23 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
   if (topicsFlag !== undefined && topicsFlag.length === 0) throw new UsageError("--topics needs at least one topic");
   const bag = await Bag.open(new NodeBagFileSystem(), target, { lookupSchema: registryLookup });
   const launchFile = p.flags.get("--launch")?.[0];
-  const playOptions = {
+  // Problems of the bag (truncated, corrupt): playback stops there and the exit code is 1.
+  const problems: string[] = [];
+  const playOptions: CliPlayOptions = {
     rate,
     loop: p.flags.has("--loop") || p.flags.has("-l"),
     startOffsetNs,
     clockPeriodNs: hz === undefined ? undefined : BigInt(Math.round(1e9 / hz)),
-    topics: topicsFlag,
-    onProblem: (m: string) => io.err(`bag play: ${m}\n`),
+    rules: { ...(topicsFlag === undefined ? {} : { topics: topicsFlag }), all: p.flags.has("--all-topics"), sensorTopics: SENSOR_INPUT_TOPICS },
+    recordedTopics: await recordedTopics(bag),
+    onProblem: (m: string) => {
+      problems.push(m);
+      io.err(`bag play: ${m}\n`);
+    },
   };
   if (launchFile === undefined) {
     if (Object.keys(launchArgs).length > 0) throw new UsageError(`launch arguments (${Object.keys(launchArgs).join(", ")}:=...) need --launch <file>`);
-    return await playIntoRunningLaunch(bag, p.flags.get("--socket")?.[0], playOptions, io, ctx);
+    return await playIntoRunningLaunch(bag, p.flags.get("--socket")?.[0], playOptions, problems, io, ctx);
   }
   const packageRoot = ctx.packageRoot ?? findPackageRoot();
   let plan;
@@ -273,18 +304,89 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
   }
   try {
     await launcher.start(plan);
-    const res = await playBag(bag, graph, wallPlayClock(), { ...playOptions, signal: abort.signal });
+    const target: RawPublishTarget = {
+      publishRaw: (topic, type, bytes, qos) => graph.publishRaw(topic, type, bytes, qos),
+      prepareType: (type, schemaText) => void graph.registry.addRos2MsgText(type, schemaText),
+    };
+    const nodePublishers = (topic: string): string[] => graph.topicInfo(topic).publishers.map((x) => x.node);
+    const res = await playSelected(bag, target, nodePublishers, { ...playOptions, signal: abort.signal }, io);
+    if (res === undefined) return 1;
     // Deliver what is still queued before the nodes stop.
     graph.stop();
     graph.spinUntilIdle();
-    io.out(`played ${res.published} messages${hz !== undefined ? ` and ${res.clockTicks} /clock ticks` : ""} from ${bag.path} into ${plan.nodes.length} nodes (rate ${rate}${res.loops > 1 ? `, ${res.loops} loops` : ""})\n`);
-    return 0;
+    return reportPlayed(res, problems, { where: `from ${bag.path} into ${plan.nodes.length} nodes (rate ${rate}`, withClock: hz !== undefined }, io);
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     await launcher.stop();
     await graph.shutdown();
   }
+}
+
+/** What both `bag play` modes pass to playSelected. */
+type CliPlayOptions = Omit<PlayBagOptions, "signal" | "select" | "onSkip" | "topics"> & {
+  rules: Omit<PlayTopicRules, "nodePublishers">;
+  /** The bag's topics when known before playing (metadata.yaml or an MCAP summary). */
+  recordedTopics: string[] | undefined;
+};
+
+/** The recorded topic names from metadata.yaml or the file's summary; undefined when only a full read would tell (a damaged file). */
+async function recordedTopics(bag: Bag): Promise<string[] | undefined> {
+  try {
+    return (await summarizeBag(new NodeBagFileSystem(), bag)).topics.map((t) => t.name);
+  } catch {
+    return undefined;
+  }
+}
+
+const PLAY_HINT = "(--all-topics plays every recorded topic, --topics <topic>... exactly those)";
+
+/**
+ * Plays the topics the rules select (selectPlayTopics.ts: by default not the recorded clock and
+ * not what a running node publishes), after saying which; the same for `--launch` and a running
+ * launch. Undefined (after an error line) when no recorded topic is left to play.
+ */
+async function playSelected(
+  bag: Bag,
+  target: RawPublishTarget,
+  nodePublishers: (topic: string) => readonly string[],
+  options: CliPlayOptions & { signal: AbortSignal },
+  io: CliIO,
+): Promise<PlayResult | undefined> {
+  const rules: PlayTopicRules = { ...options.rules, nodePublishers };
+  const told = new Set<string>();
+  const selection = options.recordedTopics === undefined ? undefined : selectPlayTopics(options.recordedTopics, rules);
+  // With --topics the user said what plays; otherwise say it before playing.
+  if (selection !== undefined && rules.topics === undefined) {
+    io.err(`${formatPlaySelection(selection, PLAY_HINT).replace(/^/gm, "bag play: ")}\n`);
+    for (const s of selection.skipped) told.add(s.topic);
+  }
+  if (selection !== undefined && selection.play.length === 0) {
+    io.err(`drone-harness bag play: nothing to play from ${bag.path}: no recorded topic is selected ${PLAY_HINT}\n`);
+    return undefined;
+  }
+  return await playBag(bag, target, wallPlayClock(), {
+    ...options,
+    // Read only what plays when the topics are known up front.
+    ...(selection === undefined ? {} : { topics: selection.play }),
+    select: (topic) => (selection === undefined ? choosePlayTopic(topic, rules) : chosenIn(selection, topic)),
+    onSkip: (topic, reason) => {
+      if (!told.has(topic) && reason !== NOT_IN_TOPICS) io.err(`bag play: not playing ${topic}: ${reason}\n`);
+    },
+  });
+}
+
+/**
+ * The summary line of `bag play`; exit 1 when the bag had a problem (truncated, corrupt), as
+ * `replay` does: the messages before it were played, the rest of the bag was not.
+ */
+function reportPlayed(res: PlayResult, problems: readonly string[], how: { where: string; withClock: boolean }, io: CliIO): number {
+  const { where, withClock } = how;
+  const clockText = withClock ? ` and ${res.clockTicks} /clock ticks` : "";
+  io.out(`played ${res.published} messages${clockText} ${where}${res.loops > 1 ? `, ${res.loops} loops` : ""})\n`);
+  if (problems.length === 0) return 0;
+  io.err(`drone-harness bag play: stopped at a damaged bag after ${res.published} of its messages: ${problems[0] ?? ""}\n`);
+  return 1;
 }
 
 /** Wall-clock playback (process.hrtime and setTimeout). */
@@ -303,7 +405,8 @@ function wallPlayClock(): ReturnType<typeof timerPlayClock> {
 async function playIntoRunningLaunch(
   bag: Bag,
   socketPath: string | undefined,
-  options: Omit<PlayBagOptions, "signal">,
+  options: CliPlayOptions,
+  problems: readonly string[],
   io: CliIO,
   ctx: BagPlayContext,
 ): Promise<number> {
@@ -330,14 +433,19 @@ async function playIntoRunningLaunch(
     abort.abort();
   });
   try {
-    const res = await playBag(bag, client, wallPlayClock(), { ...options, signal: abort.signal });
+    // The same rules as --launch, on the publishers the launch reports now.
+    const listing = new Map((await client.listTopics()).map((t) => [t.name, (t.publishers ?? []).map((x) => x.node)]));
+    const target: RawPublishTarget = {
+      publishRaw: (topic, type, bytes, qos) => client.publishRaw(topic, type, bytes, qos),
+      prepareType: (type, schemaText) => client.registerType(type, schemaText),
+    };
+    const res = await playSelected(bag, target, (topic) => listing.get(topic) ?? [], { ...options, signal: abort.signal }, io);
+    if (res === undefined) return 1;
     if (lost) {
       io.err(`drone-harness bag play: the launch at ${client.socketPath} went away after ${res.published} messages\n`);
       return 1;
     }
-    const clockText = options.clockPeriodNs !== undefined ? ` and ${res.clockTicks} /clock ticks` : "";
-    io.out(`played ${res.published} messages${clockText} from ${bag.path} into the launch at ${client.socketPath} (rate ${options.rate ?? 1}${res.loops > 1 ? `, ${res.loops} loops` : ""})\n`);
-    return 0;
+    return reportPlayed(res, problems, { where: `from ${bag.path} into the launch at ${client.socketPath} (rate ${options.rate ?? 1}`, withClock: options.clockPeriodNs !== undefined }, io);
   } catch (err) {
     if (lost) {
       io.err(`drone-harness bag play: the launch at ${client.socketPath} went away: ${err instanceof Error ? err.message : String(err)}\n`);

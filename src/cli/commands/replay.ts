@@ -9,6 +9,8 @@ import { Bag } from "../../bag/BagReader";
 import { formatDifferences } from "../../bag/compareMessageStreams";
 import { NodeBagFileSystem } from "../../bag/node/NodeBagFileSystem";
 import { replayBag } from "../../bag/replayBag";
+import { formatPlaySelection, selectPlayTopics } from "../../bag/selectPlayTopics";
+import { summarizeBag } from "../../bag/summarizeBag";
 import { BagError } from "../../bag/types";
 import { EmbeddedGraph } from "../../ros/graph";
 import { Launcher } from "../../ros/launch/Launcher";
@@ -17,6 +19,8 @@ import { loadLaunchFile, resolveLaunchPath } from "../../ros/launch/loadLaunchFi
 import type { NodeRegistry } from "../../ros/launch/NodeFactory";
 import { findPackageRoot } from "../../ros/launch/packageRoot";
 import { defaultRegistry } from "../../ros/msgs";
+import { parseParameterValue, type TypedParameterValue } from "../../ros/params";
+import { SENSOR_INPUT_TOPICS } from "../../../sim/topics";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 
 export const REPLAY_USAGE =
@@ -29,6 +33,30 @@ export type ReplayContext = {
   /** Package share directory (default: found from this file). */
   packageRoot?: string;
 };
+
+/**
+ * metadata.yaml custom_data key with the global parameters (`<set_parameter>`) of the launch the
+ * bag was recorded from, as "name:=value" words: what the nodes need to reproduce the recording
+ * that the sensors do not carry (sim.launch.xml sets the simulator's ground altitude,
+ * `use_first_fix_as_home:=false home_altitude_m:=488.0`; nodes.launch.xml alone takes the first
+ * fix as the ground).
+ */
+export const LAUNCH_PARAMETERS_KEY = "launch_parameters";
+
+function recordedLaunchParameters(bag: Bag): Record<string, TypedParameterValue> {
+  const text = bag.metadata?.customData[LAUNCH_PARAMETERS_KEY];
+  const out: Record<string, TypedParameterValue> = {};
+  for (const word of (text ?? "").split(/\s+/).filter((w) => w !== "")) {
+    const at = word.indexOf(":=");
+    if (at <= 0) throw new BagError(bag.path, `custom_data ${LAUNCH_PARAMETERS_KEY}: "${word}" is not name:=value`);
+    try {
+      out[word.slice(0, at)] = parseParameterValue(word.slice(0, at), word.slice(at + 2));
+    } catch (err) {
+      throw new BagError(bag.path, `custom_data ${LAUNCH_PARAMETERS_KEY}: "${word}": ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return out;
+}
 
 const list = (v: string): string[] => v.split(",").map((s) => s.trim()).filter((s) => s !== "");
 
@@ -106,10 +134,42 @@ export async function runReplay(args: string[], io: CliIO, ctx: ReplayContext): 
     }
     throw err;
   }
+  let recordedParameters: Record<string, TypedParameterValue>;
+  try {
+    recordedParameters = recordedLaunchParameters(bag);
+  } catch (err) {
+    if (err instanceof BagError) {
+      io.err(`drone-harness replay: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  if (Object.keys(recordedParameters).length > 0) {
+    // As <set_parameter> at the top of the launch file: a node's own <param> still wins.
+    for (const node of plan.nodes) node.parameters = { ...recordedParameters, ...node.parameters };
+    io.err(`replay: the recorded launch's parameters (metadata.yaml custom_data ${LAUNCH_PARAMETERS_KEY}): ${bag.metadata?.customData[LAUNCH_PARAMETERS_KEY] ?? ""}\n`);
+  }
   const graph = new EmbeddedGraph({ stderrLevel: "warn", writeLine: (line) => io.err(`${line}\n`) });
   const launcher = new Launcher({ graph, registry: ctx.registry, log: (line) => io.err(`${line}\n`) });
   try {
     await launcher.start(plan);
+    if (inputs === undefined) {
+      // The bag's inputs as `bag play` chooses them (src/bag/selectPlayTopics.ts): from a bag of
+      // this package's launch the sensor topics only, never a recorded intermediate output (so a
+      // node that did not start is not stood in for by its recording), never the recorded /clock
+      // (replayBag publishes /clock at each input's log time).
+      const recorded = (await summarizeBag(new NodeBagFileSystem(), bag)).topics.map((t) => t.name);
+      const selection = selectPlayTopics(
+        recorded.filter((t) => !compare.includes(t)),
+        { sensorTopics: SENSOR_INPUT_TOPICS, nodePublishers: (t) => graph.topicInfo(t).publishers.map((p) => p.node) },
+      );
+      io.err(`${formatPlaySelection(selection, "(--inputs <topic>[,<topic>...] chooses the inputs)").replace(/^playing/, "inputs:").replace(/^/gm, "replay: ")}\n`);
+      inputs = selection.play;
+      if (inputs.length === 0) {
+        io.err(`drone-harness replay: no input topic to play from ${bag.path} (--inputs <topic>[,<topic>...] chooses them)\n`);
+        return 1;
+      }
+    }
     const result = await replayBag(bag, graph, {
       compareTopics: compare,
       inputTopics: inputs,

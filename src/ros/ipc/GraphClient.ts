@@ -224,6 +224,11 @@ export class GraphClient {
     });
   }
 
+  /** Teaches the launch `typeName` from its full ros2msg text (a bag's schema); resolves once it knows it. */
+  async registerType(typeName: string, schemaText: string): Promise<void> {
+    await this.#call({ op: "registerType", typeName, schemaText });
+  }
+
   listParams(node: string): Promise<string[]> {
     return this.#call({ op: "listParams", node }) as Promise<string[]>;
   }

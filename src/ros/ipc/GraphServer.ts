@@ -230,6 +230,11 @@ export class GraphServer {
         return t.getParam(req.node, req.name);
       case "setParam":
         return t.setParam(req.node, req.name, req.value);
+      case "registerType":
+        if (typeof req.typeName !== "string" || typeof req.schemaText !== "string") throw new RangeError("registerType needs typeName and schemaText strings");
+        if (t.registerType === undefined) throw new Error(`this launch cannot learn message types (${req.typeName})`);
+        t.registerType(req.typeName, req.schemaText);
+        return null;
       case "unsubscribe": {
         subs.get(req.subscriptionId)?.sub.destroy();
         subs.delete(req.subscriptionId);

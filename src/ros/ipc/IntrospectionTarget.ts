@@ -23,6 +23,12 @@ export interface IntrospectionTarget {
   topicInfo(topic: string): TopicInfo;
   /** Publishes CDR bytes into the graph (typed subscribers get them decoded), e.g. from `bag play`. */
   publishRaw(topic: string, typeName: string, bytes: Uint8Array, qos?: QoSProfile): void;
+  /**
+   * Learns a message type from its full ros2msg text (a bag's schema) so it can be published;
+   * no-op for a known type; throws naming the type when the text does not define it. Optional:
+   * a target without it refuses the request.
+   */
+  registerType?(typeName: string, schemaText: string): void;
   /** Type of `topic` if known now. */
   topicType(topic: string): string | undefined;
   listParams(node: string): string[];

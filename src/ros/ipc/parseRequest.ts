@@ -24,6 +24,7 @@ const OP_FIELDS = {
   getParam: { node: "string", name: "string" },
   listParams: { node: "string" },
   setParam: { node: "string", name: "string", value: "string" },
+  registerType: { typeName: "string", schemaText: "string" },
 } as const satisfies Record<Request["op"], Record<string, "string" | "integer">>;
 
 const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);

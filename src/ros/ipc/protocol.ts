@@ -11,7 +11,9 @@ export type Request =
   | { id: number; op: "unsubscribe"; subscriptionId: number }
   | { id: number; op: "getParam"; node: string; name: string }
   | { id: number; op: "listParams"; node: string }
-  | { id: number; op: "setParam"; node: string; name: string; value: string };
+  | { id: number; op: "setParam"; node: string; name: string; value: string }
+  /** Teaches the launch a message type from its full ros2msg text (a bag's schema), before publishing it. */
+  | { id: number; op: "registerType"; typeName: string; schemaText: string };
 
 /** `domainId`: the launch's ROS_DOMAIN_ID (absent in launches older than the field: domain 0). */
 export type LaunchInfo = { pid: number; launchFile: string; startedAtMs: number; domainId?: number };

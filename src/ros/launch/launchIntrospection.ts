@@ -2,11 +2,14 @@ import type { RawTopicAccess } from "../graph/raw";
 import type { Parameter, QoSProfile, RosGraph, RosNode, SetParametersResult } from "../graph/types";
 import type { IntrospectionTarget } from "../ipc/IntrospectionTarget";
 import type { EndpointInfo, LaunchInfo, TopicInfo } from "../ipc/protocol";
+import type { MessageRegistry } from "../msgs/MessageRegistry";
 import { parseParameterValue } from "../params";
 
 /** A graph the introspection server can read: nodes, topics and raw bytes (EmbeddedGraph). */
 export type IntrospectableGraph = RosGraph &
   RawTopicAccess & {
+    /** The graph's message types (EmbeddedGraph); `registerType` adds to it. */
+    registry?: MessageRegistry;
     node?(fullyQualifiedName: string): RosNode | undefined;
     topicInfo?(topic: string): {
       type: string | undefined;
@@ -19,9 +22,13 @@ export type IntrospectableGraph = RosGraph &
  * The QoS a tool subscription offers, chosen from the topic's publishers as ros2cli does
  * (ros2topic/api choose_qos): best effort if any publisher is best effort (a reliable reader would
  * be incompatible with it), transient local if every publisher is (to get latched messages).
+ * A topic with no publisher yet (only the nodes' subscriptions, e.g. the sensor inputs before
+ * `bag play` starts) gets best effort: the subscription is made once, and a best-effort reader
+ * matches whatever publisher comes, where a reliable one missed every best-effort sensor message
+ * (issue 16 item 11).
  */
 export function toolQos(publishers: ReadonlyArray<{ qos: QoSProfile }>): QoSProfile {
-  const bestEffort = publishers.some((p) => p.qos.reliability === "best_effort");
+  const bestEffort = publishers.length === 0 || publishers.some((p) => p.qos.reliability === "best_effort");
   const transientLocal = publishers.length > 0 && publishers.every((p) => p.qos.durability === "transient_local");
   return { history: "keep_last", depth: 100, reliability: bestEffort ? "best_effort" : "reliable", durability: transientLocal ? "transient_local" : "volatile" };
 }
@@ -69,6 +76,10 @@ export function launchIntrospection(graph: IntrospectableGraph, findNode: (fqn: 
     publishRaw: (topic, typeName, bytes, qos) => {
       if (!topic.startsWith("/")) throw new RangeError(`topic "${topic}" must be an absolute name (start with "/")`);
       graph.publishRaw(topic, typeName, bytes, qos);
+    },
+    registerType: (typeName, schemaText) => {
+      if (graph.registry === undefined) throw new Error(`this graph cannot learn message types (${typeName})`);
+      graph.registry.addRos2MsgText(typeName, schemaText);
     },
     topicType: (topic) => graph.topicNamesAndTypes().find((t) => t.name === topic)?.types[0],
     subscribeRaw: (topic, callback) => {

@@ -104,6 +104,50 @@ export class MessageRegistry {
     return joinRos2MsgText(this.#textOf(internal), deps);
   }
 
+  /**
+   * Learns `typeName` (and the dependencies it brings) from a full ros2msg text as rosbag2 stores
+   * it in a bag (the type's fields, then "MSG: pkg/Name" sections), so a bag of types this
+   * registry does not know (e.g. rosbag2's test_msgs/msg/BasicTypes) can be published and
+   * decoded. Types already known keep their definition. Returns the type names added; throws
+   * naming the type when the text does not parse or leaves a field type unresolved (nothing is
+   * added then).
+   */
+  addRos2MsgText(typeName: string, text: string): string[] {
+    const root = toInternalTypeName(typeName);
+    if (this.#defs.has(root)) return [];
+    if (text.trim() === "") throw new Error(`unknown message type "${toRosTypeName(root)}" and no schema to learn it from`);
+    let parsed: MessageDefinition[];
+    try {
+      parsed = parse(text, { ros2: true });
+    } catch (error) {
+      throw new Error(`cannot parse the schema of ${toRosTypeName(root)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (parsed.length === 0) throw new Error(`the schema of ${toRosTypeName(root)} has no definition`);
+    const pkg = packageOf(root);
+    const added: string[] = [];
+    try {
+      for (const [i, def] of parsed.entries()) {
+        // A dependency section without a valid "MSG: pkg/Name" line throws here (found by test/fuzz/bagInputs.fuzz.test.ts).
+        const internal = i === 0 ? root : toInternalTypeName(def.name ?? "");
+        if (this.#defs.has(internal)) continue;
+        const definitions = def.definitions.map((f) => (f.isComplex === true ? { ...f, type: resolveComplex(f.type, pkg) } : f));
+        this.#defs.set(internal, { name: internal, definitions });
+        added.push(internal);
+      }
+      for (const name of added) this.#checkResolvable(name);
+      // Every dependency, builtin time types included (a `time` field needs builtin_interfaces/Time
+      // to serialize; found by test/fuzz/bagInputs.fuzz.test.ts).
+      for (const name of added) this.#dependencies(name);
+    } catch (error) {
+      for (const name of added) {
+        this.#defs.delete(name);
+        this.#deps.delete(name);
+      }
+      throw new Error(`the schema of ${toRosTypeName(root)} is invalid: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return added.map(toRosTypeName);
+  }
+
   /** Throws MessageValidationError ("sensor_msgs/msg/Image.data: expected uint8[] ..."). */
   validate(typeName: string, message: unknown): void {
     this.#validator.validate(this.#known(typeName), message);

@@ -138,7 +138,8 @@ describe("toolQos", () => {
     expect(toolQos([{ qos: QOS_DEFAULT }, { qos: QOS_SENSOR_DATA }])).toMatchObject({ reliability: "best_effort", durability: "volatile" });
     expect(toolQos([{ qos: QOS_TRANSIENT_LOCAL }])).toMatchObject({ reliability: "reliable", durability: "transient_local" });
     expect(toolQos([{ qos: QOS_TRANSIENT_LOCAL }, { qos: QOS_DEFAULT }])).toMatchObject({ reliability: "reliable", durability: "volatile" });
-    expect(toolQos([])).toMatchObject({ reliability: "reliable", durability: "volatile" });
+    // No publisher yet: best effort, so whatever publisher comes later matches (issue 16 item 11).
+    expect(toolQos([])).toMatchObject({ reliability: "best_effort", durability: "volatile" });
   });
 });
 
