@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { EmbeddedGraph, createGraph, type Middleware, type RosGraph } from "../graph";
+import { EmbeddedGraph, MIDDLEWARES, createGraph, type Middleware, type RosGraph } from "../graph";
+import { DdsGraph } from "../dds/DdsGraph";
 import { GraphServer } from "../ipc/GraphServer";
 import { introspectionDir, socketFileName } from "../ipc/socketDir";
 import { Launcher } from "./Launcher";
@@ -12,7 +13,7 @@ import { untilSignal } from "./standalone";
 import { UsageError, type CliIO } from "../../cli/CliCommand";
 
 export const LAUNCH_USAGE =
-  "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection] [--middleware embedded|ros2]";
+  "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection] [--middleware embedded|ros2|dds]";
 
 export type LaunchContext = {
   /** Resolves when the launch should shut down (default: SIGINT or SIGTERM). */
@@ -39,10 +40,9 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     const a = args[i] ?? "";
     if (a === "--middleware" || a.startsWith("--middleware=")) {
       const value = a === "--middleware" ? args[++i] : a.slice("--middleware=".length);
-      if (value !== "embedded" && value !== "ros2") {
-        throw new UsageError(`--middleware=${value ?? "(missing)"}: expected "embedded" or "ros2"`);
-      }
-      middleware = value;
+      const known = MIDDLEWARES.find((m) => m === value);
+      if (known === undefined) throw new UsageError(`--middleware=${value ?? "(missing)"}: expected one of ${MIDDLEWARES.join(", ")}`);
+      middleware = known;
     } else if (a === "--print-plan") printPlan = true;
     else if (a === "--allow-absolute-includes") allowAbsoluteIncludes = true;
     else if (a === "--no-introspection") introspection = false;
@@ -78,7 +78,15 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
   }
   const registry = ctx.registry;
   if (middleware === "ros2") return runOnRos2(plan, io, ctx);
-  const graph = new EmbeddedGraph({ writeLine: (line) => io.err(`${line}\n`) });
+  const writeLine = (line: string): void => io.err(`${line}\n`);
+  let graph: EmbeddedGraph;
+  try {
+    graph = middleware === "dds" ? new DdsGraph({ writeLine }) : new EmbeddedGraph({ writeLine });
+  } catch (err) {
+    io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  if (graph instanceof DdsGraph) io.err(`[launch] on DDS domain ${graph.participant.domainId} (Cyclone DDS; ROS 2 peers see rt/ topics)\n`);
   const launcher = new Launcher({ graph, registry, log: (line) => io.err(`${line}\n`) });
   graph.spin();
   let server: GraphServer | undefined;
