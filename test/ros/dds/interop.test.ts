@@ -8,17 +8,9 @@ import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { DdsGraph, LOOPBACK_CONFIG } from "../../../src/ros/dds";
 import { QOS_DEFAULT, QOS_SENSOR_DATA } from "../../../src/ros/graph";
+import type { Image } from "../../../nodes/common/sensorTypes";
 import { buildPeer, describeWithDds } from "./ddsTools";
 
-type Image = {
-  header: { stamp: { sec: number; nanosec: number }; frame_id: string };
-  height: number;
-  width: number;
-  encoding: string;
-  is_bigendian: number;
-  step: number;
-  data: Uint8Array;
-};
 
 /** The peer's checksum (peer.c): sum = (sum * 31 + byte) mod 2^24, over the image data. */
 function checksum(data: Uint8Array): number {
