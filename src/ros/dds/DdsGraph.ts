@@ -1,6 +1,8 @@
 import { EmbeddedGraph } from "../graph/EmbeddedGraph";
 import type { EmbeddedGraphOptions } from "../graph/EmbeddedGraph";
+import type { EmbeddedNode } from "../graph/EmbeddedNode";
 import type { PublisherEndpoint, SubscriptionEndpoint } from "../graph/MessageBus";
+import type { LifecycleRosNode, NodeOptions } from "../graph/types";
 import { wallNowNs } from "../graph/wallClock";
 import { DdsParticipant } from "./DdsParticipant";
 import type { DdsReader, DdsWriter } from "./DdsParticipant";
@@ -44,8 +46,9 @@ export class DdsGraph extends EmbeddedGraph {
         this.#writers.delete(pub);
       },
       subscriptionAdded: (sub) => {
-        // A raw subscription (bag recorder, topic echo) takes its type from the local graph.
-        const typeName = sub.typeName ?? this.bus.topicType(sub.topic);
+        // A raw subscription (bag recorder, topic echo) takes its type from the local graph or,
+        // failing that, from DDS discovery (the type another process announced for the topic).
+        const typeName = sub.typeName ?? this.bus.topicType(sub.topic) ?? this.#discoveredType(sub.topic);
         if (typeName === undefined) return;
         const reader = participant.createReader(sub.topic, typeName, sub.qos, (bytes) => this.bus.deliverTo(sub, typeName, bytes, wallNowNs()));
         this.#readers.set(sub, reader);
@@ -68,6 +71,52 @@ export class DdsGraph extends EmbeddedGraph {
         }
       },
     });
+  }
+
+  override createNode(name: string, options?: NodeOptions): EmbeddedNode {
+    const node = super.createNode(name, options);
+    this.participant.setNodeNames(super.nodeNames());
+    return node;
+  }
+
+  override createLifecycleNode(name: string, options?: NodeOptions): LifecycleRosNode & EmbeddedNode {
+    const node = super.createLifecycleNode(name, options);
+    this.participant.setNodeNames(super.nodeNames());
+    return node;
+  }
+
+  /** This process's nodes and those other drone-harness processes announce on the domain. */
+  override nodeNames(): string[] {
+    return [...new Set([...super.nodeNames(), ...this.participant.discover().nodes])].sort();
+  }
+
+  /** Local topics and every ROS 2 topic (rt/...) discovered on the domain, ROS 2 peers included. */
+  override topicNamesAndTypes(): Array<{ name: string; types: string[] }> {
+    const merged = new Map<string, Set<string>>();
+    for (const t of [...super.topicNamesAndTypes(), ...this.participant.discover().topics]) {
+      const set = merged.get(t.name) ?? new Set<string>();
+      for (const type of t.types) set.add(type);
+      merged.set(t.name, set);
+    }
+    return [...merged].map(([name, set]) => ({ name, types: [...set].sort() })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Local endpoints, plus the publishers discovered in other processes (node "(dds)"), so tools pick a compatible QoS. */
+  override topicInfo(topic: string): ReturnType<EmbeddedGraph["topicInfo"]> {
+    const local = super.topicInfo(topic);
+    const found = this.participant.discover();
+    const remote = found.publishers.filter((p) => p.topic === topic);
+    // Our own writers are in the discovery data too: count only what is not local.
+    const extra = remote.slice(Math.min(remote.length, local.publishers.length));
+    return {
+      type: local.type ?? found.topics.find((t) => t.name === topic)?.types[0],
+      publishers: [...local.publishers, ...extra.map((p) => ({ node: "(dds)", qos: p.qos }))],
+      subscriptions: local.subscriptions,
+    };
+  }
+
+  #discoveredType(topic: string): string | undefined {
+    return this.participant.discover().topics.find((t) => t.name === topic)?.types[0];
   }
 
   override async shutdown(): Promise<void> {

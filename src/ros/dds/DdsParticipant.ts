@@ -1,7 +1,7 @@
 import type { QoSProfile } from "../graph/types";
-import { check, loadCyclone } from "./cyclone";
+import { BUILTIN_TOPIC, check, loadCyclone } from "./cyclone";
 import type { CycloneApi } from "./cyclone";
-import { ddsTopicName, ddsTypeName } from "./ddsNames";
+import { ddsTopicName, ddsTypeName, rosTopicName, rosTypeName } from "./ddsNames";
 import { topicOps } from "./topicOps";
 import type { DefinitionLookup } from "./topicOps";
 
@@ -61,6 +61,19 @@ const SAMPLE_INFO_VALID_DATA = 12;
 const SERDATA_TYPE_OFFSET = 24;
 const PROBE_PARTITION = "__drone_harness_sertype_probe";
 const WAIT_SLICE_NS = 500_000_000n;
+/** Sample, view and instance states of live instances (dds.h: read | not read | new | not new | alive). */
+const ALIVE_MASK = 1 | 2 | 4 | 8 | 16;
+const DISCOVERY_BATCH = 256;
+/** Participant user data: rmw_cyclonedds_cpp's "enclave=/;" plus our node list (ignored by ROS 2). */
+const NODES_KEY = "drone_harness_nodes";
+
+/** What the discovery (builtin) topics show of the whole DDS domain, this participant included. */
+export type Discovered = {
+  topics: Array<{ name: string; types: string[] }>;
+  nodes: string[];
+  /** Each discovered writer on a ROS 2 topic with its offered QoS (for a tool's compatible reader). */
+  publishers: Array<{ topic: string; qos: QoSProfile }>;
+};
 
 /**
  * One DDS participant (one per process, as rmw_cyclonedds_cpp has one per context) that moves
@@ -145,6 +158,93 @@ export class DdsParticipant {
         api.delete(reader);
       },
     };
+  }
+
+  /**
+   * Announces this process's node names in the participant's user data (next to rmw's
+   * "enclave=/;"), so `node list` in another process finds them through discovery.
+   */
+  setNodeNames(names: readonly string[]): void {
+    const api = this.#api;
+    const q: unknown = api.create_qos();
+    try {
+      const userData = Buffer.from(`enclave=/;${NODES_KEY}=${names.join(",")};`);
+      api.qset_userdata(q, userData, userData.length);
+      check(api, Number(api.set_qos(this.#pp, q)), "dds_set_qos(participant user data)");
+    } finally {
+      api.delete_qos(q);
+    }
+  }
+
+  /** ROS 2 topics (rt/ prefix) with their ROS type names, and our node names, seen on the domain now. */
+  discover(): Discovered {
+    const api = this.#api;
+    const types = new Map<string, Set<string>>();
+    const publishers: Discovered["publishers"] = [];
+    for (const kind of ["publication", "subscription"] as const) {
+      this.#readBuiltin(kind, (sample) => {
+        const e = api.koffi.decode(sample, api.BuiltinEndpoint) as { topic_name: string; type_name: string; qos: unknown };
+        const name = rosTopicName(e.topic_name);
+        const type = rosTypeName(e.type_name);
+        if (name === undefined || type === undefined) return;
+        if (kind === "publication") publishers.push({ topic: name, qos: this.#qosOf(e.qos) });
+        let set = types.get(name);
+        if (set === undefined) types.set(name, (set = new Set()));
+        set.add(type);
+      });
+    }
+    const nodes = new Set<string>();
+    this.#readBuiltin("participant", (sample) => {
+      const p = api.koffi.decode(sample, api.BuiltinParticipant) as { qos: unknown };
+      const value: unknown[] = [null];
+      const size: number[] = [0];
+      if (p.qos === null || !(api.qget_userdata(p.qos, value, size) as boolean) || value[0] === null) return;
+      const text = Buffer.from(api.koffi.decode(value[0], "uint8", size[0] ?? 0) as number[]).toString("utf8");
+      api.free(value[0]);
+      const m = new RegExp(`(?:^|;)${NODES_KEY}=([^;]*);`).exec(text);
+      for (const n of m?.[1]?.split(",") ?? []) if (n !== "") nodes.add(n);
+    });
+    return {
+      topics: [...types].map(([name, set]) => ({ name, types: [...set].sort() })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      nodes: [...nodes].sort(),
+      publishers,
+    };
+  }
+
+  /** A discovered endpoint's QoS in our terms (defaults where the sample does not say). */
+  #qosOf(qos: unknown): QoSProfile {
+    const api = this.#api;
+    const kind = [0];
+    const depth = [1];
+    const blocking = [0n];
+    const reliable = qos !== null && (api.qget_reliability(qos, kind, blocking) as boolean) && kind[0] === RELIABILITY.reliable;
+    const transientLocal = qos !== null && (api.qget_durability(qos, kind) as boolean) && kind[0] === DURABILITY.transient_local;
+    const keepAll = qos !== null && (api.qget_history(qos, kind, depth) as boolean) && kind[0] === HISTORY.keep_all;
+    return {
+      history: keepAll ? "keep_all" : "keep_last",
+      depth: keepAll ? 0 : Math.max(1, depth[0] ?? 1),
+      reliability: reliable ? "reliable" : "best_effort",
+      durability: transientLocal ? "transient_local" : "volatile",
+    };
+  }
+
+  readonly #builtin = new Map<string, number>();
+
+  #readBuiltin(kind: keyof typeof BUILTIN_TOPIC, each: (sample: unknown) => void): void {
+    const api = this.#api;
+    let reader = this.#builtin.get(kind);
+    if (reader === undefined) {
+      reader = check(api, Number(api.create_reader(this.#pp, BUILTIN_TOPIC[kind], null, null)), `builtin ${kind} reader`);
+      this.#builtin.set(kind, reader);
+    }
+    const buf: unknown[] = new Array<unknown>(DISCOVERY_BATCH).fill(null);
+    const si = Buffer.alloc(SAMPLE_INFO_SIZE * DISCOVERY_BATCH);
+    const n = check(api, Number(api.read_mask(reader, buf, si, DISCOVERY_BATCH, DISCOVERY_BATCH, ALIVE_MASK)), `dds_read(builtin ${kind})`);
+    try {
+      for (let i = 0; i < n; i++) if (si[i * SAMPLE_INFO_SIZE + SAMPLE_INFO_VALID_DATA] !== 0) each(buf[i]);
+    } finally {
+      if (n > 0) api.return_loan(reader, buf, n);
+    }
   }
 
   /** Stops the receive loop and deletes the participant with everything in it. */

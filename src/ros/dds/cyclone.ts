@@ -46,7 +46,20 @@ export type CycloneApi = {
   qset_userdata: KoffiFunction;
   get_publication_matched_status: KoffiFunction;
   strretcode: KoffiFunction;
+  read_mask: KoffiFunction;
+  return_loan: KoffiFunction;
+  set_qos: KoffiFunction;
+  qget_userdata: KoffiFunction;
+  free: KoffiFunction;
+  qget_reliability: KoffiFunction;
+  qget_durability: KoffiFunction;
+  qget_history: KoffiFunction;
+  readonly BuiltinEndpoint: IKoffiCType;
+  readonly BuiltinParticipant: IKoffiCType;
 };
+
+/** Pseudo handles of the builtin discovery topics (dds.h: DDS_MIN_PSEUDO_HANDLE + 1, 3, 4). */
+export const BUILTIN_TOPIC = { participant: 0x7fff0001, publication: 0x7fff0003, subscription: 0x7fff0004 } as const;
 
 let cached: CycloneApi | undefined;
 
@@ -95,6 +108,15 @@ export function loadCyclone(): CycloneApi {
     current_count_change: "int32",
     last_subscription_handle: "uint64",
   });
+  const BuiltinEndpoint = koffi.struct("dds_builtintopic_endpoint_t", {
+    key: koffi.array("uint8", 16),
+    participant_key: koffi.array("uint8", 16),
+    participant_instance_handle: "uint64",
+    topic_name: "const char *",
+    type_name: "const char *",
+    qos: "void *",
+  });
+  const BuiltinParticipant = koffi.struct("dds_builtintopic_participant_t", { key: koffi.array("uint8", 16), qos: "void *" });
   const loaded = lib;
   const f = (decl: string): KoffiFunction => loaded.func(decl);
   cached = {
@@ -131,6 +153,16 @@ export function loadCyclone(): CycloneApi {
     qset_userdata: f("void dds_qset_userdata(void *qos, const void *value, size_t sz)"),
     get_publication_matched_status: f("int32 dds_get_publication_matched_status(int32 writer, _Out_ dds_publication_matched_status_t *status)"),
     strretcode: f("const char *dds_strretcode(int32 ret)"),
+    read_mask: f("int32 dds_read_mask(int32 reader, _Inout_ void **buf, _Out_ uint8_t *si, size_t bufsz, uint32 maxs, uint32 mask)"),
+    return_loan: f("int32 dds_return_loan(int32 reader, void **buf, int32 bufsz)"),
+    set_qos: f("int32 dds_set_qos(int32 e, void *qos)"),
+    qget_userdata: f("bool dds_qget_userdata(void *qos, _Out_ void **value, _Out_ size_t *sz)"),
+    free: f("void dds_free(void *p)"),
+    qget_reliability: f("bool dds_qget_reliability(void *qos, _Out_ int *kind, _Out_ int64 *max_blocking_time)"),
+    qget_durability: f("bool dds_qget_durability(void *qos, _Out_ int *kind)"),
+    qget_history: f("bool dds_qget_history(void *qos, _Out_ int *kind, _Out_ int32 *depth)"),
+    BuiltinEndpoint,
+    BuiltinParticipant,
   };
   return cached;
 }

@@ -10,10 +10,11 @@ import { loadLaunchFile, resolveLaunchPath } from "./loadLaunchFile";
 import type { NodeRegistry } from "./NodeFactory";
 import { findPackageRoot } from "./packageRoot";
 import { untilSignal } from "./standalone";
+import { NODE_STARTED, startSpread } from "./spreadLaunch";
 import { UsageError, type CliIO } from "../../cli/CliCommand";
 
 export const LAUNCH_USAGE =
-  "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection] [--middleware embedded|ros2|dds]";
+  "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection] [--middleware embedded|ros2|dds] [--one-process]";
 
 export type LaunchContext = {
   /** Resolves when the launch should shut down (default: SIGINT or SIGTERM). */
@@ -24,6 +25,8 @@ export type LaunchContext = {
   packageRoot?: string;
   /** Introspection socket directory (default introspectionDir()). */
   socketDir?: string;
+  /** The CLI script that `--middleware dds` starts one process of per node (default: bin/drone-harness.js). */
+  cliPath?: string;
   /** Called once every node has started and the socket listens (tests). */
   onReady?: (info: { socketPath: string | undefined; graph: EmbeddedGraph; launcher: Launcher }) => void;
 };
@@ -36,6 +39,9 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
   let allowAbsoluteIncludes = false;
   let introspection = true;
   let middleware: Middleware = "embedded";
+  let onlyNode: string | undefined;
+  let oneProcess = false;
+  const childArgs: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     if (a === "--middleware" || a.startsWith("--middleware=")) {
@@ -43,17 +49,27 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
       const known = MIDDLEWARES.find((m) => m === value);
       if (known === undefined) throw new UsageError(`--middleware=${value ?? "(missing)"}: expected one of ${MIDDLEWARES.join(", ")}`);
       middleware = known;
-    } else if (a === "--print-plan") printPlan = true;
-    else if (a === "--allow-absolute-includes") allowAbsoluteIncludes = true;
-    else if (a === "--no-introspection") introspection = false;
+      childArgs.push("--middleware", known);
+    } else if (a === "--only-node") {
+      onlyNode = args[++i];
+      if (onlyNode === undefined) throw new UsageError("--only-node needs a fully qualified node name");
+    } else if (a === "--one-process") oneProcess = true;
+    else if (a === "--print-plan") printPlan = true;
+    else if (a === "--allow-absolute-includes") {
+      allowAbsoluteIncludes = true;
+      childArgs.push(a);
+    } else if (a === "--no-introspection") introspection = false;
     else if (a.startsWith("-")) throw new UsageError(`unknown option "${a}"`);
     else if (a.includes(":=")) {
       const i = a.indexOf(":=");
       const name = a.slice(0, i);
       if (name === "") throw new UsageError(`argument "${a}" has no name before ":="`);
       launchArgs[name] = a.slice(i + 2);
-    } else if (file === undefined) file = a;
-    else throw new UsageError(`unexpected argument "${a}" (launch arguments are name:=value)`);
+      childArgs.push(a);
+    } else if (file === undefined) {
+      file = a;
+      childArgs.unshift(a);
+    } else throw new UsageError(`unexpected argument "${a}" (launch arguments are name:=value)`);
   }
   if (file === undefined) throw new UsageError("missing the launch file");
   const packageRoot = ctx.packageRoot ?? findPackageRoot();
@@ -78,6 +94,12 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
   }
   const registry = ctx.registry;
   if (middleware === "ros2") return runOnRos2(plan, io, ctx);
+  if (onlyNode !== undefined) {
+    const name = onlyNode;
+    plan = { ...plan, nodes: plan.nodes.filter((n) => n.fullyQualifiedName === name) };
+    if (plan.nodes.length === 0) throw new UsageError(`--only-node ${name}: no such node in ${file}`);
+  }
+  const spread = middleware === "dds" && onlyNode === undefined && !oneProcess && plan.nodes.length > 1;
   const writeLine = (line: string): void => io.err(`${line}\n`);
   let graph: EmbeddedGraph;
   try {
@@ -86,18 +108,28 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
-  if (graph instanceof DdsGraph) io.err(`[launch] on DDS domain ${graph.participant.domainId} (Cyclone DDS; ROS 2 peers see rt/ topics)\n`);
+  if (graph instanceof DdsGraph && onlyNode === undefined) io.err(`[launch] on DDS domain ${graph.participant.domainId} (Cyclone DDS; ROS 2 peers see rt/ topics)\n`);
   const launcher = new Launcher({ graph, registry, log: (line) => io.err(`${line}\n`) });
   graph.spin();
   let server: GraphServer | undefined;
+  let processes: Awaited<ReturnType<typeof startSpread>> | undefined;
   try {
     try {
-      await launcher.start(plan);
+      if (spread) {
+        // This process keeps no node: it is the launch's introspection point (the DDS graph's
+        // discovery shows every process's topics and nodes) and the children's supervisor.
+        processes = await startSpread(plan, { cliPath: ctx.cliPath ?? join(packageRoot, "bin", "drone-harness.js"), args: childArgs, log: (line) => io.err(`${line}\n`) });
+        const list = [...processes.pids].map(([n, pid]) => `${n} (pid ${pid})`).join(", ");
+        io.err(`[launch] ${processes.pids.size} nodes in ${processes.pids.size} processes: ${list}; the OS spreads them over the cores\n`);
+      } else {
+        await launcher.start(plan);
+      }
     } catch (err) {
       io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
       return 1;
     }
     if (plan.nodes.length === 0) io.err("[launch] no drone_harness nodes to start in this launch file\n");
+    if (onlyNode !== undefined) io.err(`${NODE_STARTED} ${onlyNode} pid ${process.pid}\n`);
     if (introspection) {
       server = new GraphServer(
         launchIntrospection(graph, (fqn) => launcher.node(fqn), { pid: process.pid, launchFile: file, startedAtMs: Date.now() }),
@@ -112,6 +144,7 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     io.err("[launch] shutting down\n");
     return 0;
   } finally {
+    await processes?.stop();
     await launcher.stop();
     await server?.close();
     await graph.shutdown();
