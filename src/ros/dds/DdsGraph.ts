@@ -105,12 +105,10 @@ export class DdsGraph extends EmbeddedGraph {
   override topicInfo(topic: string): ReturnType<EmbeddedGraph["topicInfo"]> {
     const local = super.topicInfo(topic);
     const found = this.participant.discover();
-    const remote = found.publishers.filter((p) => p.topic === topic);
-    // Our own writers are in the discovery data too: count only what is not local.
-    const extra = remote.slice(Math.min(remote.length, local.publishers.length));
+    const remote = found.publishers.filter((p) => p.topic === topic && !p.local);
     return {
       type: local.type ?? found.topics.find((t) => t.name === topic)?.types[0],
-      publishers: [...local.publishers, ...extra.map((p) => ({ node: "(dds)", qos: p.qos }))],
+      publishers: [...local.publishers, ...remote.map((p) => ({ node: "(dds)", qos: p.qos }))],
       subscriptions: local.subscriptions,
     };
   }

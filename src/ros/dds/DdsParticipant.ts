@@ -71,8 +71,8 @@ const NODES_KEY = "drone_harness_nodes";
 export type Discovered = {
   topics: Array<{ name: string; types: string[] }>;
   nodes: string[];
-  /** Each discovered writer on a ROS 2 topic with its offered QoS (for a tool's compatible reader). */
-  publishers: Array<{ topic: string; qos: QoSProfile }>;
+  /** Each discovered writer on a ROS 2 topic with its offered QoS, and whether it is this participant's. */
+  publishers: Array<{ topic: string; qos: QoSProfile; local: boolean }>;
 };
 
 /**
@@ -183,11 +183,11 @@ export class DdsParticipant {
     const publishers: Discovered["publishers"] = [];
     for (const kind of ["publication", "subscription"] as const) {
       this.#readBuiltin(kind, (sample) => {
-        const e = api.koffi.decode(sample, api.BuiltinEndpoint) as { topic_name: string; type_name: string; qos: unknown };
+        const e = api.koffi.decode(sample, api.BuiltinEndpoint) as { topic_name: string; type_name: string; qos: unknown; participant_key: number[] };
         const name = rosTopicName(e.topic_name);
         const type = rosTypeName(e.type_name);
         if (name === undefined || type === undefined) return;
-        if (kind === "publication") publishers.push({ topic: name, qos: this.#qosOf(e.qos) });
+        if (kind === "publication") publishers.push({ topic: name, qos: this.#qosOf(e.qos), local: this.#isSelf(e.participant_key) });
         let set = types.get(name);
         if (set === undefined) types.set(name, (set = new Set()));
         set.add(type);
@@ -209,6 +209,17 @@ export class DdsParticipant {
       nodes: [...nodes].sort(),
       publishers,
     };
+  }
+
+  #guid: Buffer | undefined;
+
+  #isSelf(participantKey: ArrayLike<number>): boolean {
+    if (this.#guid === undefined) {
+      const guid = Buffer.alloc(16);
+      check(this.#api, Number(this.#api.get_guid(this.#pp, guid)), "dds_get_guid");
+      this.#guid = guid;
+    }
+    return Buffer.from(Array.from(participantKey)).equals(this.#guid);
   }
 
   /** A discovered endpoint's QoS in our terms (defaults where the sample does not say). */

@@ -51,6 +51,7 @@ export type CycloneApi = {
   set_qos: KoffiFunction;
   qget_userdata: KoffiFunction;
   free: KoffiFunction;
+  get_guid: KoffiFunction;
   qget_reliability: KoffiFunction;
   qget_durability: KoffiFunction;
   qget_history: KoffiFunction;
@@ -158,6 +159,7 @@ export function loadCyclone(): CycloneApi {
     set_qos: f("int32 dds_set_qos(int32 e, void *qos)"),
     qget_userdata: f("bool dds_qget_userdata(void *qos, _Out_ void **value, _Out_ size_t *sz)"),
     free: f("void dds_free(void *p)"),
+    get_guid: f("int32 dds_get_guid(int32 e, _Out_ uint8_t *guid)"),
     qget_reliability: f("bool dds_qget_reliability(void *qos, _Out_ int *kind, _Out_ int64 *max_blocking_time)"),
     qget_durability: f("bool dds_qget_durability(void *qos, _Out_ int *kind)"),
     qget_history: f("bool dds_qget_history(void *qos, _Out_ int *kind, _Out_ int32 *depth)"),

@@ -1,4 +1,5 @@
 import { DdsGraph } from "../dds/DdsGraph";
+import type { DdsGraphOptions } from "../dds/DdsGraph";
 import { createRclnodejsGraph } from "../rclnodejs/RclnodejsGraph";
 import { EmbeddedGraph } from "./EmbeddedGraph";
 import type { EmbeddedGraphOptions } from "./EmbeddedGraph";
@@ -8,7 +9,8 @@ export type Middleware = "embedded" | "ros2" | "dds";
 
 export const MIDDLEWARES: readonly Middleware[] = ["embedded", "ros2", "dds"];
 
-export type CreateGraphOptions = EmbeddedGraphOptions & {
+export type CreateGraphOptions = EmbeddedGraphOptions &
+  Pick<DdsGraphOptions, "domainId" | "ddsConfig"> & {
   /**
    * "embedded" (default): in-process graph. "ros2": real ROS 2 through rclnodejs (loaded lazily).
    * "dds": the embedded graph with every endpoint on Cyclone DDS (koffi + libddsc, loaded lazily).

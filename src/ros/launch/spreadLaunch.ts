@@ -44,6 +44,8 @@ export async function startSpread(plan: LaunchPlan, options: SpreadOptions): Pro
   for (const node of plan.nodes) {
     const child = spawn(process.execPath, [options.cliPath, "launch", ...options.args, "--only-node", node.fullyQualifiedName, "--no-introspection"], {
       stdio: ["ignore", "pipe", "pipe"],
+      // Explicit, so ROS_DOMAIN_ID and CYCLONEDDS_URI as this process sees them reach the children.
+      env: { ...process.env },
     });
     children.set(node.fullyQualifiedName, child);
     started.push(
