@@ -11,10 +11,11 @@ import type { NodeRegistry } from "./NodeFactory";
 import { findPackageRoot } from "./packageRoot";
 import { untilSignal } from "./standalone";
 import { NODE_STARTED, startSpread } from "./spreadLaunch";
+import { FOXGLOVE_DEFAULT_PORT, FoxgloveBridge } from "../foxglove/FoxgloveBridge";
 import { UsageError, type CliIO } from "../../cli/CliCommand";
 
 export const LAUNCH_USAGE =
-  "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection] [--middleware embedded|ros2|dds] [--one-process]";
+  "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection] [--middleware embedded|ros2|dds] [--one-process] [--foxglove [port]] [--foxglove-host addr]";
 
 export type LaunchContext = {
   /** Resolves when the launch should shut down (default: SIGINT or SIGTERM). */
@@ -28,7 +29,7 @@ export type LaunchContext = {
   /** The CLI script that `--middleware dds` starts one process of per node (default: bin/drone-harness.js). */
   cliPath?: string;
   /** Called once every node has started and the socket listens (tests). */
-  onReady?: (info: { socketPath: string | undefined; graph: EmbeddedGraph; launcher: Launcher }) => void;
+  onReady?: (info: { socketPath: string | undefined; graph: EmbeddedGraph; launcher: Launcher; foxglove?: { host: string; port: number } }) => void;
 };
 
 /** `drone-harness launch`: evaluates the launch file and runs its drone_harness nodes in this process. */
@@ -41,6 +42,8 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
   let middleware: Middleware = "embedded";
   let onlyNode: string | undefined;
   let oneProcess = false;
+  let foxglove: { port: number; host: string } | undefined;
+  let foxgloveHost = "127.0.0.1";
   const childArgs: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
@@ -53,6 +56,15 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     } else if (a === "--only-node") {
       onlyNode = args[++i];
       if (onlyNode === undefined) throw new UsageError("--only-node needs a fully qualified node name");
+    } else if (a === "--foxglove") {
+      const next = args[i + 1];
+      const port = next !== undefined && /^\d+$/.test(next) ? Number(args[++i]) : FOXGLOVE_DEFAULT_PORT;
+      if (port > 65535) throw new UsageError(`--foxglove ${port}: expected a port in 0..65535`);
+      foxglove = { port, host: foxgloveHost };
+    } else if (a === "--foxglove-host") {
+      const host = args[++i];
+      if (host === undefined) throw new UsageError("--foxglove-host needs an address (default 127.0.0.1)");
+      foxgloveHost = host;
     } else if (a === "--one-process") oneProcess = true;
     else if (a === "--print-plan") printPlan = true;
     else if (a === "--allow-absolute-includes") {
@@ -72,6 +84,7 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     } else throw new UsageError(`unexpected argument "${a}" (launch arguments are name:=value)`);
   }
   if (file === undefined) throw new UsageError("missing the launch file");
+  if (foxglove !== undefined) foxglove.host = foxgloveHost;
   const packageRoot = ctx.packageRoot ?? findPackageRoot();
   let plan;
   try {
@@ -113,6 +126,7 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
   graph.spin();
   let server: GraphServer | undefined;
   let processes: Awaited<ReturnType<typeof startSpread>> | undefined;
+  let bridge: FoxgloveBridge | undefined;
   try {
     try {
       if (spread) {
@@ -130,6 +144,15 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     }
     if (plan.nodes.length === 0) io.err("[launch] no drone_harness nodes to start in this launch file\n");
     if (onlyNode !== undefined) io.err(`${NODE_STARTED} ${onlyNode} pid ${process.pid}\n`);
+    if (foxglove !== undefined) {
+      try {
+        bridge = await FoxgloveBridge.start(graph, foxglove);
+      } catch (err) {
+        io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
+        return 1;
+      }
+      io.err(`[launch] Foxglove WebSocket: ws://${bridge.host}:${bridge.port} (open it in Foxglove or Lichtblick: "Foxglove WebSocket" connection)\n`);
+    }
     if (introspection) {
       server = new GraphServer(
         launchIntrospection(graph, (fqn) => launcher.node(fqn), { pid: process.pid, launchFile: file, startedAtMs: Date.now() }),
@@ -139,11 +162,12 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
       await server.listen(socketPath);
       io.err(`[launch] introspection socket: ${socketPath}\n`);
     }
-    ctx.onReady?.({ socketPath: server?.socketPath, graph, launcher });
+    ctx.onReady?.({ socketPath: server?.socketPath, graph, launcher, foxglove: bridge === undefined ? undefined : { host: bridge.host, port: bridge.port } });
     await (ctx.until ?? untilSignal)();
     io.err("[launch] shutting down\n");
     return 0;
   } finally {
+    await bridge?.close();
     await processes?.stop();
     await launcher.stop();
     await server?.close();
