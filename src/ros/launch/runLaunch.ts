@@ -113,6 +113,8 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     if (plan.nodes.length === 0) throw new UsageError(`--only-node ${name}: no such node in ${file}`);
   }
   const spread = middleware === "dds" && onlyNode === undefined && !oneProcess && plan.nodes.length > 1;
+  // A node process of a spread launch ends with its parent: the parent holds our stdin open.
+  const parentGone = onlyNode === undefined ? undefined : stdinClosed();
   const writeLine = (line: string): void => io.err(`${line}\n`);
   let graph: EmbeddedGraph;
   try {
@@ -163,7 +165,7 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
       io.err(`[launch] introspection socket: ${socketPath}\n`);
     }
     ctx.onReady?.({ socketPath: server?.socketPath, graph, launcher, foxglove: bridge === undefined ? undefined : { host: bridge.host, port: bridge.port } });
-    await (ctx.until ?? untilSignal)();
+    await Promise.race([(ctx.until ?? untilSignal)(), ...(parentGone === undefined ? [] : [parentGone])]);
     io.err("[launch] shutting down\n");
     return 0;
   } finally {
@@ -173,6 +175,15 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     await server?.close();
     await graph.shutdown();
   }
+}
+
+/** Resolves when this process's stdin reaches its end (the pipe's writer, our parent, is gone). */
+function stdinClosed(): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdin.once("end", resolve);
+    process.stdin.once("close", resolve);
+    process.stdin.resume();
+  });
 }
 
 /**

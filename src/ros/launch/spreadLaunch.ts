@@ -43,7 +43,8 @@ export async function startSpread(plan: LaunchPlan, options: SpreadOptions): Pro
   const started: Array<Promise<void>> = [];
   for (const node of plan.nodes) {
     const child = spawn(process.execPath, [options.cliPath, "launch", ...options.args, "--only-node", node.fullyQualifiedName, "--no-introspection"], {
-      stdio: ["ignore", "pipe", "pipe"],
+      // stdin stays open while this process lives: the child stops when it closes (we died).
+      stdio: ["pipe", "pipe", "pipe"],
       // Explicit, so ROS_DOMAIN_ID and CYCLONEDDS_URI as this process sees them reach the children.
       env: { ...process.env },
     });

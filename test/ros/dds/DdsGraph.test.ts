@@ -85,6 +85,19 @@ describeWithDds("DdsGraph (Cyclone DDS)", false, () => {
     }
   });
 
+  it("publishRaw (what `bag play` does into a launch) goes out over DDS to typed subscribers elsewhere", async () => {
+    const got = new Promise<{ data: string }>((resolve) => {
+      b.createNode("played_listener").createSubscription<{ data: string }>("std_msgs/msg/String", "/played", { qos: QOS_DEFAULT }, resolve);
+    });
+    const bytes = a.registry.serialize("std_msgs/msg/String", { data: "from a bag" });
+    const timer = setInterval(() => a.publishRaw("/played", "std_msgs/msg/String", bytes, QOS_DEFAULT), 20);
+    try {
+      expect(await got).toEqual({ data: "from a bag" });
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
   it("is what createGraph({ middleware: 'dds' }) builds", async () => {
     const g = await createGraph({ middleware: "dds", domainId: DOMAIN, stderrLevel: "silent" });
     try {
