@@ -18,6 +18,7 @@
 import type { BodyVelocityCommand } from "../src/harness/actions";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
 import { QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL, type Publisher, type RosGraph } from "../src/ros/graph/types";
+import { wallNowNs } from "../src/ros/graph/wallClock";
 import type {
   drone_harness_msgs__msg__GroundTruth as GroundTruthMsg,
   geographic_msgs__msg__GeoPoseStamped as GeoPoseStampedMsg,
@@ -37,6 +38,9 @@ import { GROUND_TRUTH_TYPE, SIM_TOPICS } from "../sim/topics";
 import { declareBool, declareDouble, declareInt, declareString } from "./common/declareParams";
 
 export type SimMode = "realtime" | "lockstep";
+
+/** Sim time behind wall time by more than this (realtime mode) is reported. */
+const REALTIME_LAG_WARN_NS = 1_000_000_000n;
 
 export type SimNodeController = {
   readonly sim: Simulation;
@@ -238,11 +242,28 @@ export function createSimNode(deps: SimNodeDeps = {}): NodeFactory {
       };
     };
 
+    // Real time: /diagnostics and /clock rates are in sim time, so a sim that cannot keep up on
+    // a loaded machine looks healthy there; compare with the wall clock and say so.
+    let wallStartNs: bigint | undefined;
     const tick = (): void => {
       const fresh = lastCmdNs >= 0n && timeNs - lastCmdNs <= timeoutNs;
       sim.step(fresh ? cmd : hover, tick_s);
       timeNs += tickNs;
       publishDue();
+      if (p.mode === "realtime") {
+        // From the first tick (the other nodes may still be loading models before it).
+        wallStartNs ??= wallNowNs() - tickNs;
+        const wallNs = wallNowNs() - wallStartNs;
+        if (wallNs - timeNs > REALTIME_LAG_WARN_NS) {
+          const ratio = Number(timeNs) / Number(wallNs);
+          logger.throttle(
+            "warn",
+            "realtime_lag",
+            5_000_000_000n,
+            `sim falls behind real time: ${(Number(timeNs) / 1e9).toFixed(1)} s simulated in ${(Number(wallNs) / 1e9).toFixed(1)} s of wall time (${ratio.toFixed(2)}x); the camera runs at about ${(scenario.camera.rate_hz * ratio).toFixed(1)} Hz wall-clock, not ${scenario.camera.rate_hz} Hz`,
+          );
+        }
+      }
     };
     // Publish the initial state at t = 0 so subscribers see the first frame before any command.
     publishDue();

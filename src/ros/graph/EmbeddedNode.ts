@@ -62,7 +62,7 @@ export class EmbeddedPublisher<T> implements Publisher<T> {
     this.publishFn(message);
   }
   subscriptionCount(): number {
-    return this.endpoint.matched.length;
+    return this.endpoint.matched.length + (this.endpoint.remoteSubscriptionCount?.() ?? 0);
   }
 }
 

@@ -25,6 +25,8 @@ export type PublisherEndpoint = {
   matched: SubscriptionEndpoint[];
   /** transient_local: the last `depth` deliveries, oldest first. */
   readonly history: Delivery[];
+  /** Subscriptions matched outside this process (a DDS writer's matched count), when bridged. */
+  remoteSubscriptionCount?: () => number;
 };
 
 export type SubscriptionEndpoint = {
@@ -54,6 +56,18 @@ export type BusHooks = {
   callbackError(sub: SubscriptionEndpoint, error: unknown): void;
 };
 
+/**
+ * Watches endpoints and publishes, for a transport that bridges this bus to another graph (the
+ * DDS middleware mirrors every endpoint as a DDS writer or reader). Called synchronously.
+ */
+export type BusObserver = {
+  publisherAdded(pub: PublisherEndpoint): void;
+  publisherRemoved(pub: PublisherEndpoint): void;
+  subscriptionAdded(sub: SubscriptionEndpoint): void;
+  subscriptionRemoved(sub: SubscriptionEndpoint): void;
+  published(pub: PublisherEndpoint, delivery: Delivery): void;
+};
+
 type TopicEntry = { typeName: string | undefined; pubs: Set<PublisherEndpoint>; subs: Set<SubscriptionEndpoint> };
 
 /**
@@ -72,11 +86,32 @@ export class MessageBus {
   readonly #hooks: BusHooks;
   /** When false, typed subscribers always get a fresh decode of the CDR bytes (no sharing). */
   readonly #intraProcess: boolean;
+  #observer: BusObserver | undefined;
 
   constructor(registry: MessageRegistry, hooks: BusHooks, intraProcess: boolean) {
     this.#registry = registry;
     this.#hooks = hooks;
     this.#intraProcess = intraProcess;
+  }
+
+  /** Installs the bridge observer (one per bus); endpoints that exist already are reported now. */
+  observe(observer: BusObserver): void {
+    if (this.#observer !== undefined) throw new Error("MessageBus.observe: an observer is installed already");
+    this.#observer = observer;
+    for (const entry of this.#topics.values()) {
+      for (const pub of entry.pubs) observer.publisherAdded(pub);
+      for (const sub of entry.subs) observer.subscriptionAdded(sub);
+    }
+  }
+
+  /**
+   * Queues CDR bytes that arrived from outside this bus (a DDS reader) for one subscription only:
+   * each DDS reader serves exactly the subscription it mirrors, as an rmw subscription does.
+   */
+  deliverTo(sub: SubscriptionEndpoint, typeName: string, bytes: Uint8Array, receiveTimeNs: bigint): void {
+    if (sub.destroyed) return;
+    this.#enqueue(sub, { seq: ++this.#seq, typeName, message: undefined, bytes, receiveTimeNs });
+    this.#hooks.queued();
   }
 
   get pendingCount(): number {
@@ -88,6 +123,7 @@ export class MessageBus {
     const pub: PublisherEndpoint = { id: this.#nextId++, owner, topic, typeName, qos: { ...qos }, matched: [], history: [] };
     entry.pubs.add(pub);
     for (const sub of entry.subs) this.#match(pub, sub);
+    this.#observer?.publisherAdded(pub);
     return pub;
   }
 
@@ -122,14 +158,16 @@ export class MessageBus {
     replay.sort((a, b) => a.seq - b.seq);
     for (const d of replay) this.#enqueue(sub, d);
     if (replay.length > 0) this.#hooks.queued();
+    this.#observer?.subscriptionAdded(sub);
     return sub;
   }
 
   removePublisher(pub: PublisherEndpoint): void {
     const entry = this.#topics.get(pub.topic);
     if (entry === undefined) return;
-    entry.pubs.delete(pub);
+    if (!entry.pubs.delete(pub)) return;
     pub.matched = [];
+    this.#observer?.publisherRemoved(pub);
     this.#cleanup(pub.topic, entry);
   }
 
@@ -138,8 +176,8 @@ export class MessageBus {
     sub.destroyed = true;
     for (const item of sub.pending) item.dropped = true;
     sub.pending.length = 0;
-    if (entry === undefined) return;
-    entry.subs.delete(sub);
+    if (entry === undefined || !entry.subs.delete(sub)) return;
+    this.#observer?.subscriptionRemoved(sub);
     for (const pub of entry.pubs) pub.matched = pub.matched.filter((s) => s !== sub);
     this.#cleanup(sub.topic, entry);
   }
@@ -160,6 +198,7 @@ export class MessageBus {
       if (sub !== undefined) this.#enqueue(sub, delivery);
     }
     if (matched.length > 0) this.#hooks.queued();
+    this.#observer?.published(pub, delivery);
   }
 
   /**

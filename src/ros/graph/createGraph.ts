@@ -1,12 +1,20 @@
+import { DdsGraph } from "../dds/DdsGraph";
+import type { DdsGraphOptions } from "../dds/DdsGraph";
 import { createRclnodejsGraph } from "../rclnodejs/RclnodejsGraph";
 import { EmbeddedGraph } from "./EmbeddedGraph";
 import type { EmbeddedGraphOptions } from "./EmbeddedGraph";
 import type { RosGraph } from "./types";
 
-export type Middleware = "embedded" | "ros2";
+export type Middleware = "embedded" | "ros2" | "dds";
 
-export type CreateGraphOptions = EmbeddedGraphOptions & {
-  /** "embedded" (default): in-process graph. "ros2": real ROS 2 through rclnodejs (loaded lazily). */
+export const MIDDLEWARES: readonly Middleware[] = ["embedded", "ros2", "dds"];
+
+export type CreateGraphOptions = EmbeddedGraphOptions &
+  Pick<DdsGraphOptions, "domainId" | "ddsConfig"> & {
+  /**
+   * "embedded" (default): in-process graph. "ros2": real ROS 2 through rclnodejs (loaded lazily).
+   * "dds": the embedded graph with every endpoint on Cyclone DDS (koffi + libddsc, loaded lazily).
+   */
   middleware?: Middleware;
   /** ros2 only: command-line arguments for rcl (e.g. the --ros-args that ros2 launch passes). */
   argv?: string[];
@@ -24,9 +32,11 @@ export async function createGraph(options: CreateGraphOptions = {}): Promise<Ros
     case "ros2": {
       return createRclnodejsGraph({ globalRemappings: options.globalRemappings, argv: options.argv });
     }
+    case "dds":
+      return new DdsGraph(options);
     default: {
       const never: never = middleware;
-      throw new Error(`unknown middleware "${String(never)}": expected "embedded" or "ros2"`);
+      throw new Error(`unknown middleware "${String(never)}": expected "embedded", "ros2" or "dds"`);
     }
   }
 }

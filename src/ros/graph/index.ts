@@ -7,5 +7,5 @@ export { EmbeddedLifecycleNode } from "./EmbeddedLifecycleNode";
 export { expandTopicName, resolveTopicName, parseRemapRules, remapArgsToRecord, validateFullTopicName } from "./names";
 export { incompatiblePolicy } from "./qos";
 export { wallNowNs, nsToTime, timeToNs } from "./wallClock";
-export { createGraph } from "./createGraph";
+export { createGraph, MIDDLEWARES } from "./createGraph";
 export type { Middleware, CreateGraphOptions } from "./createGraph";

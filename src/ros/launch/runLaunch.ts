@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { EmbeddedGraph, createGraph, type Middleware, type RosGraph } from "../graph";
+import { EmbeddedGraph, MIDDLEWARES, createGraph, type Middleware, type RosGraph } from "../graph";
+import { DdsGraph } from "../dds/DdsGraph";
 import { domainIdOf } from "../ipc/GraphClient";
 import { GraphServer } from "../ipc/GraphServer";
 import { introspectionDir, socketFileName } from "../ipc/socketDir";
@@ -10,10 +11,12 @@ import { loadLaunchFile, resolveLaunchPath } from "./loadLaunchFile";
 import type { NodeRegistry } from "./NodeFactory";
 import { findPackageRoot } from "./packageRoot";
 import { untilSignal } from "./standalone";
+import { NODE_STARTED, startSpread } from "./spreadLaunch";
+import { FOXGLOVE_DEFAULT_PORT, FoxgloveBridge } from "../foxglove/FoxgloveBridge";
 import { UsageError, type CliIO } from "../../cli/CliCommand";
 
 export const LAUNCH_USAGE =
-  "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection] [--middleware embedded|ros2]";
+  "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection] [--middleware embedded|ros2|dds] [--one-process] [--foxglove [port]] [--foxglove-host addr]";
 
 export type LaunchContext = {
   /** Resolves when the launch should shut down (default: SIGINT or SIGTERM). */
@@ -24,8 +27,10 @@ export type LaunchContext = {
   packageRoot?: string;
   /** Introspection socket directory (default introspectionDir()). */
   socketDir?: string;
+  /** The CLI script that `--middleware dds` starts one process of per node (default: bin/drone-harness.js). */
+  cliPath?: string;
   /** Called once every node has started and the socket listens (tests). */
-  onReady?: (info: { socketPath: string | undefined; graph: EmbeddedGraph; launcher: Launcher }) => void;
+  onReady?: (info: { socketPath: string | undefined; graph: EmbeddedGraph; launcher: Launcher; foxglove?: { host: string; port: number } }) => void;
 };
 
 /** `drone-harness launch`: evaluates the launch file and runs its drone_harness nodes in this process. */
@@ -36,27 +41,51 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
   let allowAbsoluteIncludes = false;
   let introspection = true;
   let middleware: Middleware = "embedded";
+  let onlyNode: string | undefined;
+  let oneProcess = false;
+  let foxglove: { port: number; host: string } | undefined;
+  let foxgloveHost = "127.0.0.1";
+  const childArgs: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     if (a === "--middleware" || a.startsWith("--middleware=")) {
       const value = a === "--middleware" ? args[++i] : a.slice("--middleware=".length);
-      if (value !== "embedded" && value !== "ros2") {
-        throw new UsageError(`--middleware=${value ?? "(missing)"}: expected "embedded" or "ros2"`);
-      }
-      middleware = value;
-    } else if (a === "--print-plan") printPlan = true;
-    else if (a === "--allow-absolute-includes") allowAbsoluteIncludes = true;
-    else if (a === "--no-introspection") introspection = false;
+      const known = MIDDLEWARES.find((m) => m === value);
+      if (known === undefined) throw new UsageError(`--middleware=${value ?? "(missing)"}: expected one of ${MIDDLEWARES.join(", ")}`);
+      middleware = known;
+      childArgs.push("--middleware", known);
+    } else if (a === "--only-node") {
+      onlyNode = args[++i];
+      if (onlyNode === undefined) throw new UsageError("--only-node needs a fully qualified node name");
+    } else if (a === "--foxglove") {
+      const next = args[i + 1];
+      const port = next !== undefined && /^\d+$/.test(next) ? Number(args[++i]) : FOXGLOVE_DEFAULT_PORT;
+      if (port > 65535) throw new UsageError(`--foxglove ${port}: expected a port in 0..65535`);
+      foxglove = { port, host: foxgloveHost };
+    } else if (a === "--foxglove-host") {
+      const host = args[++i];
+      if (host === undefined) throw new UsageError("--foxglove-host needs an address (default 127.0.0.1)");
+      foxgloveHost = host;
+    } else if (a === "--one-process") oneProcess = true;
+    else if (a === "--print-plan") printPlan = true;
+    else if (a === "--allow-absolute-includes") {
+      allowAbsoluteIncludes = true;
+      childArgs.push(a);
+    } else if (a === "--no-introspection") introspection = false;
     else if (a.startsWith("-")) throw new UsageError(`unknown option "${a}"`);
     else if (a.includes(":=")) {
       const i = a.indexOf(":=");
       const name = a.slice(0, i);
       if (name === "") throw new UsageError(`argument "${a}" has no name before ":="`);
       launchArgs[name] = a.slice(i + 2);
-    } else if (file === undefined) file = a;
-    else throw new UsageError(`unexpected argument "${a}" (launch arguments are name:=value)`);
+      childArgs.push(a);
+    } else if (file === undefined) {
+      file = a;
+      childArgs.unshift(a);
+    } else throw new UsageError(`unexpected argument "${a}" (launch arguments are name:=value)`);
   }
   if (file === undefined) throw new UsageError("missing the launch file");
+  if (foxglove !== undefined) foxglove.host = foxgloveHost;
   const packageRoot = ctx.packageRoot ?? findPackageRoot();
   let plan;
   try {
@@ -79,18 +108,54 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
   }
   const registry = ctx.registry;
   if (middleware === "ros2") return runOnRos2(plan, io, ctx);
-  const graph = new EmbeddedGraph({ writeLine: (line) => io.err(`${line}\n`) });
+  if (onlyNode !== undefined) {
+    const name = onlyNode;
+    plan = { ...plan, nodes: plan.nodes.filter((n) => n.fullyQualifiedName === name) };
+    if (plan.nodes.length === 0) throw new UsageError(`--only-node ${name}: no such node in ${file}`);
+  }
+  const spread = middleware === "dds" && onlyNode === undefined && !oneProcess && plan.nodes.length > 1;
+  // A node process of a spread launch ends with its parent: the parent holds our stdin open.
+  const parentGone = onlyNode === undefined ? undefined : stdinClosed();
+  const writeLine = (line: string): void => io.err(`${line}\n`);
+  let graph: EmbeddedGraph;
+  try {
+    graph = middleware === "dds" ? new DdsGraph({ writeLine }) : new EmbeddedGraph({ writeLine });
+  } catch (err) {
+    io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  if (graph instanceof DdsGraph && onlyNode === undefined) io.err(`[launch] on DDS domain ${graph.participant.domainId} (Cyclone DDS; ROS 2 peers see rt/ topics)\n`);
   const launcher = new Launcher({ graph, registry, log: (line) => io.err(`${line}\n`) });
   graph.spin();
   let server: GraphServer | undefined;
+  let processes: Awaited<ReturnType<typeof startSpread>> | undefined;
+  let bridge: FoxgloveBridge | undefined;
   try {
     try {
-      await launcher.start(plan);
+      if (spread) {
+        // This process keeps no node: it is the launch's introspection point (the DDS graph's
+        // discovery shows every process's topics and nodes) and the children's supervisor.
+        processes = await startSpread(plan, { cliPath: ctx.cliPath ?? join(packageRoot, "bin", "drone-harness.js"), args: childArgs, log: (line) => io.err(`${line}\n`) });
+        const list = [...processes.pids].map(([n, pid]) => `${n} (pid ${pid})`).join(", ");
+        io.err(`[launch] ${processes.pids.size} nodes in ${processes.pids.size} processes: ${list}; the OS spreads them over the cores\n`);
+      } else {
+        await launcher.start(plan);
+      }
     } catch (err) {
       io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
       return 1;
     }
     if (plan.nodes.length === 0) io.err("[launch] no drone_harness nodes to start in this launch file\n");
+    if (onlyNode !== undefined) io.err(`${NODE_STARTED} ${onlyNode} pid ${process.pid}\n`);
+    if (foxglove !== undefined) {
+      try {
+        bridge = await FoxgloveBridge.start(graph, foxglove);
+      } catch (err) {
+        io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
+        return 1;
+      }
+      io.err(`[launch] Foxglove WebSocket: ws://${bridge.host}:${bridge.port} (open it in Foxglove or Lichtblick: "Foxglove WebSocket" connection)\n`);
+    }
     if (introspection) {
       server = new GraphServer(
         launchIntrospection(graph, (fqn) => launcher.node(fqn), { pid: process.pid, launchFile: file, startedAtMs: Date.now(), domainId: domainIdOf() }),
@@ -100,15 +165,26 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
       await server.listen(socketPath);
       io.err(`[launch] introspection socket: ${socketPath}\n`);
     }
-    ctx.onReady?.({ socketPath: server?.socketPath, graph, launcher });
-    await (ctx.until ?? untilSignal)();
+    ctx.onReady?.({ socketPath: server?.socketPath, graph, launcher, foxglove: bridge === undefined ? undefined : { host: bridge.host, port: bridge.port } });
+    await Promise.race([(ctx.until ?? untilSignal)(), ...(parentGone === undefined ? [] : [parentGone])]);
     io.err("[launch] shutting down\n");
     return 0;
   } finally {
+    await bridge?.close();
+    await processes?.stop();
     await launcher.stop();
     await server?.close();
     await graph.shutdown();
   }
+}
+
+/** Resolves when this process's stdin reaches its end (the pipe's writer, our parent, is gone). */
+function stdinClosed(): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdin.once("end", resolve);
+    process.stdin.once("close", resolve);
+    process.stdin.resume();
+  });
 }
 
 /**

@@ -18,9 +18,9 @@ describe("drone-harness launch --middleware", () => {
   });
   it("rejects an unknown middleware by name", async () => {
     const c = capture();
-    await expect(runLaunch(["launch/drone.launch.xml", "--middleware=dds"], c.io, { registry })).rejects.toThrow(UsageError);
-    await expect(runLaunch(["launch/drone.launch.xml", "--middleware=dds"], c.io, { registry })).rejects.toThrow(
-      '--middleware=dds: expected "embedded" or "ros2"',
+    await expect(runLaunch(["launch/drone.launch.xml", "--middleware=zenoh"], c.io, { registry })).rejects.toThrow(UsageError);
+    await expect(runLaunch(["launch/drone.launch.xml", "--middleware=zenoh"], c.io, { registry })).rejects.toThrow(
+      "--middleware=zenoh: expected one of embedded, ros2, dds",
     );
   });
 });
