@@ -1,4 +1,4 @@
-import type { IKoffiCType, IKoffiLib, KoffiFunction } from "koffi";
+import type { IKoffiCType, IKoffiLib, KoffiFunction, TypeSpecWithAlignment } from "koffi";
 
 /** What users see when --middleware dds is chosen and Cyclone DDS cannot be loaded. */
 export const CYCLONE_UNAVAILABLE =
@@ -65,6 +65,19 @@ export const BUILTIN_TOPIC = { participant: 0x7fff0001, publication: 0x7fff0003,
 let cached: CycloneApi | undefined;
 
 /**
+ * koffi.struct, or the type registered under that name already: koffi's type names live in the
+ * native addon, which outlives this module when a test runner loads the module again.
+ */
+function namedStruct(koffi: typeof import("koffi"), name: string, def: Record<string, TypeSpecWithAlignment>): IKoffiCType {
+  try {
+    return koffi.struct(name, def);
+  } catch (error) {
+    if (!String((error as { message?: unknown }).message).includes("Duplicate type name")) throw error;
+    return koffi.resolve(name);
+  }
+}
+
+/**
  * Loads koffi and libddsc, once per process. Throws CYCLONE_UNAVAILABLE with the loader's reason
  * when the library is missing, so the embedded default never touches either.
  */
@@ -85,7 +98,7 @@ export function loadCyclone(): CycloneApi {
     }
   }
   if (lib === undefined) throw new Error(`${CYCLONE_UNAVAILABLE} (tried ${reasons.join("; ")})`);
-  const TopicDescriptor = koffi.struct("dds_topic_descriptor_t", {
+  const TopicDescriptor = namedStruct(koffi, "dds_topic_descriptor_t", {
     m_size: "uint32",
     m_align: "uint32",
     m_flagset: "uint32",
@@ -101,15 +114,15 @@ export function loadCyclone(): CycloneApi {
     type_mapping_sz: "uint32",
     restrict_data_representation: "uint32",
   });
-  koffi.struct("ddsrt_iovec_t", { iov_base: "void *", iov_len: "size_t" });
-  koffi.struct("dds_publication_matched_status_t", {
+  namedStruct(koffi, "ddsrt_iovec_t", { iov_base: "void *", iov_len: "size_t" });
+  namedStruct(koffi, "dds_publication_matched_status_t", {
     total_count: "uint32",
     total_count_change: "int32",
     current_count: "uint32",
     current_count_change: "int32",
     last_subscription_handle: "uint64",
   });
-  const BuiltinEndpoint = koffi.struct("dds_builtintopic_endpoint_t", {
+  const BuiltinEndpoint = namedStruct(koffi, "dds_builtintopic_endpoint_t", {
     key: koffi.array("uint8", 16),
     participant_key: koffi.array("uint8", 16),
     participant_instance_handle: "uint64",
@@ -117,7 +130,7 @@ export function loadCyclone(): CycloneApi {
     type_name: "const char *",
     qos: "void *",
   });
-  const BuiltinParticipant = koffi.struct("dds_builtintopic_participant_t", { key: koffi.array("uint8", 16), qos: "void *" });
+  const BuiltinParticipant = namedStruct(koffi, "dds_builtintopic_participant_t", { key: koffi.array("uint8", 16), qos: "void *" });
   const loaded = lib;
   const f = (decl: string): KoffiFunction => loaded.func(decl);
   cached = {
