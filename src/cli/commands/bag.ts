@@ -25,12 +25,14 @@ import type { NodeRegistry } from "../../ros/launch/NodeFactory";
 import { findPackageRoot } from "../../ros/launch/packageRoot";
 import { defaultRegistry } from "../../ros/msgs";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
+import { FROM_IMAGES_FLAGS, FROM_IMAGES_USAGE, fromImages } from "./bagFromImages";
 
 const USAGE = [
   "bag info <bag>",
   "bag recover <file.mcap> [-o <out.mcap>]",
   "bag record -o <dir> (-a | <topic>...) [-s|--storage mcap|sqlite3] [--storage-preset-profile none|resilient] [--max-bag-size <bytes>] [--max-bag-duration <s>] [--compression zstd|none] [--duration <s>] [--socket <path>]",
   "bag play <bag> [--socket <path>] [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>]",
+  FROM_IMAGES_USAGE,
   "bag play <bag> --launch <file.launch.xml> [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>...] [--start-offset <s>] [name:=value ...]",
 ].join("\n       ");
 
@@ -364,7 +366,13 @@ export const command: CliCommand = {
   run: async (args, io) => {
     const [verb, ...rest] = args;
     try {
-      const verbs: Record<string, (a: string[], o: CliIO) => Promise<number>> = { info, recover, record, play };
+      const verbs: Record<string, (a: string[], o: CliIO) => Promise<number>> = {
+        info,
+        recover,
+        record,
+        play,
+        "from-images": (a, o) => fromImages(parseArgs(a, new Set(FROM_IMAGES_FLAGS), new Set()), o),
+      };
       const handler = verb === undefined ? undefined : verbs[verb];
       if (handler === undefined) throw new UsageError(verb === undefined ? "missing verb" : `unknown verb "${verb}"`);
       return await handler(rest, io);

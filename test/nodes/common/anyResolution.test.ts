@@ -5,12 +5,10 @@
  */
 import { StudentDetector } from "../../../nodes/common/StudentDetector";
 import { SensorState } from "../../../nodes/common/SensorState";
-import { createPerceptionNode } from "../../../nodes/perception";
 import type { StudentOutputMsg } from "../../../nodes/common/studentOutputMsg";
 import { initBackend } from "../../../src/harness/backend";
 import { Student } from "../../../src/harness/models/Student";
-import { activateIfLifecycle } from "../../../src/ros/launch/NodeFactory";
-import { FakeGraph } from "../FakeGraph";
+import { activePerceptionAnySize } from "./perceptionWithStudent";
 import { image } from "../fixtures";
 
 beforeAll(async () => {
@@ -52,16 +50,8 @@ describe("StudentDetector at any resolution", () => {
 
 describe("perception node at any resolution, CameraInfo honoured", () => {
   it("runs 640x480 frames on a 60x80 grid, then drops frames that disagree with camera_info and follows its size", async () => {
-    const graph = new FakeGraph();
-    const student = new Student({ channels: [4, 4, 4, 4], policyHidden: [8], seed: 3 });
-    const launched = await createPerceptionNode({ createDetector: ({ width, height }) => new StudentDetector(student, width, height, { ownsModel: false }) })(graph, {
-      name: "perception",
-      namespace: "/",
-      parameterOverrides: {},
-      remappings: {},
-    });
+    const { graph, launched, dispose } = await activePerceptionAnySize();
     expect([launched.node.getParameter("expected_width").value, launched.node.getParameter("expected_height").value]).toEqual([0, 0]);
-    await activateIfLifecycle(launched);
     const frame = (ms: number, w: number, h: number) => image(BigInt(ms) * 1_000_000n, { width: w, height: h, step: 3 * w, data: new Uint8Array(3 * w * h).fill(120) });
     const info = (w: number, h: number) => ({
       header: { stamp: { sec: 0, nanosec: 0 }, frame_id: "camera_optical" },
@@ -86,6 +76,6 @@ describe("perception node at any resolution, CameraInfo honoured", () => {
     so = graph.messagesOn<StudentOutputMsg>("/harness/student_output");
     expect(so.map((m) => [m.grid_rows, m.grid_cols])).toEqual([[60, 80], [90, 160]]);
     expect(graph.messagesOn("/harness/obstacles_raw")).toHaveLength(2);
-    student.dispose();
+    dispose();
   });
 });
