@@ -66,7 +66,12 @@ describe("real photographs", () => {
 
   it("eval-real prints AP and F1 per set with the Sobel baseline of the same photos", async () => {
     const c = capture();
-    expect(await main(["eval-real", "--real", real, "--model", "student", "--json"], c.io)).toBe(0);
+    const figure = path.join(dir, "figure.png");
+    expect(await main(["eval-real", "--real", real, "--model", "student", "--json", "--figure", figure], c.io)).toBe(0);
+    // Two rows (best, worst photo) of photo | ground truth | map with 4 px gaps.
+    const fig = decodeImage(fs.readFileSync(figure), "figure.png");
+    expect(fig.width === 3 * 540 + 8 || fig.width === 3 * 360 + 8).toBe(true);
+    expect(c.err.join("")).toMatch(/best PLD[UM]\/\d+ \(cell AP \d\.\d{3}\), worst PLD[UM]\/\d+/);
     const r = JSON.parse(c.out.join("")) as { rows: { method: string; set: string; photos: number; ap: number; f1: number }[] };
     expect(r.rows.map((x) => `${x.method.split(" ")[0]}/${x.set}/${x.photos}`)).toEqual(["sobel/PLDM/2", "sobel/PLDU/2", "sobel/all/4", "student/PLDM/2", "student/PLDU/2", "student/all/4"]);
     for (const x of r.rows) {

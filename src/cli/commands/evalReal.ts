@@ -5,7 +5,11 @@
  * at the photo's native size (src/harness/eval/realPhotoMetrics.ts, detectNative.ts), with the
  * median detector time per photo.
  */
+import * as fs from "node:fs";
 import { performance } from "node:perf_hooks";
+import { encodeRgbPng } from "../../harness/data/imageCodec";
+import { averagePrecision } from "../../harness/eval/AveragePrecision";
+import { realFigure, type FigureRow } from "../../harness/eval/realFigure";
 import { initBackend } from "../../harness/backend";
 import { detectNative } from "../../harness/eval/detectNative";
 import { RealSetScore, nearWire, photoSamples, sobelMagnitudeMap } from "../../harness/eval/realPhotoMetrics";
@@ -14,19 +18,20 @@ import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 
-export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--json]
+export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--json] [--figure <png>]
 
   --real    folder of NAME.jpg + NAME.mask.png (sub-folders are sets, e.g. PLDU, PLDM)
   --model   comma-separated detectors (default student,teacher,corrected,old-teacher); Sobel is always scored
   --models  models root (default models)
-  --json    print the results as JSON`;
+  --json    print the results as JSON
+  --figure  write photo | ground truth | map of the first model's best and worst photo (per-photo cell AP) as a PNG`;
 
 export type RealEvalRow = { method: string; set: string; photos: number; ap: number; f1: number; precision: number; recall: number; chance: number; msPerPhoto: number };
 
-type Args = { real: string; models: string; model: string[]; json: boolean; help: boolean };
+type Args = { real: string; models: string; model: string[]; json: boolean; help: boolean; figure: string };
 
 function parseArgs(args: string[]): Args {
-  const a: Args = { real: "", models: "models", model: ["student", "teacher", "corrected", "old-teacher"], json: false, help: false };
+  const a: Args = { real: "", models: "models", model: ["student", "teacher", "corrected", "old-teacher"], json: false, help: false, figure: "" };
   for (let i = 0; i < args.length; i++) {
     const k = args[i] ?? "";
     switch (k) {
@@ -44,6 +49,9 @@ function parseArgs(args: string[]): Args {
         break;
       case "--json":
         a.json = true;
+        break;
+      case "--figure":
+        a.figure = args[++i] ?? "";
         break;
       default:
         throw new UsageError(`unknown argument "${k}"`);
@@ -75,6 +83,9 @@ export const command: CliCommand = {
     const times = new Map<string, number[]>();
     const key = (method: string, set: string): string => `${method}\u0000${set}`;
     const sets = [...new Set(refs.map((r) => r.set))];
+    type Row = { ap: number; name: string } & FigureRow;
+    let best: Row | undefined;
+    let worst: Row | undefined;
     for (const [i, ref] of refs.entries()) {
       const p = loadRealPhoto(ref);
       const { width: W, height: H } = p.image;
@@ -87,8 +98,15 @@ export const command: CliCommand = {
         maps.push([net.name, r.map, performance.now() - t0]);
       }
       const near = nearWire(p.wire, W, H);
-      for (const [method, map, ms] of maps) {
+      for (const [m, [method, map, ms]] of maps.entries()) {
         const samples = photoSamples(map, p.wire, W, H, { near });
+        if (m === 1) {
+          // The first model's best and worst photo by its own cell AP, for --figure.
+          const ap = averagePrecision({ scores: samples.cellScores, labels: samples.cellLabels });
+          const row = { ap, name: `${ref.set}/${ref.name}`, image: p.image, wire: p.wire, map };
+          if (Number.isFinite(ap) && (best === undefined || ap > best.ap)) best = row;
+          if (Number.isFinite(ap) && (worst === undefined || ap < worst.ap)) worst = row;
+        }
         for (const set of [ref.set, "all"]) {
           const k = key(method, set);
           if (!scores.has(k)) scores.set(k, new RealSetScore());
@@ -106,6 +124,10 @@ export const command: CliCommand = {
         const r = scores.get(key(method, set))?.result();
         if (r !== undefined) rows.push({ method, set, photos: r.photos, ap: r.ap, f1: r.f1, precision: r.precision, recall: r.recall, chance: r.chance, msPerPhoto: median(times.get(method) ?? []) });
       }
+    }
+    if (a.figure !== "" && best !== undefined && worst !== undefined) {
+      fs.writeFileSync(a.figure, encodeRgbPng(realFigure([best, worst])));
+      io.err(`${a.figure}: ${nets[0]?.name ?? ""}: best ${best.name} (cell AP ${best.ap.toFixed(3)}), worst ${worst.name} (cell AP ${worst.ap.toFixed(3)})\n`);
     }
     if (a.json) {
       io.out(`${JSON.stringify({ real: a.real, grid: 32, tolerancePx: 5, rows }, null, 2)}\n`);
