@@ -14,26 +14,33 @@
  * harness/texture_gain (std_msgs/Float32, from the harness node; seed 4.2 texture rule): the gain
  * on the student's Sobel input channel for the next frame, in [1, 1.5]; 1 until one arrives and
  * after a deactivate or a clock jump back.
+ *
+ * Any camera resolution (issue 14): expected_width/expected_height default to 0 (any size); the
+ * detector runs fully convolutionally at the frame's size (StudentDetector pads and crops) and the
+ * cell grid follows the frame. camera/camera_info (sensor-data QoS) is honoured: once a valid one
+ * arrived, a frame of another size than its width x height is dropped ("resolution"), since the
+ * calibration (and the cell-to-pixel geometry downstream) is in pixels of that size.
  */
 import { performance } from "node:perf_hooks";
 
 import { CellsToDetections, type ScoreMode } from "../src/control/cellsToDetections";
 import type { Detection2DArray } from "../src/control/visionTypes";
 import { DETECTION_CLASSES } from "../src/harness/actions";
+import { CELL_SIZE_PX } from "../src/harness/models/Student";
 import { TEXTURE_MAX_BOOST } from "../src/harness/correction/constants";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
 import { QOS_DEFAULT, QOS_SENSOR_DATA, type Publisher, type RosGraph, type Subscription } from "../src/ros/graph/types";
 import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/declareParams";
 import { checkedInput } from "./common/checkedInput";
 import { InputHealth } from "./common/InputHealth";
-import { checkImage, checkImu, checkNavSatFix, checkTwistStamped, type ImageExpectation, type InputCheck } from "./common/inputValidation";
+import { checkCameraInfo, checkImage, checkImu, checkNavSatFix, checkTwistStamped, type ImageExpectation, type InputCheck } from "./common/inputValidation";
 import type { Detector } from "./common/models";
 import { DETECTOR_KINDS, type DetectorKind, type DetectorParams } from "./common/ModelProvider";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
 import { SensorState } from "./common/SensorState";
 import { resolveStatePeriod } from "./common/statePeriod";
-import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
+import type { CameraInfo, Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
 import { StampGuard, stampToNs } from "./common/StampGuard";
 import {
   DETECTION_ARRAY_TYPE,
@@ -56,6 +63,7 @@ export const PERCEPTION_TOPICS = {
   studentOutput: "harness/student_output",
   obstaclesRaw: "harness/obstacles_raw",
   textureGain: "harness/texture_gain",
+  cameraInfo: "camera/camera_info",
 } as const;
 
 export type PerceptionDeps = {
@@ -67,8 +75,8 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
   return async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
     const node = createLaunchedLifecycleNode(graph, options);
     const p = {
-      width: declareInt(node, "expected_width", 256, "Expected image width in px (0 = any); other sizes are dropped (resize upstream)", { from: 0, to: 8192 }),
-      height: declareInt(node, "expected_height", 256, "Expected image height in px (0 = any)", { from: 0, to: 8192 }),
+      width: declareInt(node, "expected_width", 0, "Expected image width in px (0 = any, the size of camera/camera_info when one arrived); other sizes are dropped", { from: 0, to: 8192 }),
+      height: declareInt(node, "expected_height", 0, "Expected image height in px (0 = any)", { from: 0, to: 8192 }),
       encodings: declareStringArray(node, "encodings", ["rgb8", "bgr8"], "Accepted image encodings"),
       scoreThreshold: declareDouble(node, "score_threshold", 0.5, "Cell probability threshold for a detection", { from: 0, to: 1 }),
       connectivity: declareInt(node, "connectivity", 8, "Cell connectivity of a detection (4 or 8)", { from: 4, to: 8, step: 4 }),
@@ -111,6 +119,7 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
           { key: "latency_p50_ms", value: s.latencyP50_ms.toFixed(2) },
           { key: "latency_p99_ms", value: s.latencyP99_ms.toFixed(2) },
           { key: "texture_gain", value: textureGain.toFixed(4) },
+          { key: "camera_info", value: calibrated === undefined ? "none yet" : `${calibrated.width}x${calibrated.height}` },
           ...health.keyValues(),
         ],
       };
@@ -128,6 +137,23 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       textureGain = g;
     };
 
+    // The image size of the last valid camera/camera_info (undefined until one arrives).
+    let calibrated: { width: number; height: number } | undefined;
+    const infoScratch = { fx: 0, fy: 0, cx: 0, cy: 0 };
+    const onCameraInfo = (msg: CameraInfo): void => {
+      if (!active) return;
+      try {
+        const c = checkCameraInfo(msg, expectation, infoScratch);
+        if (c.type === "reject") {
+          health.drop(PERCEPTION_TOPICS.cameraInfo, c.reason, c.detail);
+          return;
+        }
+        calibrated = { width: msg.width, height: msg.height };
+      } catch (err) {
+        health.drop(PERCEPTION_TOPICS.cameraInfo, "callback_error", err instanceof Error ? err.message : String(err));
+      }
+    };
+
     const onImage = (msg: Image): void => {
       if (!active || detector === undefined || cells === undefined) return;
       const topic = PERCEPTION_TOPICS.image;
@@ -136,6 +162,10 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
         const check = checkImage(msg, expectation);
         if (check.type === "reject") {
           health.drop(topic, check.reason, check.detail);
+          return;
+        }
+        if (calibrated !== undefined && (msg.width !== calibrated.width || msg.height !== calibrated.height)) {
+          health.drop(topic, "resolution", `image ${msg.width}x${msg.height}, camera_info says ${calibrated.width}x${calibrated.height}`);
           return;
         }
         const stamp = guard.check(msg.header.stamp, nowNs);
@@ -154,7 +184,9 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
         const t0 = performance.now();
         const out = detector.infer(msg, sensors.onFrame(stampToNs(msg.header.stamp)), textureGain);
         if (p.publishStudentOutput) pubOutput?.publish(toStudentOutputMsg(msg.header, out, msg, false));
-        const detections = cells.run(out.cellProbs, msg.width, msg.height, msg.header, []);
+        if (out.gridRows !== cells.rows || out.gridCols !== cells.cols) cells = newCells(out.gridRows, out.gridCols, out.numClasses);
+        // Cells are 8 px from the top-left corner; the last row/column may overhang the frame.
+        const detections = cells.run(out.cellProbs, out.gridCols * CELL_SIZE_PX, out.gridRows * CELL_SIZE_PX, msg.header, []);
         pubRaw?.publish({ header: copyHeader(msg.header), detections });
         stats.record(nowNs, performance.now() - t0);
       } catch (err) {
@@ -182,6 +214,18 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
         apply(msg);
       });
 
+    const newCells = (rows: number, cols: number, numClasses: number): CellsToDetections =>
+      new CellsToDetections({
+        rows,
+        cols,
+        numClasses,
+        classNames: DETECTION_CLASSES.length === numClasses ? DETECTION_CLASSES : Array.from({ length: numClasses }, (_, i) => String(i)),
+        connectivity: p.connectivity === 4 ? 4 : 8,
+        scoreThreshold: p.scoreThreshold,
+        scoreMode: p.scoreMode,
+        minCells: p.minCells,
+      });
+
     const release = (): void => {
       active = false;
       for (const s of subs) node.destroySubscription(s);
@@ -200,21 +244,13 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       logger,
       configure: async () => {
         detector = await deps.createDetector({ kind: p.detector, width: p.width, height: p.height, modelDir: p.modelDir });
-        cells = new CellsToDetections({
-          rows: detector.gridRows,
-          cols: detector.gridCols,
-          numClasses: detector.numClasses,
-          classNames: DETECTION_CLASSES.length === detector.numClasses ? DETECTION_CLASSES : Array.from({ length: detector.numClasses }, (_, i) => String(i)),
-          connectivity: p.connectivity === 4 ? 4 : 8,
-          scoreThreshold: p.scoreThreshold,
-          scoreMode: p.scoreMode,
-          minCells: p.minCells,
-        });
+        cells = newCells(detector.gridRows, detector.gridCols, detector.numClasses);
         pubOutput = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, PERCEPTION_TOPICS.studentOutput, { qos: QOS_DEFAULT });
         pubRaw = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, PERCEPTION_TOPICS.obstaclesRaw, { qos: QOS_DEFAULT });
         const T = PERCEPTION_TOPICS;
         subs.push(
           node.createSubscription<Image>(IMAGE_TYPE, T.image, { qos: QOS_SENSOR_DATA }, onImage),
+          node.createSubscription<CameraInfo>("sensor_msgs/msg/CameraInfo", T.cameraInfo, { qos: QOS_SENSOR_DATA }, onCameraInfo),
           node.createSubscription<{ data: number }>("std_msgs/msg/Float32", T.textureGain, { qos: QOS_DEFAULT }, onTextureGain),
           node.createSubscription<Imu>(IMU_TYPE, T.imu, { qos: QOS_SENSOR_DATA }, stateInput(T.imu, sensorGuards.imu, (m: Imu) => checkImu(m), (m) => sensors.onImu(m))),
           node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, T.fix, { qos: QOS_SENSOR_DATA }, stateInput(T.fix, sensorGuards.fix, checkNavSatFix, (m) => sensors.onFix(m))),

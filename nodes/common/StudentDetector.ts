@@ -8,6 +8,13 @@
  * same preprocessing as the training code (src/harness/training/HarnessedPolicy.ts decideFrame).
  * A texture gain other than 1 (the harness's texture rule, seed 4.2) multiplies the Sobel channel
  * inside the student (Student.perceive); the pooled input for the harness stays ungained.
+ *
+ * Any camera resolution (issue 14 item 1): the network is fully convolutional, so a frame whose
+ * sides are not multiples of 64 (the student pools by 32, the harness's pooled input takes 64x64
+ * blocks; that pooled input then includes the padding) is padded on the right and bottom by
+ * reflection and the cell grid is cropped back to ceil(H/8) x ceil(W/8) cells of 8 px from the
+ * top-left corner: 640x480 gives 60x80 cells, 1280x720 90x160. With width = height = 0 the
+ * detector takes each frame's size, reallocating its buffers only when the size changes.
  */
 import * as tf from "@tensorflow/tfjs";
 
@@ -23,15 +30,14 @@ import type { Image } from "./sensorTypes";
 import { Rgb8Converter } from "./toRgb8";
 
 export class StudentDetector implements Detector {
-  readonly gridRows: number;
-  readonly gridCols: number;
   readonly numClasses = NUM_DETECTION_CLASSES;
   private readonly rgb = new Rgb8Converter();
-  private readonly out: StudentOutputs;
+  private out: StudentOutputs;
+  private size = { width: 0, height: 0 };
 
   /**
-   * `width`/`height`: the image size the node accepts (multiples of 32, the student's pooling).
-   * `ownsModel` (default true): dispose the network with the detector (false when the caller
+   * `width`/`height`: the image size the node accepts, any positive size; 0 and 0 accept every
+   * size. `ownsModel` (default true): dispose the network with the detector (false when the caller
    * shares one network between launches, e.g. the benchmark arms).
    */
   constructor(
@@ -40,17 +46,32 @@ export class StudentDetector implements Detector {
     private readonly height: number,
     private readonly options: { ownsModel?: boolean } = {},
   ) {
-    if (!(width > 0 && width % 32 === 0 && height > 0 && height % 32 === 0)) {
-      throw new RangeError(`image size ${width}x${height}, expected positive multiples of 32 (set expected_width/expected_height)`);
+    const any = width === 0 && height === 0;
+    if (!any && !(Number.isInteger(width) && width > 0 && Number.isInteger(height) && height > 0)) {
+      throw new RangeError(`image size ${width}x${height}, expected positive integers, or 0x0 for any size (set expected_width/expected_height)`);
     }
-    this.gridRows = height / CELL_SIZE_PX;
-    this.gridCols = width / CELL_SIZE_PX;
-    this.out = {
+    this.out = this.allocate(any ? 256 : width, any ? 256 : height);
+  }
+
+  /** Cell rows of the last (or the configured) frame size. */
+  get gridRows(): number {
+    return this.out.gridRows;
+  }
+
+  get gridCols(): number {
+    return this.out.gridCols;
+  }
+
+  private allocate(width: number, height: number): StudentOutputs {
+    this.size = { width, height };
+    const gridRows = Math.ceil(height / CELL_SIZE_PX);
+    const gridCols = Math.ceil(width / CELL_SIZE_PX);
+    return {
       actionLogits: new Float32Array(NUM_ACTIONS),
-      gridRows: this.gridRows,
-      gridCols: this.gridCols,
+      gridRows,
+      gridCols,
       numClasses: NUM_DETECTION_CLASSES,
-      cellProbs: new Float32Array(this.gridRows * this.gridCols * NUM_DETECTION_CLASSES),
+      cellProbs: new Float32Array(gridRows * gridCols * NUM_DETECTION_CLASSES),
       state: new Float32Array(STATE_DIM),
       pooledSize: HARNESS_IMAGE_SIZE,
       pooledInput: new Float32Array(HARNESS_IMAGE_SIZE * HARNESS_IMAGE_SIZE * 4),
@@ -61,13 +82,21 @@ export class StudentDetector implements Detector {
     if (!(textureGain >= 1 && textureGain <= 1 + TEXTURE_MAX_BOOST)) {
       throw new RangeError(`textureGain=${textureGain}, expected [1, ${1 + TEXTURE_MAX_BOOST}]`);
     }
-    if (image.width !== this.width || image.height !== this.height) {
+    if ((this.width > 0 || this.height > 0) && (image.width !== this.width || image.height !== this.height)) {
       throw new RangeError(`image ${image.width}x${image.height}, expected ${this.width}x${this.height}`);
     }
+    if (image.width !== this.size.width || image.height !== this.size.height) this.out = this.allocate(image.width, image.height);
+    const { width: W, height: H } = this.size;
+    const { gridRows: rows, gridCols: cols } = this.out;
     const rgb01Data = this.rgb.convertFloat01(image);
     normaliseState(state, this.out.state);
     tf.tidy(() => {
-      const rgb01 = tf.tensor4d(rgb01Data, [1, this.height, this.width, 3]);
+      // Multiples of 64: the student pools by 32, the harness input pools to 64x64 cells.
+      const ph = Math.ceil(H / HARNESS_IMAGE_SIZE) * HARNESS_IMAGE_SIZE - H;
+      const pw = Math.ceil(W / HARNESS_IMAGE_SIZE) * HARNESS_IMAGE_SIZE - W;
+      let rgb01 = tf.tensor4d(rgb01Data, [1, H, W, 3]);
+      // Reflection needs pad < side; smaller frames are zero-padded.
+      if (ph > 0 || pw > 0) rgb01 = ph < H && pw < W ? tf.mirrorPad(rgb01, [[0, 0], [0, ph], [0, pw], [0, 0]], "reflect") : tf.pad(rgb01, [[0, 0], [0, ph], [0, pw], [0, 0]]);
       const input = buildImageInput(rgb01);
       // Gain 1 takes the training code's path (no textureGain input) exactly.
       const s = this.student.forward({
@@ -77,7 +106,8 @@ export class StudentDetector implements Detector {
       });
       this.out.actionLogits.set(s.actionLogits.dataSync());
       this.out.pooledInput.set(avgPoolToGrid(input, HARNESS_IMAGE_SIZE, HARNESS_IMAGE_SIZE).dataSync());
-      this.out.cellProbs.set(tf.softmax(s.detLogits).dataSync());
+      const logits = ph > 0 || pw > 0 ? tf.slice(s.detLogits, [0, 0, 0, 0], [1, rows, cols, NUM_DETECTION_CLASSES]) : s.detLogits;
+      this.out.cellProbs.set(tf.softmax(logits).dataSync());
     });
     return this.out;
   }

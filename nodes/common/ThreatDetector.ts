@@ -8,34 +8,61 @@
  */
 import { NUM_DETECTION_CLASSES } from "../../src/harness/actions";
 import type { Teacher } from "../../src/harness/models/Teacher";
-import { DetectorRuntime } from "../../src/harness/runtime/DetectorRuntime";
+import { DETECTOR_CELL_PX, DetectorRuntime } from "../../src/harness/runtime/DetectorRuntime";
 import type { Detector, StudentOutputs } from "./models";
 import type { FrameState } from "./SensorState";
 import type { Image } from "./sensorTypes";
 import { Rgb8Converter } from "./toRgb8";
 
 export class ThreatDetector implements Detector {
-  readonly gridRows: number;
-  readonly gridCols: number;
   readonly numClasses = NUM_DETECTION_CLASSES;
-  private readonly runtime: DetectorRuntime;
+  private runtime: DetectorRuntime;
   private readonly rgb = new Rgb8Converter();
-  private readonly out: StudentOutputs;
+  private out: StudentOutputs;
+  private size = { width: 0, height: 0 };
+  private padded = new Uint8Array(0);
 
-  /** `ownsModel` (default true): dispose the network with the detector (false when the caller shares it). */
+  /**
+   * `width`/`height`: the image size the node accepts, any positive size; 0 and 0 accept every
+   * size (the buffers follow the frame). A side that is not a multiple of 8 px is padded on the
+   * right/bottom by repeating the edge pixels, and the grid has ceil(side / 8) cells.
+   * `ownsModel` (default true): dispose the network with the detector (false when the caller shares it).
+   */
   constructor(
-    detector: Teacher,
-    width: number,
-    height: number,
+    private readonly detector: Teacher,
+    private readonly width: number,
+    private readonly height: number,
     private readonly options: { ownsModel?: boolean } = {},
   ) {
-    this.runtime = new DetectorRuntime(detector, width, height);
-    this.gridRows = this.runtime.rows;
-    this.gridCols = this.runtime.cols;
-    this.out = {
+    const any = width === 0 && height === 0;
+    if (!any && !(Number.isInteger(width) && width > 0 && Number.isInteger(height) && height > 0)) {
+      throw new RangeError(`image size ${width}x${height}, expected positive integers, or 0x0 for any size (set expected_width/expected_height)`);
+    }
+    this.runtime = this.allocate(any ? 256 : width, any ? 256 : height);
+    this.out = this.outputs();
+  }
+
+  get gridRows(): number {
+    return this.runtime.rows;
+  }
+
+  get gridCols(): number {
+    return this.runtime.cols;
+  }
+
+  private allocate(width: number, height: number): DetectorRuntime {
+    this.size = { width, height };
+    const pw = Math.ceil(width / DETECTOR_CELL_PX) * DETECTOR_CELL_PX;
+    const ph = Math.ceil(height / DETECTOR_CELL_PX) * DETECTOR_CELL_PX;
+    this.padded = pw === width && ph === height ? new Uint8Array(0) : new Uint8Array(pw * ph * 3);
+    return new DetectorRuntime(this.detector, pw, ph);
+  }
+
+  private outputs(): StudentOutputs {
+    return {
       actionLogits: new Float32Array(0),
-      gridRows: this.gridRows,
-      gridCols: this.gridCols,
+      gridRows: this.runtime.rows,
+      gridCols: this.runtime.cols,
       numClasses: NUM_DETECTION_CLASSES,
       cellProbs: this.runtime.classProbs,
       state: new Float32Array(0),
@@ -47,14 +74,33 @@ export class ThreatDetector implements Detector {
 
   infer(image: Image, _state: FrameState, textureGain = 1): StudentOutputs {
     if (textureGain !== 1) throw new RangeError(`textureGain=${textureGain}: the pipeline detector has no Sobel-gain input (the texture rule applies to the policy-head student)`);
-    if (image.width !== this.runtime.width || image.height !== this.runtime.height) {
-      throw new RangeError(`image ${image.width}x${image.height}, expected ${this.runtime.width}x${this.runtime.height}`);
+    if ((this.width > 0 || this.height > 0) && (image.width !== this.width || image.height !== this.height)) {
+      throw new RangeError(`image ${image.width}x${image.height}, expected ${this.width}x${this.height}`);
     }
-    this.runtime.infer(this.rgb.convert(image));
+    if (image.width !== this.size.width || image.height !== this.size.height) {
+      this.runtime = this.allocate(image.width, image.height);
+      this.out = this.outputs();
+    }
+    const rgb = this.rgb.convert(image);
+    this.runtime.infer(this.padded.length === 0 ? rgb : this.pad(rgb));
     return this.out;
   }
 
+  /** Copies the frame into the padded buffer, repeating the last column and row. */
+  private pad(rgb: Uint8Array): Uint8Array {
+    const { width: w, height: h } = this.size;
+    const pw = this.runtime.width, ph = this.runtime.height;
+    const out = this.padded;
+    for (let y = 0; y < ph; y++) {
+      const sy = Math.min(y, h - 1);
+      out.set(rgb.subarray(sy * w * 3, (sy + 1) * w * 3), y * pw * 3);
+      const last = (sy * w + w - 1) * 3;
+      for (let x = w; x < pw; x++) out.set(rgb.subarray(last, last + 3), (y * pw + x) * 3);
+    }
+    return out;
+  }
+
   dispose(): void {
-    if (this.options.ownsModel ?? true) this.runtime.detector.dispose();
+    if (this.options.ownsModel ?? true) this.detector.dispose();
   }
 }

@@ -56,7 +56,8 @@ describe("perception node", () => {
     expect(graph.pubs.find((p) => p.topic === "/harness/obstacles_raw")!.qos).toEqual(QOS_DEFAULT);
     expect(graph.pubs.find((p) => p.topic === "/harness/student_output")!.qos).toEqual(QOS_DEFAULT);
     expect(launched.node.getParameter("score_threshold").value).toBe(0.5);
-    expect(launched.node.getParameter("expected_width").value).toBe(256);
+    // 0 = any camera resolution (issue 14); camera/camera_info then fixes the size.
+    expect(launched.node.getParameter("expected_width").value).toBe(0);
   });
 
   it("follows remapping and namespace (relative topic names)", async () => {
@@ -73,7 +74,7 @@ describe("perception node", () => {
   });
 
   it("drops and counts bad images (encoding, size, step, duplicate stamp) and keeps running", async () => {
-    const { graph, detector, launched } = await setup();
+    const { graph, detector, launched } = await setup({ expected_width: 256, expected_height: 256 });
     await activateIfLifecycle(launched);
     graph.advanceTo(100n * MS);
     const inject = (m: ReturnType<typeof image>) => graph.inject("/camera/image_raw", "sensor_msgs/msg/Image", m);

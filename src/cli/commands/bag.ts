@@ -27,6 +27,7 @@ import { findPackageRoot } from "../../ros/launch/packageRoot";
 import { defaultRegistry } from "../../ros/msgs";
 import { SENSOR_INPUT_TOPICS } from "../../../sim/topics";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
+import { FROM_IMAGES_FLAGS, FROM_IMAGES_USAGE, fromImages } from "./bagFromImages";
 
 const USAGE = [
   "bag info <bag>",
@@ -35,6 +36,7 @@ const USAGE = [
   "bag play <bag> [--socket <path>] [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>... | --all-topics] [--start-offset <s>]",
   "bag play <bag> --launch <file.launch.xml> [--rate <R>] [--loop] [--clock [<Hz>]] [--topics <topic>... | --all-topics] [--start-offset <s>] [name:=value ...]",
   "  (default: every recorded topic except the recorded /clock and the topics the running nodes publish)",
+  FROM_IMAGES_USAGE,
 ].join("\n       ");
 
 /** Schema text from the message registry (ros2jazzy + msgs/), for .db3 bags that carry none. */
@@ -472,7 +474,13 @@ export const command: CliCommand = {
   run: async (args, io) => {
     const [verb, ...rest] = args;
     try {
-      const verbs: Record<string, (a: string[], o: CliIO) => Promise<number>> = { info, recover, record, play };
+      const verbs: Record<string, (a: string[], o: CliIO) => Promise<number>> = {
+        info,
+        recover,
+        record,
+        play,
+        "from-images": (a, o) => fromImages(parseArgs(a, new Set(FROM_IMAGES_FLAGS), new Set()), o),
+      };
       const handler = verb === undefined ? undefined : verbs[verb];
       if (handler === undefined) throw new UsageError(verb === undefined ? "missing verb" : `unknown verb "${verb}"`);
       return await handler(rest, io);

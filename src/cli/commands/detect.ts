@@ -1,28 +1,51 @@
 /**
- * `drone-harness detect --models models/ [--harness on|off] <image files or folders> --out <dir>`
- * Runs the co-evolved student (and its harness) on PNG/JPEG photographs of any size and writes,
- * per image, `<name>.wire.png` (8-bit per-pixel wire probability, original size) and
- * `<name>.detections.json` (vision_msgs-shaped Detection2D list in original pixels).
+ * `drone-harness detect [--model student|teacher|corrected|old-teacher|<dir>] [--models <root>]
+ *   [--threshold 0.5] <image files or folders> --out <dir>`
+ * Runs a wire detector on PNG/JPEG photographs as they come (issue 14 item 1): any size and
+ * aspect, fully convolutional at the native size (src/harness/eval/detectNative.ts), and writes
+ * per image `<name>.wire.png` (8-bit wire probability at the photo's size) and
+ * `<name>.detections.json` (vision_msgs-shaped Detection2D list in photo pixels), printing the
+ * per-image detector time. The model names are resolved by src/cli/loadWireNet.ts.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { DETECTION_CLASSES } from "../../harness/actions";
+import { CellsToDetections } from "../../control/cellsToDetections";
 import { initBackend } from "../../harness/backend";
 import { decodeImage, encodeGreyPng } from "../../harness/data/imageCodec";
-import { detectImage } from "../../harness/eval/detectImage";
-import { loadHarness, loadStudent } from "../../harness/modelfile";
-import type { TrainingState } from "../../harness/training/trainPipeline";
-import { LAMBDA_INITIAL } from "../../harness/correction/constants";
+import { WIRE_CELL_PX } from "../../harness/eval/WireNet";
+import { detectNative } from "../../harness/eval/detectNative";
 import { UsageError, type CliCommand } from "../CliCommand";
+import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 
-export const USAGE = "drone-harness detect --models <dir> [--harness on|off] [--threshold 0.5] <image files or folders> --out <dir>";
+export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--models <root>] [--threshold 0.5] <image files or folders> --out <dir>
 
-export type DetectArgs = { models: string; harness: boolean; inputs: string[]; out: string; threshold: number };
+  --model      which detector (default student):
+                 student      <root>/pipeline/student, the BC student-size detector
+                 teacher      <root>/pipeline/teacher, the teacher-size detector
+                 corrected    <root>/student.*, the co-evolved student (its harness adds zero on a still photo)
+                 old-teacher  <root>/teacher.*, the co-evolution run's teacher
+                 <dir>        a folder with teacher.model.json (e.g. written by \`transfer\`)
+  --models     models root (default models)
+  --harness    on|off: the older spelling of --model corrected (same map either way on a photo)
+  --threshold  cell probability for a detection (default 0.5)
+  --out        output folder: <name>.wire.png (wire probability at the photo's size) and <name>.detections.json
+Photos of any size and aspect run at their native resolution (no resize).`;
+
+export type DetectArgs = { model: string; models: string; inputs: string[]; out: string; threshold: number; help: boolean };
 
 export function parseDetectArgs(args: string[]): DetectArgs {
-  const out: DetectArgs = { models: "models", harness: true, inputs: [], out: "", threshold: 0.5 };
+  const out: DetectArgs = { model: "student", models: "models", inputs: [], out: "", threshold: 0.5, help: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     switch (a) {
+      case "--help":
+      case "-h":
+        return { ...out, help: true };
+      case "--model":
+        out.model = args[++i] ?? "";
+        break;
       case "--models":
         out.models = args[++i] ?? "";
         break;
@@ -32,7 +55,7 @@ export function parseDetectArgs(args: string[]): DetectArgs {
       case "--harness": {
         const v = args[++i];
         if (v !== "on" && v !== "off") throw new UsageError(`--harness=${v ?? "(missing)"}, expected on or off`);
-        out.harness = v === "on";
+        out.model = "corrected";
         break;
       }
       case "--threshold": {
@@ -46,6 +69,7 @@ export function parseDetectArgs(args: string[]): DetectArgs {
         out.inputs.push(a);
     }
   }
+  if (out.model === "") throw new UsageError("--model needs a value");
   if (out.inputs.length === 0) throw new UsageError("no image files or folders given");
   if (out.out === "") throw new UsageError("--out <dir> is required");
   return out;
@@ -53,7 +77,7 @@ export function parseDetectArgs(args: string[]): DetectArgs {
 
 const IMAGE_EXT = /\.(png|jpe?g)$/i;
 
-/** Expands folders (not recursively) to their PNG/JPEG files, sorted; files are kept as given. */
+/** Expands folders (not recursively) to their PNG/JPEG files (not *.mask.png), sorted; files are kept as given. */
 export function listImages(inputs: readonly string[]): string[] {
   const files: string[] = [];
   for (const p of inputs) {
@@ -64,7 +88,7 @@ export function listImages(inputs: readonly string[]): string[] {
       throw new UsageError(`${p}: no such file or folder`);
     }
     if (st.isDirectory()) {
-      for (const f of fs.readdirSync(p).sort()) if (IMAGE_EXT.test(f)) files.push(path.join(p, f));
+      for (const f of fs.readdirSync(p).sort()) if (IMAGE_EXT.test(f) && !f.endsWith(".mask.png") && !f.endsWith(".wire.png")) files.push(path.join(p, f));
     } else files.push(p);
   }
   return files;
@@ -74,31 +98,38 @@ export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
     const a = parseDetectArgs(args);
+    if (a.help) {
+      io.out(`usage: ${USAGE}\n`);
+      return 0;
+    }
     const files = listImages(a.inputs);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
-    const student = (await loadStudent(a.models)).model;
-    const harness = a.harness ? (await loadHarness(a.models)).model : undefined;
-    const stateFile = path.join(a.models, "training.json");
-    const lambda = fs.existsSync(stateFile) ? ((JSON.parse(fs.readFileSync(stateFile, "utf8")) as TrainingState).lambda.coevo ?? LAMBDA_INITIAL) : LAMBDA_INITIAL;
+    const net = await loadWireNet(a.model, a.models);
     fs.mkdirSync(a.out, { recursive: true });
     let failed = 0;
-    for (const file of files) {
-      const base = path.basename(file).replace(IMAGE_EXT, "");
-      try {
-        const image = decodeImage(fs.readFileSync(file), file);
-        const r = detectImage(student, harness, image, { threshold: a.threshold, lambda });
-        const mapFile = path.join(a.out, `${base}.wire.png`);
-        const jsonFile = path.join(a.out, `${base}.detections.json`);
-        fs.writeFileSync(mapFile, encodeGreyPng(r.width, r.height, r.wireMap));
-        fs.writeFileSync(
-          jsonFile,
-          `${JSON.stringify({ image: file, width: r.width, height: r.height, harness: a.harness, threshold: a.threshold, detections: r.detections }, null, 2)}\n`,
-        );
-        io.out(`${file}: ${r.width}x${r.height}, ${r.detections.length} detections -> ${mapFile}, ${jsonFile}\n`);
-      } catch (err) {
-        failed++;
-        io.err(`${err instanceof Error ? err.message : String(err)}\n`);
+    try {
+      for (const file of files) {
+        const base = path.basename(file).replace(IMAGE_EXT, "");
+        try {
+          const image = decodeImage(fs.readFileSync(file), file);
+          const t0 = performance.now();
+          const r = detectNative(net, image);
+          const ms = performance.now() - t0;
+          const labeller = new CellsToDetections({ rows: r.rows, cols: r.cols, numClasses: DETECTION_CLASSES.length, classNames: DETECTION_CLASSES, scoreThreshold: a.threshold });
+          const detections = labeller.run(r.cellProbs, r.cols * WIRE_CELL_PX, r.rows * WIRE_CELL_PX, { stamp: { sec: 0, nanosec: 0 }, frame_id: "image" });
+          const map8 = Uint8Array.from(r.map, (p) => Math.round(255 * Math.min(1, Math.max(0, p))));
+          const mapFile = path.join(a.out, `${base}.wire.png`);
+          const jsonFile = path.join(a.out, `${base}.detections.json`);
+          fs.writeFileSync(mapFile, encodeGreyPng(r.width, r.height, map8));
+          fs.writeFileSync(jsonFile, `${JSON.stringify({ image: file, model: net.name, width: r.width, height: r.height, threshold: a.threshold, detections }, null, 2)}\n`);
+          io.out(`${file}: ${r.width}x${r.height}, ${detections.length} detections, ${ms.toFixed(1)} ms (${net.name}) -> ${mapFile}, ${jsonFile}\n`);
+        } catch (err) {
+          failed++;
+          io.err(`${err instanceof Error ? err.message : String(err)}\n`);
+        }
       }
+    } finally {
+      net.dispose();
     }
     return failed > 0 ? 1 : 0;
   },

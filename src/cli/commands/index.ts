@@ -32,6 +32,8 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   detect: { summary: "run the student on PNG/JPEG photographs: wire probability maps + detections JSON", load: async () => (require("./detect") as typeof import("./detect")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
+  "eval-real": { summary: "real photographs with wire ground truth: cell AP and 5 px F1 per set, Sobel baseline in the same run", load: async () => (require("./evalReal") as typeof import("./evalReal")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   launch: { summary: "run a launch/*.launch.xml's drone_harness nodes in one process (embedded graph)", load: async () => (require("./launch") as typeof import("./launch")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   topic: { summary: "topic list [-t] | echo <topic> [--once] | hz <topic>, against a running launch", load: async () => (require("./topic") as typeof import("./topic")).command },

@@ -18,10 +18,12 @@ import { assertTransferSource } from "../../harness/training/transferSource";
 import { runTransfer, type TransferReport, type TransferRunOptions } from "../../harness/training/transferRun";
 import { intArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
+import { TRANSFER_REAL_USAGE, transferReal } from "./transferReal";
 
 export const USAGE =
   "drone-harness transfer --from <models dir> --scenario <yaml|name> --out <dir> [--train-samples 300] [--test-samples 300] [--sample-every 2] " +
-  "[--epochs 30] [--flights 20] [--lambda 0.3] [--seed 1]";
+  "[--epochs 30] [--flights 20] [--lambda 0.3] [--seed 1]\n       " +
+  TRANSFER_REAL_USAGE;
 
 export type TransferArgs = { from: string; scenario: string; out: string; options: TransferRunOptions };
 
@@ -129,6 +131,8 @@ export function reportTable(r: TransferReport): string {
 export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
+    // `transfer --real <dir>`: few-shot adaptation of the detector to real photographs (issue 14).
+    if (args.includes("--real")) return transferReal(args, io);
     const a = parseTransferArgs(args);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const source = await loadTransferSource(a.from);

@@ -7,6 +7,7 @@
  */
 import { PNG } from "pngjs";
 import * as jpeg from "jpeg-js";
+import { readImageHeader } from "./imageHeader";
 
 export type RgbImage = { width: number; height: number; /** row-major RGB, 3 bytes per pixel */ rgb: Uint8Array };
 
@@ -23,26 +24,45 @@ function rgbaToRgb(rgba: Uint8Array, width: number, height: number): Uint8Array 
   return rgb;
 }
 
-/** Decodes a PNG or JPEG (detected by magic bytes). `name` is used in error messages. */
+/** Thrown when a header's dimensions are zero or too large to decode (checked before decoding). */
+export class ImageSizeError extends RangeError {
+  override readonly name = "ImageSizeError";
+}
+
+/**
+ * Decodes a PNG or JPEG (detected by magic bytes). `name` is used in error messages. The
+ * dimensions are read from the header first (imageHeader.ts) and an image of zero size or more
+ * than MAX_IMAGE_MEGAPIXELS is refused before any pixel is decoded (issue 16 item 5).
+ */
 export function decodeImage(bytes: Uint8Array, name: string): RgbImage {
-  const isPng = bytes.length >= 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
-  const isJpeg = bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+  const header = readImageHeader(bytes);
+  switch (header.type) {
+    case "unknown":
+      throw new Error(`${name}: ${header.detail}`);
+    case "malformed":
+      throw new Error(`${name}: cannot decode image: ${header.format.toUpperCase()} header: ${header.detail}`);
+    case "ok":
+      break;
+  }
+  const { format, width, height } = header;
+  if (width === 0 || height === 0 || width * height > MAX_IMAGE_MEGAPIXELS * 1e6) {
+    throw new ImageSizeError(
+      `${name}: ${format.toUpperCase()} header says ${width}x${height} (${((width * height) / 1e6).toFixed(1)} megapixels), expected 1 to ${MAX_IMAGE_MEGAPIXELS} megapixels; not decoded`,
+    );
+  }
+  if (bytes.length < header.minBytes) {
+    throw new ImageSizeError(`${name}: ${format.toUpperCase()} header says ${width}x${height}, which needs at least ${header.minBytes} bytes; the file has ${bytes.length} (truncated or a false header); not decoded`);
+  }
   try {
-    if (isPng) {
+    if (format === "png") {
       const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      if (png.width * png.height > MAX_IMAGE_MEGAPIXELS * 1e6) {
-        throw new RangeError(`${png.width}x${png.height} exceeds ${MAX_IMAGE_MEGAPIXELS} megapixels`);
-      }
       return { width: png.width, height: png.height, rgb: rgbaToRgb(png.data, png.width, png.height) };
     }
-    if (isJpeg) {
-      const img = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_IMAGE_MEGAPIXELS, maxMemoryUsageInMB: 1024 });
-      return { width: img.width, height: img.height, rgb: rgbaToRgb(img.data, img.width, img.height) };
-    }
+    const img = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_IMAGE_MEGAPIXELS, maxMemoryUsageInMB: 1024 });
+    return { width: img.width, height: img.height, rgb: rgbaToRgb(img.data, img.width, img.height) };
   } catch (err) {
     throw new Error(`${name}: cannot decode image: ${err instanceof Error ? err.message : String(err)}`);
   }
-  throw new Error(`${name}: not a PNG or JPEG file (first bytes ${Array.from(bytes.subarray(0, 4), (b) => b.toString(16).padStart(2, "0")).join(" ")})`);
 }
 
 /** Encodes an 8-bit single-channel image as a greyscale PNG (colour type 0, bit depth 8). */

@@ -170,8 +170,9 @@ describe("harness node: camera/camera_info", () => {
 
     const qos = { history: "keep_last", depth: 5, reliability: "best_effort", durability: "volatile" } as const;
     const info = r.graph.createNode("camera_driver").createPublisher("sensor_msgs/msg/CameraInfo", "/camera/camera_info", { qos });
-    // A best-effort publisher only matches a best-effort (sensor-data) subscription (ROS 2 QoS compatibility).
-    expect(info.subscriptionCount()).toBe(1);
+    // A best-effort publisher only matches a best-effort (sensor-data) subscription (ROS 2 QoS
+    // compatibility): the harness node's and the perception node's (which honours the size, issue 14).
+    expect(info.subscriptionCount()).toBe(2);
     info.publish(cameraInfo(1100n * MS, [0, 0, 0, 0, 0, 0, 0, 0, 0])); // uncalibrated: dropped
     info.publish(cameraInfo(1100n * MS, [200, 0, 127.5, 0, 201, 127.5, 0, 0, 1], 512)); // other resolution: dropped
     info.publish(cameraInfo(1100n * MS, [200, 0, 127.5, 0, 201, 126.5, 0, 0, 1]));

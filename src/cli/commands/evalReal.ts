@@ -1,0 +1,145 @@
+/**
+ * `drone-harness eval-real --real <dir> [--model student,teacher,...] [--models <root>] [--json]`
+ * Issue 14 item 5: cell AP (32x32 grid at the photo's aspect) and F1 (5 px tolerance) per set of
+ * real photographs, for the Sobel magnitude baseline computed in the same run and each detector
+ * at the photo's native size (src/harness/eval/realPhotoMetrics.ts, detectNative.ts), with the
+ * median detector time per photo.
+ */
+import * as fs from "node:fs";
+import { performance } from "node:perf_hooks";
+import { encodeRgbPng } from "../../harness/data/imageCodec";
+import { averagePrecision } from "../../harness/eval/AveragePrecision";
+import { realFigure, type FigureRow } from "../../harness/eval/realFigure";
+import { initBackend } from "../../harness/backend";
+import { detectNative } from "../../harness/eval/detectNative";
+import { RealSetScore, nearWire, photoSamples, sobelMagnitudeMap } from "../../harness/eval/realPhotoMetrics";
+import { textTable } from "../textTable";
+import { UsageError, type CliCommand } from "../CliCommand";
+import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
+import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
+
+export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--json] [--figure <png>]
+
+  --real    folder of NAME.jpg + NAME.mask.png (sub-folders are sets, e.g. PLDU, PLDM)
+  --model   comma-separated detectors (default student,teacher,corrected,old-teacher); Sobel is always scored
+  --models  models root (default models)
+  --json    print the results as JSON
+  --figure  write photo | ground truth | map of the first model's best and worst photo (per-photo cell AP) as a PNG`;
+
+export type RealEvalRow = { method: string; set: string; photos: number; ap: number; f1: number; precision: number; recall: number; chance: number; msPerPhoto: number };
+
+type Args = { real: string; models: string; model: string[]; json: boolean; help: boolean; figure: string };
+
+function parseArgs(args: string[]): Args {
+  const a: Args = { real: "", models: "models", model: ["student", "teacher", "corrected", "old-teacher"], json: false, help: false, figure: "" };
+  for (let i = 0; i < args.length; i++) {
+    const k = args[i] ?? "";
+    switch (k) {
+      case "--help":
+      case "-h":
+        return { ...a, help: true };
+      case "--real":
+        a.real = args[++i] ?? "";
+        break;
+      case "--models":
+        a.models = args[++i] ?? "";
+        break;
+      case "--model":
+        a.model = (args[++i] ?? "").split(",").filter((s) => s !== "");
+        break;
+      case "--json":
+        a.json = true;
+        break;
+      case "--figure":
+        a.figure = args[++i] ?? "";
+        break;
+      default:
+        throw new UsageError(`unknown argument "${k}"`);
+    }
+  }
+  if (a.real === "") throw new UsageError("--real <dir> is required");
+  return a;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length === 0 ? Number.NaN : (s[Math.floor(s.length / 2)] as number);
+}
+
+export const command: CliCommand = {
+  usage: USAGE,
+  run: async (args, io) => {
+    const a = parseArgs(args);
+    if (a.help) {
+      io.out(`usage: ${USAGE}\n`);
+      return 0;
+    }
+    const refs = listRealPhotos(a.real);
+    await initBackend({ warn: (m) => io.err(`${m}\n`) });
+    const nets = [];
+    for (const m of a.model) nets.push(await loadWireNet(m, a.models));
+    const methods = ["sobel", ...nets.map((n) => n.name)];
+    const scores = new Map<string, RealSetScore>();
+    const times = new Map<string, number[]>();
+    const key = (method: string, set: string): string => `${method}\u0000${set}`;
+    const sets = [...new Set(refs.map((r) => r.set))];
+    type Row = { ap: number; name: string } & FigureRow;
+    let best: Row | undefined;
+    let worst: Row | undefined;
+    for (const [i, ref] of refs.entries()) {
+      const p = loadRealPhoto(ref);
+      const { width: W, height: H } = p.image;
+      const maps: [string, Float32Array, number][] = [];
+      let t0 = performance.now();
+      maps.push(["sobel", sobelMagnitudeMap(p.image.rgb, W, H), performance.now() - t0]);
+      for (const net of nets) {
+        t0 = performance.now();
+        const r = detectNative(net, p.image);
+        maps.push([net.name, r.map, performance.now() - t0]);
+      }
+      const near = nearWire(p.wire, W, H);
+      for (const [m, [method, map, ms]] of maps.entries()) {
+        const samples = photoSamples(map, p.wire, W, H, { near });
+        if (m === 1) {
+          // The first model's best and worst photo by its own cell AP, for --figure.
+          const ap = averagePrecision({ scores: samples.cellScores, labels: samples.cellLabels });
+          const row = { ap, name: `${ref.set}/${ref.name}`, image: p.image, wire: p.wire, map };
+          if (Number.isFinite(ap) && (best === undefined || ap > best.ap)) best = row;
+          if (Number.isFinite(ap) && (worst === undefined || ap < worst.ap)) worst = row;
+        }
+        for (const set of [ref.set, "all"]) {
+          const k = key(method, set);
+          if (!scores.has(k)) scores.set(k, new RealSetScore());
+          scores.get(k)?.addSamples(samples);
+        }
+        times.set(method, [...(times.get(method) ?? []), ms]);
+      }
+      if (!a.json) io.err(`\r${i + 1}/${refs.length} photos`);
+    }
+    if (!a.json) io.err("\n");
+    for (const n of nets) n.dispose();
+    const rows: RealEvalRow[] = [];
+    for (const method of methods) {
+      for (const set of [...sets, "all"]) {
+        const r = scores.get(key(method, set))?.result();
+        if (r !== undefined) rows.push({ method, set, photos: r.photos, ap: r.ap, f1: r.f1, precision: r.precision, recall: r.recall, chance: r.chance, msPerPhoto: median(times.get(method) ?? []) });
+      }
+    }
+    if (a.figure !== "" && best !== undefined && worst !== undefined) {
+      fs.writeFileSync(a.figure, encodeRgbPng(realFigure([best, worst])));
+      io.err(`${a.figure}: ${nets[0]?.name ?? ""}: best ${best.name} (cell AP ${best.ap.toFixed(3)}), worst ${worst.name} (cell AP ${worst.ap.toFixed(3)})\n`);
+    }
+    if (a.json) {
+      io.out(`${JSON.stringify({ real: a.real, grid: 32, tolerancePx: 5, rows }, null, 2)}\n`);
+      return 0;
+    }
+    io.out(`real photographs: ${a.real} (${refs.length} photos; cell AP on a 32x32 grid at the photo's aspect, F1 at the best threshold with 5 px tolerance)\n`);
+    io.out(
+      textTable(
+        ["method", "set", "photos", "cell AP", "F1", "P", "R", "chance AP", "median ms/photo"],
+        rows.map((r) => [r.method, r.set, String(r.photos), r.ap.toFixed(3), r.f1.toFixed(3), r.precision.toFixed(3), r.recall.toFixed(3), r.chance.toFixed(3), r.msPerPhoto.toFixed(1)]),
+      ),
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,120 @@
+/**
+ * `drone-harness transfer --real <dir> [--model student] [--folds 5] [--curve 10,20,40,all]
+ *   [--steps 150] [--scope adapter|context|all] [--out <dir>] [--json]`
+ * Few-shot adaptation to real photographs (issue 14 item 3): k-fold cross-validation of
+ * fine-tuning the simulator-trained detector on NAME.jpg + NAME.mask.png photos
+ * (src/harness/training/realKFold.ts), with a learning curve over the training-set sizes; with
+ * --out, also fine-tunes on every given photo and writes that detector (teacher.model.json, usable
+ * as `detect --model <dir>`). The source models are only read.
+ */
+import * as path from "node:path";
+import { initBackend } from "../../harness/backend";
+import { loadTeacher, saveModel } from "../../harness/modelfile";
+import { fineTuneOnPhotos, type FineTuneScope } from "../../harness/training/fineTuneOnPhotos";
+import { crossValidate, type SetPhoto } from "../../harness/training/realKFold";
+import { UsageError, type CliIO } from "../CliCommand";
+import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
+import { textTable } from "../textTable";
+
+export const TRANSFER_REAL_USAGE =
+  "drone-harness transfer --real <dir of NAME.jpg + NAME.mask.png> [--model student|teacher|<dir>] [--models <root>] [--folds 5] [--curve 10,20,40,all] " +
+  "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--seed 1] [--out <dir>] [--json]";
+
+type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; seed: number; out: string; json: boolean };
+
+function parse(args: string[]): Args {
+  const a: Args = { real: "", model: "student", models: "models", folds: 5, curve: [10, 20, 40, Infinity], steps: 150, batch: 8, crop: 96, lr: 3e-3, scope: "adapter", seed: 1, out: "", json: false };
+  const num = (flag: string, v: string | undefined, min: number): number => {
+    const n = Number(v);
+    if (v === undefined || !Number.isFinite(n) || n < min) throw new UsageError(`${flag} ${v ?? "(missing)"}: expected a number >= ${min}`);
+    return n;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const k = args[i] ?? "";
+    const v = args[i + 1];
+    i++;
+    switch (k) {
+      case "--real":
+        a.real = v ?? "";
+        break;
+      case "--model":
+        a.model = v ?? "";
+        break;
+      case "--models":
+        a.models = v ?? "";
+        break;
+      case "--folds":
+        a.folds = Math.round(num(k, v, 2));
+        break;
+      case "--curve":
+        a.curve = (v ?? "").split(",").map((s) => (s === "all" ? Infinity : num(k, s, 1)));
+        break;
+      case "--steps":
+        a.steps = Math.round(num(k, v, 1));
+        break;
+      case "--batch":
+        a.batch = Math.round(num(k, v, 1));
+        break;
+      case "--crop":
+        a.crop = Math.round(num(k, v, 16));
+        break;
+      case "--lr":
+        a.lr = num(k, v, 0);
+        break;
+      case "--seed":
+        a.seed = Math.round(num(k, v, 0));
+        break;
+      case "--out":
+        a.out = v ?? "";
+        break;
+      case "--scope":
+        if (v !== "adapter" && v !== "context" && v !== "all") throw new UsageError(`--scope ${v ?? "(missing)"}: expected adapter, context or all`);
+        a.scope = v;
+        break;
+      case "--json":
+        a.json = true;
+        i--;
+        break;
+      default:
+        throw new UsageError(`unknown argument "${k}"`);
+    }
+  }
+  if (a.real === "") throw new UsageError("--real <dir> is required");
+  return a;
+}
+
+/** The folder holding teacher.model.json for a --model name (see src/cli/loadWireNet.ts). */
+function detectorDir(model: string, root: string): string {
+  if (model === "student" || model === "teacher") return path.join(root, "pipeline", model);
+  if (model === "old-teacher") return root;
+  return model;
+}
+
+export async function transferReal(args: string[], io: CliIO): Promise<number> {
+  const a = parse(args);
+  const refs = listRealPhotos(a.real);
+  await initBackend({ warn: (m) => io.err(`${m}\n`) });
+  const dir = detectorDir(a.model, a.models);
+  const detector = (await loadTeacher(dir)).model;
+  const photos: SetPhoto[] = refs.map((r) => {
+    const p = loadRealPhoto(r);
+    return { set: p.set, name: p.name, image: p.image, wire: p.wire };
+  });
+  const fineTune = { steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, scope: a.scope };
+  const report = crossValidate(detector, photos, { folds: a.folds, curve: a.curve, fineTune, seed: a.seed, onProgress: (t) => io.err(`${t}\n`) });
+  const command = `drone-harness transfer ${args.join(" ")}`;
+  if (a.out !== "") {
+    const r = fineTuneOnPhotos(detector, photos, { ...fineTune, seed: a.seed });
+    await saveModel(a.out, detector, { scenario: `real photos ${a.real}`, seed: a.seed, notes: `${command}; fine-tuned ${r.trained.join(", ")} on ${photos.length} photos, final loss ${r.finalLoss.toFixed(4)}` });
+    io.err(`wrote ${a.out}/teacher.model.json (fine-tuned on all ${photos.length} photos)\n`);
+  }
+  detector.dispose();
+  if (a.json) {
+    io.out(`${JSON.stringify({ command, source: dir, ...report }, null, 2)}\n`);
+    return 0;
+  }
+  io.out(`few-shot adaptation of ${dir} on ${a.real}: ${report.folds}-fold cross-validation (held-out maps pooled), ${a.steps} steps x ${a.batch} crops of ${a.crop} px, scope ${a.scope}, ${report.seconds.toFixed(0)} s\n`);
+  io.out(`parameters changed: ${report.trained.join(", ")} (${report.trainedParameters} of ${report.totalParameters}); all others frozen\n`);
+  io.out(textTable(["training photos", "set", "held-out photos", "cell AP", "F1", "chance AP"], report.rows.map((r) => [r.trainPhotos, r.set, String(r.photos), r.ap.toFixed(3), r.f1.toFixed(3), r.chance.toFixed(3)])));
+  return 0;
+}

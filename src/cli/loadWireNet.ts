@@ -1,0 +1,34 @@
+/**
+ * `--model student|teacher|corrected|old-teacher|<dir>` of the photo commands (detect, eval-real,
+ * transfer), resolved under the models root (default `models`):
+ *   student      models/pipeline/student  (the BC student-size detector, 4 classes + near-threat)
+ *   teacher      models/pipeline/teacher  (the teacher-size detector)
+ *   corrected    models/                  (the co-evolved Student whose harness corrects it in
+ *                                          flight; on a still photo the correction is zero)
+ *   old-teacher  models/                  (teacher.model.json of the co-evolution run)
+ *   <dir>        a folder holding teacher.model.json (e.g. the output of `transfer`)
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { loadStudent, loadTeacher, modelPaths } from "../harness/modelfile";
+import { studentWireNet, teacherWireNet, type WireNet } from "../harness/eval/WireNet";
+import { UsageError } from "./CliCommand";
+
+export const MODEL_CHOICES = ["student", "teacher", "corrected", "old-teacher"] as const;
+
+export async function loadWireNet(model: string, root = "models"): Promise<WireNet> {
+  switch (model) {
+    case "student":
+    case "teacher": {
+      const dir = path.join(root, "pipeline", model);
+      return teacherWireNet((await loadTeacher(dir)).model, `${model} (${dir})`);
+    }
+    case "corrected":
+      return studentWireNet((await loadStudent(root)).model, `corrected (${root}, co-evolved student)`);
+    case "old-teacher":
+      return teacherWireNet((await loadTeacher(root)).model, `old-teacher (${root})`);
+    default:
+      if (fs.existsSync(modelPaths(model, "teacher").modelJson)) return teacherWireNet((await loadTeacher(model)).model, model);
+      throw new UsageError(`--model ${model}: expected one of ${MODEL_CHOICES.join(", ")} or a folder with teacher.model.json`);
+  }
+}

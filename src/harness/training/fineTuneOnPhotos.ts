@@ -1,0 +1,139 @@
+/**
+ * Few-shot adaptation of a simulator-trained detector to real photographs (issue 14 item 3,
+ * seed 5.4): a few photos with wire masks fine-tune chosen parameter groups of a Teacher-class
+ * detector (models/pipeline/*), everything else frozen.
+ *
+ * Targets: a cell (8 px, from the crop's top-left corner) is "wire" (class 1) where the mask has a
+ * wire pixel in it, else background (class 0); branch and pole classes get no real labels and keep
+ * only what the background target pushes away. Loss: class-weighted softmax cross-entropy
+ * (supervisedLosses.ts), the wire weight sqrt(background / wire cells) of the batch clamped to
+ * [1, 20], as trainDetector weighs the near-threat positives. Cell-aligned random crops of the
+ * photos, `focus` of them centred on a wire pixel. Adam. Pure tfjs: photos in, no files.
+ */
+import * as tf from "@tensorflow/tfjs";
+import { NUM_DETECTION_CLASSES } from "../actions";
+import type { RgbImage } from "../data/imageCodec";
+import { imageInputFromRgb8 } from "../models/imageInput";
+import type { Teacher } from "../models/Teacher";
+import { Rng } from "./Rng";
+import { weightedCellCrossEntropy } from "./supervisedLosses";
+
+export type LabelledPhoto = { image: RgbImage; /** 1 at wire pixels */ wire: Uint8Array };
+
+/**
+ * Parameter groups: "adapter" = the detection head (the 16-unit 1x1 hidden layer + the output
+ * layer, head/*); "context" = also the dilated context convs (context*) and the last backbone
+ * conv; "all" = every weight.
+ */
+export type FineTuneScope = "adapter" | "context" | "all";
+
+export type FineTuneOptions = {
+  steps: number;
+  /** Crops per step. Default 8. */
+  batch?: number;
+  /** Crop side in px, a multiple of 8. Default 96. */
+  crop?: number;
+  /** Adam learning rate. Default 3e-3. */
+  learningRate?: number;
+  scope?: FineTuneScope;
+  /** Share of crops centred on a wire pixel. Default 0.6. */
+  focus?: number;
+  seed?: number;
+  onStep?: (step: number, loss: number) => void;
+};
+
+/** Names of the detector's weights a scope trains, in the detector's order. */
+export function fineTuneParameterNames(detector: Teacher, scope: FineTuneScope): string[] {
+  const names = detector.params.names();
+  const lastConv = `backbone/conv${detector.config.channels.length - 1}/`;
+  switch (scope) {
+    case "adapter":
+      return names.filter((n) => n.startsWith("head/"));
+    case "context":
+      return names.filter((n) => n.startsWith("head/") || n.startsWith("context") || n.startsWith(lastConv));
+    case "all":
+      return names;
+  }
+}
+
+/** One crop's 4-channel input (written into `input` at `offset`) and its cell targets (into `targets`). */
+function cropSample(p: LabelledPhoto, x0: number, y0: number, size: number, input: Float32Array, offset: number, targets: Int32Array, tOffset: number, rgb: Uint8Array): void {
+  const { width: W, height: H } = p.image;
+  for (let y = 0; y < size; y++) {
+    const sy = Math.min(H - 1, y0 + y);
+    for (let x = 0; x < size; x++) {
+      const s = 3 * (sy * W + Math.min(W - 1, x0 + x));
+      const o = 3 * (y * size + x);
+      rgb[o] = p.image.rgb[s] as number;
+      rgb[o + 1] = p.image.rgb[s + 1] as number;
+      rgb[o + 2] = p.image.rgb[s + 2] as number;
+    }
+  }
+  imageInputFromRgb8(rgb, size, size, input.subarray(offset, offset + size * size * 4));
+  const cells = size / 8;
+  for (let r = 0; r < cells; r++) {
+    for (let c = 0; c < cells; c++) {
+      let wire = 0;
+      for (let y = y0 + 8 * r; y < Math.min(H, y0 + 8 * r + 8) && wire === 0; y++) for (let x = x0 + 8 * c; x < Math.min(W, x0 + 8 * c + 8); x++) if ((p.wire[y * W + x] as number) > 0) wire = 1;
+      targets[tOffset + r * cells + c] = wire;
+    }
+  }
+}
+
+/** Fine-tunes `detector` in place; returns the final loss and the names of the weights that changed. */
+export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPhoto[], options: FineTuneOptions): { finalLoss: number; trained: string[] } {
+  if (photos.length === 0) throw new RangeError("photos.length=0, expected at least one labelled photo");
+  const batch = options.batch ?? 8;
+  const size = options.crop ?? 96;
+  if (!Number.isInteger(size) || size % 8 !== 0 || size < 16) throw new RangeError(`crop=${size}, expected a multiple of 8 >= 16`);
+  const focus = options.focus ?? 0.6;
+  const rng = new Rng(options.seed ?? 1);
+  const trained = fineTuneParameterNames(detector, options.scope ?? "adapter");
+  const vars = trained.map((n) => detector.params.get(n));
+  const optimizer = tf.train.adam(options.learningRate ?? 3e-3);
+  const wirePixels = photos.map((p) => {
+    const idx: number[] = [];
+    for (let i = 0; i < p.wire.length; i++) if ((p.wire[i] as number) > 0) idx.push(i);
+    return idx;
+  });
+  const cellsPerCrop = (size / 8) ** 2;
+  const input = new Float32Array(batch * size * size * 4);
+  const targets = new Int32Array(batch * cellsPerCrop);
+  const rgb = new Uint8Array(size * size * 3);
+  let finalLoss = Number.NaN;
+  for (let step = 1; step <= options.steps; step++) {
+    for (let b = 0; b < batch; b++) {
+      const i = rng.int(photos.length);
+      const p = photos[i] as LabelledPhoto;
+      const { width: W, height: H } = p.image;
+      const wp = wirePixels[i] as number[];
+      let cx = rng.next() * W;
+      let cy = rng.next() * H;
+      if (wp.length > 0 && rng.next() < focus) {
+        const px = wp[rng.int(wp.length)] as number;
+        cx = px % W;
+        cy = Math.floor(px / W);
+      }
+      const x0 = Math.max(0, Math.min(W - size, Math.round(cx - size / 2)));
+      const y0 = Math.max(0, Math.min(H - size, Math.round(cy - size / 2)));
+      cropSample(p, x0, y0, size, input, b * size * size * 4, targets, b * cellsPerCrop, rgb);
+    }
+    let wire = 0;
+    for (const t of targets) wire += t;
+    const wWire = Math.min(20, Math.max(1, Math.sqrt((targets.length - wire) / Math.max(1, wire))));
+    const loss = tf.tidy(() => {
+      const x = tf.tensor4d(input, [batch, size, size, 4]);
+      const t = tf.tensor1d(targets, "int32");
+      const weights = tf.tensor1d([1, wWire, 1, 1].slice(0, NUM_DETECTION_CLASSES));
+      const cost = optimizer.minimize(() => {
+        const out = detector.forward(x);
+        return weightedCellCrossEntropy(tf.slice(out, [0, 0, 0, 0], [-1, -1, -1, NUM_DETECTION_CLASSES]), t, weights);
+      }, true, vars);
+      return cost?.dataSync()[0] ?? Number.NaN;
+    });
+    finalLoss = loss;
+    options.onStep?.(step, loss);
+  }
+  optimizer.dispose();
+  return { finalLoss, trained };
+}

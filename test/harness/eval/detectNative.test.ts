@@ -1,0 +1,48 @@
+/**
+ * detectNative (issue 14 item 1): photos of any size run at their native resolution. A tiny
+ * random Teacher stands in for the trained detectors; the expectations follow from the padding
+ * and interpolation rules stated in src/harness/eval/detectNative.ts.
+ */
+import { Teacher } from "../../../src/harness/models/Teacher";
+import { teacherWireNet, type WireNet } from "../../../src/harness/eval/WireNet";
+import { cellsToPixels, detectNative, reflectPad } from "../../../src/harness/eval/detectNative";
+import { initBackend } from "../../../src/harness/backend";
+
+beforeAll(async () => {
+  await initBackend({ warn: () => undefined });
+});
+
+describe("detectNative", () => {
+  let net: WireNet;
+  beforeAll(() => {
+    net = teacherWireNet(new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 3, threatLogit: true }), "tiny");
+  });
+  afterAll(() => net.dispose());
+  const photo = (W: number, H: number) => ({ width: W, height: H, rgb: new Uint8Array(W * H * 3).map((_, i) => (i * 29 + (i >> 7)) % 251) });
+
+  it("a portrait 36x54 photo gives a 36x54 map and a 7x5 cell grid; no squashing", () => {
+    const r = detectNative(net, photo(36, 54));
+    expect([r.width, r.height, r.rows, r.cols, r.map.length, r.cells.length]).toEqual([36, 54, 7, 5, 36 * 54, 35]);
+    expect(r.map.every((p) => p >= 0 && p <= 1)).toBe(true);
+  });
+
+  it("equals the detector on the reflection-padded photo, cropped to the photo's cells", () => {
+    const p = photo(36, 54);
+    const padded = { width: 40, height: 56, rgb: reflectPad(p.rgb, 36, 54, 40, 56) };
+    const a = detectNative(net, p);
+    const b = detectNative(net, padded);
+    for (let r = 0; r < 7; r++) for (let c = 0; c < 5; c++) expect(a.cells[r * 5 + c]).toBeCloseTo(b.cells[r * 5 + c]!, 5);
+  });
+
+  it("reflectPad mirrors about the last column and row (numpy reflect)", () => {
+    const rgb = Uint8Array.from([1, 1, 1, 2, 2, 2, 3, 3, 3]); // 3x1: values 1 2 3
+    expect(Array.from(reflectPad(rgb, 3, 1, 5, 2)).filter((_, i) => i % 3 === 0)).toEqual([1, 2, 3, 2, 1, 1, 2, 3, 2, 1]);
+  });
+
+  it("cellsToPixels interpolates between cell centres 4 and 12 (8 px cells), clamped outside them", () => {
+    const map = cellsToPixels(Float32Array.from([0, 1]), 1, 2, 16, 1);
+    expect(map[3]).toBeCloseTo(0, 6); // pixel centre 3.5 is left of the first cell centre (4)
+    expect(map[7]).toBeCloseTo(3.5 / 8, 6); // pixel centre 7.5 is 3.5 px past 4 of the 8 between centres
+    expect(map[15]).toBeCloseTo(1, 6);
+  });
+});
