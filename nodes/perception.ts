@@ -26,6 +26,7 @@ import { declareBool, declareDouble, declareInt, declareString, declareStringArr
 import { InputHealth } from "./common/InputHealth";
 import { checkImage, checkImu, checkNavSatFix, checkTwistStamped, type ImageExpectation, type InputCheck } from "./common/inputValidation";
 import type { Detector } from "./common/models";
+import { countNonFinite } from "../src/harness/modelfile/checkFiniteOutputs";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
 import { SensorState } from "./common/SensorState";
@@ -149,6 +150,14 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
         }
         const t0 = performance.now();
         const out = detector.infer(msg, sensors.onFrame(stampToNs(msg.header.stamp)), textureGain);
+        // A model whose outputs overflow (scaled weights, a bad backend) must not steer: the frame
+        // is dropped and counted, so no detections or policy reach the controller and it hovers
+        // after input_timeout_s.
+        const nonFinite = countNonFinite(out.cellProbs) + countNonFinite(out.actionLogits);
+        if (nonFinite > 0) {
+          health.drop(topic, "non_finite_output", `the model gave ${nonFinite} NaN or infinite output values (cell probabilities and action logits); frame dropped`);
+          return;
+        }
         if (p.publishStudentOutput) pubOutput?.publish(toStudentOutputMsg(msg.header, out, msg, false));
         const detections = cells.run(out.cellProbs, msg.width, msg.height, msg.header, []);
         pubRaw?.publish({ header: copyHeader(msg.header), detections });
