@@ -41,6 +41,7 @@ import { loadScenarioFile } from "../../sim/io/loadScenarioFile";
 import { splitOfSeed } from "../../sim/splits";
 import { CLASS_WIRE, type World } from "../../sim/World";
 
+// Each test flies at most 9 s of sim time (about 25 s idle); 300 s leaves room for a loaded 2-core machine.
 jest.setTimeout(300_000);
 
 const SCENARIO = "default";
@@ -158,11 +159,16 @@ describe("closed-loop flight across a wire (launch/sim.launch.xml, lock-step, co
   });
   afterAll(() => models.dispose());
 
-  it("harness ON crosses the wire's line without collision, clearance above the body radius; both arms deterministic", async () => {
-    expect(splitOfSeed(CROSSING_SEED)).toBe("test");
-    const world = buildWorld(scenario, CROSSING_SEED);
+  // Split in three tests (issue 16 item 15: one 22-s-of-flight test ran past its 300 s limit on a
+  // loaded machine): the ON crossing, then determinism of each arm on a short prefix. The OFF arm
+  // is checked for determinism on two 2-s flights (it used to fly 9 s only to be printed; the ON
+  // vs OFF comparison over whole flights is the main job's and `npm run bench -- e2e`'s).
+  let on1: Flight;
+  const world = buildWorld(scenario, CROSSING_SEED);
 
-    const on1 = await fly(models, CROSSING_SEED, "on", CROSSING_DURATION_S);
+  it("harness ON crosses the wire's line without collision, clearance above the body radius", async () => {
+    expect(splitOfSeed(CROSSING_SEED)).toBe("test");
+    on1 = await fly(models, CROSSING_SEED, "on", CROSSING_DURATION_S);
     // The world rebuilt here for the 3D geometry is the one the sim node flew.
     expect(worldSketch(world)).toEqual(on1.sketch);
 
@@ -181,28 +187,32 @@ describe("closed-loop flight across a wire (launch/sim.launch.xml, lock-step, co
     expect(on1.record.status).toBe("flying");
     expect(on1.record.callbackErrors).toBe(0);
     expect(clearance_m).toBeGreaterThan(bodyRadius);
+  });
 
-    const off1 = await fly(models, CROSSING_SEED, "off", CROSSING_DURATION_S);
-    // Lock-step makes each arm deterministic: a repeat (of the first REPEAT_DURATION_S, to keep
-    // the test short) flies exactly the same positions and actions as the first flight did.
-    for (const first of [on1, off1]) {
-      const again = await fly(models, CROSSING_SEED, first.record.arm, REPEAT_DURATION_S);
-      const n = again.record.series.x.length;
-      expect(n).toBeGreaterThanOrEqual(Math.floor(REPEAT_DURATION_S * scenario.camera.rate_hz) - 1);
-      expect(again.record.series.x).toEqual(first.record.series.x.slice(0, n));
-      expect(again.record.series.y).toEqual(first.record.series.y.slice(0, n));
-      expect(again.record.series.z).toEqual(first.record.series.z.slice(0, n));
-      expect(again.actions).toEqual(first.actions.slice(0, again.actions.length));
-      expect(again.actions.length).toBeGreaterThan(0);
-    }
+  /** A repeat flies exactly the positions and actions of the first flight's prefix (lock-step determinism). */
+  const expectSamePrefix = (first: Flight, again: Flight): void => {
+    const n = again.record.series.x.length;
+    expect(n).toBeGreaterThanOrEqual(Math.floor(REPEAT_DURATION_S * scenario.camera.rate_hz) - 1);
+    expect(again.record.series.x).toEqual(first.record.series.x.slice(0, n));
+    expect(again.record.series.y).toEqual(first.record.series.y.slice(0, n));
+    expect(again.record.series.z).toEqual(first.record.series.z.slice(0, n));
+    expect(again.actions).toEqual(first.actions.slice(0, again.actions.length));
+    expect(again.actions.length).toBeGreaterThan(0);
+  };
 
-    const offClear = wireClearance(world, off1.record);
-    const differingActions = on1.actions.filter((a, i) => off1.actions[i]?.action !== a.action).length;
+  it("harness ON repeats the crossing flight's first 2 s exactly", async () => {
+    expect(on1).toBeDefined();
+    expectSamePrefix(on1, await fly(models, CROSSING_SEED, "on", REPEAT_DURATION_S));
+  });
+
+  it("harness OFF flies the same 2 s twice exactly", async () => {
+    expect(on1).toBeDefined();
+    const off1 = await fly(models, CROSSING_SEED, "off", REPEAT_DURATION_S);
+    expectSamePrefix(off1, await fly(models, CROSSING_SEED, "off", REPEAT_DURATION_S));
+    const differingActions = on1.actions.slice(0, off1.actions.length).filter((a, i) => off1.actions[i]?.action !== a.action).length;
     process.stdout.write(
-      `seed ${CROSSING_SEED} harness OFF: ${off1.record.status}, collision ${off1.record.collision === undefined ? "none" : `class ${off1.record.collision.cls} at t=${off1.record.collision.time_s.toFixed(2)} s`}, ` +
-        `min clearance ${offClear.clearance_m.toFixed(3)} m at t=${offClear.time_s.toFixed(2)} s\n` +
-        `  ON vs OFF: max position difference ${maxPositionDifference(on1.record, off1.record).toFixed(4)} m, ` +
-        `${differingActions} of ${on1.actions.length} policy actions differ\n`,
+      `seed ${CROSSING_SEED} first ${REPEAT_DURATION_S} s, ON vs OFF: max position difference ${maxPositionDifference(on1.record, off1.record).toFixed(4)} m, ` +
+        `${differingActions} of ${off1.actions.length} policy actions differ\n`,
     );
   });
 });
