@@ -4,7 +4,7 @@
  * /diagnostics); the controller gets no input and hovers after its input timeout; cruise resumes
  * when the outputs are finite again. Lock-step flight of test/faults/flight.ts.
  */
-import type { Detector, StudentOutputs } from "../../nodes/common/models";
+import type { StudentOutputs } from "../../nodes/common/models";
 import type { Image } from "../../nodes/common/sensorTypes";
 import type { FrameState } from "../../nodes/common/SensorState";
 import { QOS_DEFAULT } from "../../src/ros/graph/types";
@@ -12,14 +12,10 @@ import { FakeDetector } from "../nodes/fixtures";
 import { SEC, between, isHover, startFlight } from "./flight";
 
 /** The fake student, with every output NaN while `broken` is set. */
-class NaNWhenBroken implements Detector {
-  private readonly inner = new FakeDetector();
-  readonly gridRows = this.inner.gridRows;
-  readonly gridCols = this.inner.gridCols;
-  readonly numClasses = this.inner.numClasses;
+class NaNWhenBroken extends FakeDetector {
   broken = false;
-  infer(img: Image, state: FrameState): StudentOutputs {
-    const out = this.inner.infer(img, state);
+  override infer(img: Image, state: FrameState): StudentOutputs {
+    const out = super.infer(img, state);
     if (!this.broken) return out;
     return { ...out, cellProbs: new Float32Array(out.cellProbs.length).fill(NaN), actionLogits: new Float32Array(out.actionLogits.length).fill(NaN) };
   }
