@@ -36,6 +36,7 @@ import { InputHealth } from "./common/InputHealth";
 import { checkCameraInfo, checkImage, checkImu, checkNavSatFix, checkTwistStamped, type ImageExpectation, type InputCheck } from "./common/inputValidation";
 import type { Detector } from "./common/models";
 import { DETECTOR_KINDS, type DetectorKind, type DetectorParams } from "./common/ModelProvider";
+import { countNonFinite } from "../src/harness/modelfile/checkFiniteOutputs";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
 import { RateStats } from "./common/RateStats";
 import { SensorState } from "./common/SensorState";
@@ -183,6 +184,14 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
         }
         const t0 = performance.now();
         const out = detector.infer(msg, sensors.onFrame(stampToNs(msg.header.stamp)), textureGain);
+        // A model whose outputs overflow (scaled weights, a bad backend) must not steer: the frame
+        // is dropped and counted, so no detections or policy reach the controller and it hovers
+        // after input_timeout_s.
+        const nonFinite = countNonFinite(out.cellProbs) + countNonFinite(out.actionLogits) + countNonFinite(out.threatProbs ?? []);
+        if (nonFinite > 0) {
+          health.drop(topic, "non_finite_output", `the model gave ${nonFinite} NaN or infinite output values (cell and threat probabilities, action logits); frame dropped`);
+          return;
+        }
         if (p.publishStudentOutput) pubOutput?.publish(toStudentOutputMsg(msg.header, out, msg, false));
         if (out.gridRows !== cells.rows || out.gridCols !== cells.cols) cells = newCells(out.gridRows, out.gridCols, out.numClasses);
         // Cells are 8 px from the top-left corner; the last row/column may overhang the frame.

@@ -18,6 +18,8 @@ export type DropReason =
   | "zero_size"
   | "resolution"
   | "non_finite"
+  /** The node's own model gave NaN or infinite outputs for the message (issue 16 item 7). */
+  | "non_finite_output"
   | "absurd_magnitude"
   | "no_fix"
   | "duplicate"

@@ -14,7 +14,10 @@ import { UsageError } from "../../src/cli/CliCommand";
 import { command as simCommand, parseSimArgs } from "../../src/cli/commands/sim";
 import { splitOfSeed } from "../../sim/splits";
 
-jest.setTimeout(120_000);
+// Model loading, two 1.5-s lock-step flights, bag and report writing and a Chromium render took
+// 122 s at load average 13 on the shared 2-core machine (issue 16 item 15), past the former 120 s
+// limit. 400 s keeps it far from the limit at that load.
+jest.setTimeout(400_000);
 
 function capture(): { io: { out: (t: string) => void; err: (t: string) => void }; out: string[]; err: string[] } {
   const out: string[] = [];

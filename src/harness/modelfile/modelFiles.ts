@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { HarnessNet } from "../models/HarnessNet";
 import { Student } from "../models/Student";
 import { Teacher } from "../models/Teacher";
+import { checkFiniteOutputs } from "./checkFiniteOutputs";
 import { ModelFileError } from "./ModelFileError";
 import { MODEL_FORMAT_VERSION, inputSpecs, normalisationInfo, type ModelKind, type ModelManifest, type TrainingInfo } from "./ModelManifest";
 import { DEFAULT_MAX_JSON_BYTES, checkModelJson, decodeModel, encodeModel, modelFileName, weightsFileName, type DecodeLimits } from "./modelFileCodec";
@@ -71,7 +72,14 @@ export async function loadModel(dir: string, kind: ModelKind, limits: DecodeLimi
   }
   const bin = await fs.readFile(p.weightsBin);
   const decoded = decodeModel({ jsonFile: p.modelJson, binFile: p.weightsBin }, json, new Uint8Array(bin.buffer, bin.byteOffset, bin.byteLength), { ...limits, expectedKind: kind });
-  return { model: modelFromDecoded(p.modelJson, decoded), manifest: decoded.manifest };
+  const model = modelFromDecoded(p.modelJson, decoded);
+  try {
+    checkFiniteOutputs(p.weightsBin, model);
+  } catch (err) {
+    model.dispose();
+    throw err;
+  }
+  return { model, manifest: decoded.manifest };
 }
 
 export async function loadStudent(dir: string, limits?: DecodeLimits): Promise<{ model: Student; manifest: ModelManifest }> {
