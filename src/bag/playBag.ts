@@ -83,8 +83,8 @@ export async function playBag(bag: Bag, target: RawPublishTarget, clock: PlayClo
     options.onSkip?.(topic, reason);
     return undefined;
   };
-  async function publishName(m: BagMessage): Promise<string | undefined> {
-    if (names.has(m.topic)) return names.get(m.topic);
+  /** At the first message of a topic: its choice and, for a new type, prepareType. */
+  async function firstSight(m: BagMessage): Promise<string | undefined> {
     const choice = select(m.topic);
     let name = choice.play ? choice.name : skip(m.topic, choice.reason);
     if (name !== undefined && !types.has(m.channel.type)) {
@@ -108,8 +108,10 @@ export async function playBag(bag: Bag, target: RawPublishTarget, clock: PlayClo
         options.onProblem(err.message);
         return;
       }
-      const name = await publishName(item.message);
-      if (name !== undefined) yield { ...item.message, topic: name };
+      // Synchronous after a topic's first message: playback adds no promise turn per message.
+      const name = names.has(item.message.topic) ? names.get(item.message.topic) : await firstSight(item.message);
+      if (name === undefined) continue;
+      yield name === item.message.topic ? item.message : { ...item.message, topic: name };
     }
   }
   return await playMessages(

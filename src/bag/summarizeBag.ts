@@ -121,3 +121,32 @@ export async function summarizeBag(fs: BagFileSystem, bag: Bag): Promise<BagMeta
   }
   return { ...base, messageCount: n, startingTimeNs: first ?? 0n, durationNs: first === undefined || last === undefined ? 0n : last - first, topics: [...counts.values()] };
 }
+
+/**
+ * The recorded topic names without reading the messages: from metadata.yaml, the .db3 topics
+ * tables or the MCAP summary; undefined when only a pass over the messages would tell (an MCAP
+ * without summary, e.g. a killed recording) or a file cannot be read.
+ */
+export async function recordedTopicNames(fs: BagFileSystem, bag: Bag): Promise<string[] | undefined> {
+  if (bag.metadata !== undefined) return bag.metadata.topics.map((t) => t.name);
+  const file = bag.files[0] ?? bag.path;
+  try {
+    if (bag.storageId === "sqlite3") {
+      const db = fs.openDb3(file);
+      try {
+        return db.topics().map((t) => t.name);
+      } finally {
+        db.close();
+      }
+    }
+    const readable = await fs.openRead(file);
+    try {
+      const reader = await tryIndexedReader(readable, await loadDecompressHandlers());
+      return reader === undefined ? undefined : [...reader.channelsById.values()].map((ch) => ch.topic);
+    } finally {
+      await readable.close();
+    }
+  } catch {
+    return undefined;
+  }
+}

@@ -11,7 +11,7 @@ import { formatBagInfo } from "../../bag/formatBagInfo";
 import { loadDecompressHandlers } from "../../bag/mcap";
 import { NodeBagFileSystem } from "../../bag/node/NodeBagFileSystem";
 import { recoverMcap } from "../../bag/recoverMcap";
-import { bagSizeBytes, summarizeBag } from "../../bag/summarizeBag";
+import { bagSizeBytes, recordedTopicNames, summarizeBag } from "../../bag/summarizeBag";
 import { BagError } from "../../bag/types";
 import { zstdChunkCompressor } from "../../bag/zstdChunkCompressor";
 import { playBag, type PlayBagOptions, type RawPublishTarget } from "../../bag/playBag";
@@ -269,7 +269,7 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
     startOffsetNs,
     clockPeriodNs: hz === undefined ? undefined : BigInt(Math.round(1e9 / hz)),
     rules: { ...(topicsFlag === undefined ? {} : { topics: topicsFlag }), all: p.flags.has("--all-topics"), sensorTopics: SENSOR_INPUT_TOPICS },
-    recordedTopics: await recordedTopics(bag),
+    recordedTopics: await recordedTopicNames(new NodeBagFileSystem(), bag),
     onProblem: (m: string) => {
       problems.push(m);
       io.err(`bag play: ${m}\n`);
@@ -331,15 +331,6 @@ type CliPlayOptions = Omit<PlayBagOptions, "signal" | "select" | "onSkip" | "top
   /** The bag's topics when known before playing (metadata.yaml or an MCAP summary). */
   recordedTopics: string[] | undefined;
 };
-
-/** The recorded topic names from metadata.yaml or the file's summary; undefined when only a full read would tell (a damaged file). */
-async function recordedTopics(bag: Bag): Promise<string[] | undefined> {
-  try {
-    return (await summarizeBag(new NodeBagFileSystem(), bag)).topics.map((t) => t.name);
-  } catch {
-    return undefined;
-  }
-}
 
 const PLAY_HINT = "(--all-topics plays every recorded topic, --topics <topic>... exactly those)";
 
