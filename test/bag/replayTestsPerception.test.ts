@@ -16,7 +16,7 @@ jest.setTimeout(120_000);
 
 const ROOT = path.resolve(__dirname, "../..");
 const GOLDEN = path.join(ROOT, "test/fixtures/bags/pipeline-golden");
-const SENSORS = "/imu/data, /gps/fix, /gps/vel, /camera/image_raw, /camera/camera_info";
+const SENSORS = "/goal, /imu/data, /gps/fix, /gps/vel, /camera/image_raw, /camera/camera_info";
 
 async function replay(extra: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -34,7 +34,7 @@ describe("replay of the golden bag through launch/nodes.launch.xml", () => {
 
   it("plays the sensors only and matches the recording from them", async () => {
     const r = await replay([]);
-    expect(r.err).toContain(`replay: inputs: 5 of 20 recorded topics: ${SENSORS}\n`);
+    expect(r.err).toContain(`replay: inputs: 6 of 21 recorded topics: ${SENSORS}\n`);
     expect(r.err).toContain("replay: not playing /harness/student_output, /harness/obstacles_raw, /harness/policy, /harness/correction, /harness/texture_gain, /cmd_vel_raw: node outputs");
     expect(r.err).toContain("custom_data launch_parameters): use_first_fix_as_home:=false home_altitude_m:=488.0");
     expect(r.out).toContain("/harness/obstacles 8 recorded / 8 replayed, /cmd_vel 9 recorded / 9 replayed");
@@ -47,11 +47,11 @@ describe("replay of the golden bag through launch/nodes.launch.xml", () => {
     cpSync(path.join(ROOT, "config"), config, { recursive: true });
     const perception = path.join(config, "perception.yaml");
     const text = readFileSync(perception, "utf8");
-    expect(text).toMatch(/^ {4}model_dir: models$/m);
-    writeFileSync(perception, text.replace(/^ {4}model_dir: models$/m, `    model_dir: ${path.join(dir, "no-models")}`));
+    expect(text).toMatch(/^ {4}model_dir: models\/pipeline\/student$/m);
+    writeFileSync(perception, text.replace(/^ {4}model_dir: models\/pipeline\/student$/m, `    model_dir: ${path.join(dir, "no-models")}`));
     const r = await replay([`config_dir:=${config}`]);
     // The recorded perception outputs are not played in its place.
-    expect(r.err).toContain(`replay: inputs: 5 of 20 recorded topics: ${SENSORS}\n`);
+    expect(r.err).toContain(`replay: inputs: 6 of 21 recorded topics: ${SENSORS}\n`);
     expect(r.out).toContain("/harness/obstacles 8 recorded / 0 replayed");
     expect(r.out).toContain("outputs differ");
     expect(r.code).toBe(1);
