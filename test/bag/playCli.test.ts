@@ -22,7 +22,9 @@ function registry(seen: Seen): NodeRegistry {
     listener: async (graph, o) => {
       const node = graph.createNode(o.name, { parameterOverrides: o.parameterOverrides });
       seen.simTime = node.getClock().isSimTime;
-      node.createSubscription("sensor_msgs/msg/Imu", "/imu/data", {}, () => seen.imu++);
+      // Deep enough for all 50: a player that falls behind on a loaded machine catches up in a
+      // burst (absolute deadlines), which a depth-10 queue would partly drop (keep_last).
+      node.createSubscription("sensor_msgs/msg/Imu", "/imu/data", { qos: { history: "keep_last", depth: 100, reliability: "reliable", durability: "volatile" } }, () => seen.imu++);
       node.createSubscription<{ clock: { sec: number; nanosec: number } }>("rosgraph_msgs/msg/Clock", "/clock", {}, (m) =>
         seen.clockNs.push(BigInt(m.clock.sec) * 1_000_000_000n + BigInt(m.clock.nanosec)),
       );
