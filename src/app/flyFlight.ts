@@ -47,6 +47,8 @@ export type FlightOptions = {
   keepSamples: number;
   /** Called once the nodes run, before the first tick (the bag recorder subscribes here); its result is awaited after the flight. */
   onStarted?: (graph: EmbeddedGraph) => Promise<() => Promise<void>>;
+  /** Called once the nodes run, before onStarted and the first tick (e.g. a live viewer attaches). */
+  onGraph?: (graph: EmbeddedGraph) => Promise<void>;
   /** Sim seconds after which the recorder started by onStarted is stopped. Default: the whole flight. */
   bagSeconds?: number;
   /** Called after every camera frame (progress). */
@@ -142,6 +144,7 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
     const ctl = simNode.controller;
     const sim = ctl.sim;
     const world = worldSketch(sim.world);
+    await o.onGraph?.(graph);
     finish = await o.onStarted?.(graph);
     graph.spinUntilIdle();
 

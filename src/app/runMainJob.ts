@@ -7,6 +7,7 @@
  */
 import * as path from "node:path";
 import { seedsOfSplit } from "../../sim/splits";
+import { FoxgloveBridge } from "../ros/foxglove/FoxgloveBridge";
 import { loadLaunchFile, resolveLaunchPath } from "../ros/launch/loadLaunchFile";
 import { findPackageRoot } from "../ros/launch/packageRoot";
 import { CellScoreAccumulator } from "./CellScoreAccumulator";
@@ -41,6 +42,11 @@ export type MainJobOptions = {
   bagSeconds: number;
   /** Frames kept per flight for the report. */
   samplesPerFlight: number;
+  /**
+   * Serve each flight's topics on the Foxglove WebSocket protocol at host:port (a new server per
+   * flight, on the same address: a viewer reconnects between flights). Default: none.
+   */
+  foxglove?: { host: string; port: number };
 };
 
 export type MainJobIO = { err: (text: string) => void; out: (text: string) => void; isTTY: boolean };
@@ -91,7 +97,8 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
         const plan = loadLaunchFile(launchPath, { packageRoot, arguments: { scenario: o.scenario, seed: String(seed), harness: arm === "on" ? "true" : "false" } });
         const record = i < o.bagFlights;
         const label = `seed ${seed} harness ${arm.toUpperCase()}`;
-        const { record: r, world } = await flyFlight({
+        let bridge: FoxgloveBridge | undefined;
+        const flown = flyFlight({
           arm,
           seed,
           plan,
@@ -102,11 +109,18 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
           keepSamples: i === 0 ? o.samplesPerFlight : 0,
           bagSeconds: o.bagSeconds,
           onStarted: record ? (graph) => startFlightBag(graph, path.join(o.outDir, `bag_${arm}_seed${seed}`), (b) => bags.push(b)) : undefined,
+          // The Foxglove server lives for the whole flight (the recorder stops after bagSeconds).
+          onGraph: async (graph) => {
+            if (o.foxglove === undefined) return;
+            bridge = await FoxgloveBridge.start(graph, o.foxglove);
+            io.err(`main job: ${label}: Foxglove WebSocket on ws://${bridge.host}:${bridge.port}\n`);
+          },
           onFrame: (t) => {
             bar.update(t / o.duration_s, `${label} t=${t.toFixed(1)} s`);
             peakRss = Math.max(peakRss, process.memoryUsage.rss());
           },
         });
+        const { record: r, world } = await flown.finally(() => bridge?.close());
         flights.push(r);
         if (arm === "on") worlds.push(world);
         bar.flightDone(

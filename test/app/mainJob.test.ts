@@ -32,13 +32,16 @@ describe("drone-harness sim (the main job)", () => {
   it("flies both arms on a test seed, prints the table and writes bags, summary.json and a report that Chromium renders", async () => {
     const out = path.join(dir, "run");
     const cap = capture();
-    const code = await simCommand.run(["--flights", "1", "--duration", "1.5", "--out", out, "--samples", "2", "--bag-seconds", "1"], cap.io);
+    // --foxglove 0: a Foxglove WebSocket server on a free port for each flight (the bridge's own
+    // tests subscribe and decode: test/ros/foxglove).
+    const code = await simCommand.run(["--flights", "1", "--duration", "1.5", "--out", out, "--samples", "2", "--bag-seconds", "1", "--foxglove", "0"], cap.io);
     const stdout = cap.out.join("");
     expect(code).toBe(0);
     expect(stdout).toMatch(/^\s+harness ON\s+harness OFF$/m);
     expect(stdout).toMatch(/^collisions\s+\d\/1\s+\d\/1$/m);
     // Progress: one line per flight when stderr is not a terminal.
     expect(cap.err.join("")).toMatch(/flight 2\/2: seed \d+ harness OFF/);
+    expect(cap.err.join("").match(/harness (ON|OFF): Foxglove WebSocket on ws:\/\/127\.0\.0\.1:\d+/g)).toHaveLength(2);
 
     const summary = JSON.parse(readFileSync(path.join(out, "summary.json"), "utf8")) as {
       seeds: number[];
@@ -89,6 +92,10 @@ describe("drone-harness sim (the main job)", () => {
   it("keeps the two modes' options apart and names output folders by UTC time", () => {
     expect(parseSimArgs(["--flights", "3", "--seed-start", "100"])).toMatchObject({ headless: false, flights: 3, seedStart: 100 });
     expect(() => parseSimArgs(["--flights", "0"])).toThrow(new UsageError("--flights=0, expected an integer in [1, 1000]"));
+    expect(parseSimArgs(["--foxglove"]).foxglove).toEqual({ host: "127.0.0.1", port: 8765 });
+    expect(parseSimArgs(["--foxglove-host", "0.0.0.0", "--foxglove", "9001", "--flights", "2"])).toMatchObject({ flights: 2, foxglove: { host: "0.0.0.0", port: 9001 } });
+    expect(() => parseSimArgs(["--foxglove-host", "0.0.0.0"])).toThrow("--foxglove-host only with --foxglove");
+    expect(() => parseSimArgs(["--foxglove", "70000"])).toThrow("--foxglove=70000, expected an integer in [0, 65535]");
     return Promise.all([
       expect(simCommand.run(["--seed", "3"], capture().io)).rejects.toThrow("--seed only with --headless"),
       expect(simCommand.run(["--headless", "--flights", "2"], capture().io)).rejects.toThrow("--flights only without --headless"),

@@ -18,6 +18,7 @@ import { runHeadless } from "../../../sim/runHeadless";
 import { MissingModelsError } from "../../app/loadModels";
 import { runMainJob } from "../../app/runMainJob";
 import { outputTimestamp, writeMainJobOutput } from "../../app/writeMainJobOutput";
+import { FOXGLOVE_DEFAULT_PORT } from "../../ros/foxglove/FoxgloveBridge";
 
 export type SimArgs = {
   scenario: string;
@@ -38,6 +39,8 @@ export type SimArgs = {
   /** Options given that only one of the two modes understands. */
   headlessOnly: string[];
   mainJobOnly: string[];
+  /** Serve the flights' topics to Foxglove (main job only). */
+  foxglove?: { host: string; port: number };
 };
 
 /** Main-job defaults: 3 test seeds x 2 arms x at most 20 s of sim time (a few minutes on 2 cores). */
@@ -64,6 +67,7 @@ export function parseSimArgs(args: string[]): SimArgs {
     if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name}=${v}, expected an integer in [${min}, ${max}]`);
     return n;
   };
+  let foxgloveHost: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const value = (): string => {
@@ -134,6 +138,17 @@ export function parseSimArgs(args: string[]): SimArgs {
         out.samples = int(a, value(), 0, 16);
         out.mainJobOnly.push(a);
         break;
+      case "--foxglove": {
+        // An optional port: `--foxglove` alone serves on FOXGLOVE_DEFAULT_PORT.
+        const next = args[i + 1];
+        out.foxglove = { host: "127.0.0.1", port: next !== undefined && /^\d+$/.test(next) ? int(a, value(), 0, 65535) : FOXGLOVE_DEFAULT_PORT };
+        out.mainJobOnly.push(a);
+        break;
+      }
+      case "--foxglove-host":
+        foxgloveHost = value();
+        out.mainJobOnly.push(a);
+        break;
       case "--headless":
         out.headless = true;
         break;
@@ -143,6 +158,10 @@ export function parseSimArgs(args: string[]): SimArgs {
       default:
         throw new UsageError(`unknown option ${a}`);
     }
+  }
+  if (foxgloveHost !== undefined) {
+    if (out.foxglove === undefined) throw new UsageError("--foxglove-host only with --foxglove");
+    out.foxglove.host = foxgloveHost;
   }
   return out;
 }
@@ -166,6 +185,7 @@ async function runMain(a: SimArgs, args: string[], io: Parameters<CliCommand["ru
         bagFlights: a.bagFlights,
         bagSeconds: a.bagSeconds,
         samplesPerFlight: a.samples,
+        ...(a.foxglove === undefined ? {} : { foxglove: a.foxglove }),
       },
       { out: io.out, err: io.err, isTTY: process.stderr.isTTY === true },
     );
@@ -183,7 +203,7 @@ async function runMain(a: SimArgs, args: string[], io: Parameters<CliCommand["ru
 
 export const command: CliCommand = {
   usage:
-    "drone-harness sim [--scenario <yaml|name>] [--flights N] [--seed-start S] [--duration s] [--out dir] [--models dir] [--bag-flights N] [--bag-seconds s] [--samples N]\n" +
+    "drone-harness sim [--scenario <yaml|name>] [--flights N] [--seed-start S] [--duration s] [--out dir] [--models dir] [--bag-flights N] [--bag-seconds s] [--samples N] [--foxglove [port]] [--foxglove-host addr]\n" +
     "       drone-harness sim --headless --scenario <yaml|name> --seed N [--duration s] [--save-frames dir] [--every n] [--perturbed]",
   run: async (args, io) => {
     const a = parseSimArgs(args);
