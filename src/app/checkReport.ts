@@ -75,7 +75,7 @@ export function judge(check: ReportCheck, expectedPlots: readonly string[]): Rep
   return { ok: problems.length === 0, problems, check };
 }
 
-export const EXPECTED_PLOTS = ["map-seed-", "altitude-on", "altitude-off", "risk-on", "risk-off", "delta-on", "delta-off", "pr-wire", "pr-wireBranch"] as const;
+export const EXPECTED_PLOTS = ["map-seed-", "altitude", "cmd-vx", "cmd-vz", "cmd-yaw", "risk", "delta", "pr-wire", "pr-wireBranch"] as const;
 
 export type CheckReportOptions = { chromium?: string; screenshot?: string; windowSize?: [number, number]; timeoutMs?: number };
 

@@ -105,6 +105,8 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
   let cam: { stamp: bigint; t0: bigint; msg: ImageMsg } | undefined;
   let cmdAt: bigint | undefined;
   const currentCamera = (): typeof cam => cam;
+  let cmd: { vx: number; vz: number; wz: number } | undefined;
+  const currentCommand = (): typeof cmd => cmd;
   let truth: GroundTruthMsg | undefined;
   let policy: StudentOutputMsg | undefined;
   let student: StudentOutputMsg | undefined;
@@ -115,9 +117,13 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
   obs.createSubscription<ImageMsg>("sensor_msgs/msg/Image", "/camera/image_raw", { qos: QOS_SENSOR_DATA }, (m) => {
     cam = { stamp: stampNs(m.header.stamp), t0: hr(), msg: m };
     cmdAt = undefined;
+    cmd = undefined;
   });
   obs.createSubscription<TwistStampedMsg>("geometry_msgs/msg/TwistStamped", "/cmd_vel", reliable, (m) => {
-    if (cam !== undefined && cmdAt === undefined && stampNs(m.header.stamp) === cam.stamp) cmdAt = hr();
+    if (cam !== undefined && cmdAt === undefined && stampNs(m.header.stamp) === cam.stamp) {
+      cmdAt = hr();
+      cmd = { vx: m.twist.linear.x, vz: m.twist.linear.z, wz: m.twist.angular.z };
+    }
   });
   obs.createSubscription<GroundTruthMsg>("drone_harness_msgs/msg/GroundTruth", "/sim/ground_truth", reliable, (m) => (truth = m));
   obs.createSubscription<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/policy", reliable, (m) => (policy = m));
@@ -150,7 +156,7 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
 
     // Cell labels of the current frame, reused (sized on the first frame from the grid).
     let labelBuf = new Uint8Array(0);
-    const series: FlightRecord["series"] = { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [] };
+    const series: FlightRecord["series"] = { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] };
     const latencyMs: number[] = [];
     const samples: FrameSample[] = [];
     let framesWithoutCommand = 0;
@@ -186,6 +192,10 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
       const corr = correction !== undefined && stampNs(correction.header.stamp) === c.stamp ? correction : undefined;
       series.risk.push(corr?.risk ?? Number.NaN);
       series.maxAbsDelta.push(corr?.max_abs_delta ?? Number.NaN);
+      const answer = currentCommand();
+      series.cmdVx.push(answer?.vx ?? Number.NaN);
+      series.cmdVz.push(answer?.vz ?? Number.NaN);
+      series.cmdYawRate.push(answer?.wz ?? Number.NaN);
       const gt = truth !== undefined && stampNs(truth.header.stamp) === c.stamp ? truth : undefined;
       const pol = policy !== undefined && stampNs(policy.header.stamp) === c.stamp ? policy : undefined;
       const stu = student !== undefined && stampNs(student.header.stamp) === c.stamp ? student : undefined;

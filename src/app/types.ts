@@ -52,6 +52,10 @@ export type FlightSeries = {
   /** harness/correction of the frame (NaN when the frame got none). */
   risk: number[];
   maxAbsDelta: number[];
+  /** The /cmd_vel answering the frame (same stamp): forward, vertical speed (m/s), yaw rate (rad/s); NaN when none came. */
+  cmdVx: number[];
+  cmdVz: number[];
+  cmdYawRate: number[];
 };
 
 export type FlightRecord = {

@@ -6,7 +6,7 @@ import type { PrSummary } from "../../src/app/CellScoreAccumulator";
 function flight(arm: "on" | "off", status: FlightRecord["status"], latency: number[], risk: number[]): FlightRecord {
   return {
     arm, seed: 1, status, simTime_s: 2, cameraFrames: risk.length, distance_m: 5, collision: undefined, latencyMs: latency,
-    framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0, series: { time_s: [], x: [], y: [], z: [], risk, maxAbsDelta: risk.map((r) => r / 2) },
+    framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0, series: { time_s: [], x: [], y: [], z: [], risk, maxAbsDelta: risk.map((r) => r / 2), cmdVx: [], cmdVz: [], cmdYawRate: [] },
     samples: [], wallTime_ms: 1, callbackErrors: 0, recorded: false,
   };
 }

@@ -39,9 +39,9 @@ function framesSection(flights: readonly FlightRecord[]): string {
       const t = `t=${s.time_s.toFixed(2)} s`;
       out.push(
         `<div class="pair"><figure><img alt="${esc(`${arm} seed ${f.seed} ${t} raw`)}" src="${raw}" width="${s.width * 1.5}" height="${s.height * 1.5}">` +
-          `<figcaption>${t} student only (obstacles_raw): ${s.raw.length} boxes</figcaption></figure>` +
+          `<figcaption>${t} perception (obstacles_raw, before the harness; the student ran with the texture gain the harness set for this frame): ${s.raw.length} boxes</figcaption></figure>` +
           `<figure><img alt="${esc(`${arm} seed ${f.seed} ${t} corrected`)}" src="${cor}" width="${s.width * 1.5}" height="${s.height * 1.5}">` +
-          `<figcaption>${t} ${arm === "on" ? "corrected" : "correction off"} (obstacles): ${s.corrected.length} boxes</figcaption></figure></div>`,
+          `<figcaption>${t} after the harness (obstacles, ${arm === "on" ? "correction applied" : "correction off"}): ${s.corrected.length} boxes</figcaption></figure></div>`,
       );
     }
     out.push(`</div>`);
@@ -49,27 +49,61 @@ function framesSection(flights: readonly FlightRecord[]): string {
   return out.join("");
 }
 
+/** One series per flight of both arms on shared axes: ON solid, OFF dashed, one color per seed. */
+function bothArms(flights: readonly FlightRecord[], y: (f: FlightRecord) => number[]): PlotSeries[] {
+  const seeds = [...new Set(flights.map((f) => f.seed))];
+  return flights.map((f) => ({
+    name: `seed ${f.seed} ${f.arm.toUpperCase()}`,
+    color: PALETTE[seeds.indexOf(f.seed) % PALETTE.length]!,
+    x: f.series.time_s,
+    y: y(f),
+    ...(f.arm === "off" ? { dashed: true } : {}),
+  }));
+}
+
 function seriesPlots(flights: readonly FlightRecord[]): string {
   const out: string[] = [];
-  for (const arm of ARMS) {
-    const mine = flights.filter((f) => f.arm === arm);
-    const r: PlotSeries[] = mine.map((f, i) => ({ name: `seed ${f.seed}`, color: PALETTE[i % PALETTE.length]!, x: f.series.time_s, y: f.series.risk }));
-    const d: PlotSeries[] = mine.map((f, i) => ({ name: `seed ${f.seed}`, color: PALETTE[i % PALETTE.length]!, x: f.series.time_s, y: f.series.maxAbsDelta }));
-    const z: PlotSeries[] = mine.map((f, i) => ({ name: `seed ${f.seed}`, color: PALETTE[i % PALETTE.length]!, x: f.series.time_s, y: f.series.z }));
-    out.push(linePlot({ name: `altitude-${arm}`, title: `altitude over time, ${ARM_NAME[arm]}`, xLabel: "sim time, s", yLabel: "z above ground, m", series: z }));
-    out.push(linePlot({ name: `risk-${arm}`, title: `risk r over time, ${ARM_NAME[arm]}`, xLabel: "sim time, s", yLabel: "r", series: r, yRange: [0, 1] }));
-    out.push(
-      linePlot({
-        name: `delta-${arm}`,
-        title: `max|delta| over time, ${ARM_NAME[arm]}${arm === "off" ? " (computed, not applied)" : ""}`,
-        xLabel: "sim time, s",
-        yLabel: "max|delta|",
-        series: d,
-        hLines: [{ y: RUNAWAY_DELTA, label: "runaway 0.6" }],
-      }),
-    );
-  }
+  const shared = "harness ON solid, OFF dashed";
+  out.push(linePlot({ name: "altitude", title: `altitude over time (${shared})`, xLabel: "sim time, s", yLabel: "z above ground, m", series: bothArms(flights, (f) => f.series.z) }));
+  out.push(linePlot({ name: "cmd-vx", title: `commanded forward speed, /cmd_vel (${shared})`, xLabel: "sim time, s", yLabel: "vx, m/s", series: bothArms(flights, (f) => f.series.cmdVx) }));
+  out.push(linePlot({ name: "cmd-vz", title: `commanded vertical speed, /cmd_vel (${shared})`, xLabel: "sim time, s", yLabel: "vz, m/s", series: bothArms(flights, (f) => f.series.cmdVz) }));
+  out.push(linePlot({ name: "cmd-yaw", title: `commanded yaw rate, /cmd_vel (${shared})`, xLabel: "sim time, s", yLabel: "yaw rate, rad/s", series: bothArms(flights, (f) => f.series.cmdYawRate) }));
+  out.push(linePlot({ name: "risk", title: `risk r over time (${shared})`, xLabel: "sim time, s", yLabel: "r", series: bothArms(flights, (f) => f.series.risk), yRange: [0, 1] }));
+  out.push(
+    linePlot({
+      name: "delta",
+      title: `max|delta| over time (${shared}; OFF: computed, not applied)`,
+      xLabel: "sim time, s",
+      yLabel: "max|delta|",
+      series: bothArms(flights, (f) => f.series.maxAbsDelta),
+      hLines: [{ y: RUNAWAY_DELTA, label: "runaway 0.6" }],
+    }),
+  );
   return out.join("");
+}
+
+/** Per seed: camera frames both arms answered, how many commands differed (> 1e-6 in any component), and the first differing time. */
+export function differingDecisions(flights: readonly FlightRecord[]): Array<{ seed: number; compared: number; differing: number; first_s: number | undefined }> {
+  const out: Array<{ seed: number; compared: number; differing: number; first_s: number | undefined }> = [];
+  for (const on of flights.filter((f) => f.arm === "on")) {
+    const off = flights.find((f) => f.arm === "off" && f.seed === on.seed);
+    if (off === undefined) continue;
+    const a = on.series, b = off.series;
+    const n = Math.min(a.time_s.length, b.time_s.length);
+    let compared = 0, differing = 0;
+    let first: number | undefined;
+    for (let i = 0; i < n; i++) {
+      const va = [a.cmdVx[i]!, a.cmdVz[i]!, a.cmdYawRate[i]!], vb = [b.cmdVx[i]!, b.cmdVz[i]!, b.cmdYawRate[i]!];
+      if (a.time_s[i] !== b.time_s[i] || ![...va, ...vb].every(Number.isFinite)) continue;
+      compared++;
+      if (va.some((v, k) => Math.abs(v - vb[k]!) > 1e-6)) {
+        differing++;
+        first ??= a.time_s[i]!;
+      }
+    }
+    out.push({ seed: on.seed, compared, differing, first_s: first });
+  }
+  return out;
 }
 
 function prPlots(result: MainJobResult): string {
@@ -112,7 +146,13 @@ export function renderReport(result: MainJobResult, commandLine: string, generat
   const sameNote =
     same.length === 0
       ? ""
-      : `<p><b>ON and OFF flew the same path on ${same.length} of ${result.seeds.length} seeds (${same.join(", ")})</b>: on those seeds the correction never changed the action the controller chose (argmax of the corrected logits), so the arms differ only in the corrected detections.</p>`;
+      : `<p><b>ON and OFF flew the same path on ${same.length} of ${result.seeds.length} seeds (${same.join(", ")})</b>: on those seeds no command the controller sent differed between the arms (the decisions table below counts them frame by frame).</p>`;
+  const decisions =
+    `<table><thead><tr><th>seed</th><th>frames compared (same time, both answered)</th><th>commands that differed ON vs OFF</th><th>first at</th></tr></thead><tbody>` +
+    differingDecisions(result.flights)
+      .map((d) => `<tr><td>${d.seed}</td><td>${d.compared}</td><td>${d.differing}</td><td>${d.first_s === undefined ? "never" : `t=${d.first_s.toFixed(2)} s`}</td></tr>`)
+      .join("") +
+    `</tbody></table>`;
   const rows = tableRows(result.arms);
   const table =
     `<table><thead><tr><th></th>${result.arms.map((a) => `<th style="color:${ARM_COLORS[a.arm]}">${ARM_NAME[a.arm]}</th>`).join("")}</tr></thead><tbody>` +
@@ -157,6 +197,8 @@ Wall time ${result.wallTime_s.toFixed(0)} s, peak RSS ${result.peakRss_mb.toFixe
 ${table}
 <p>AP: area under the all-points interpolated precision-recall curve over all grid cells of all camera frames of the arm (8x8 px cells; a cell is positive where the simulator's ground-truth mask has a pixel of the class). "Policy cells" are the cell probabilities on harness/policy (after the correction in the ON arm; the student's own with the correction off); "student cells" are harness/student_output, which in the ON arm already includes the harness's texture gain on the student's Sobel input (harness/texture_gain, seed 4.2 texture rule; 1 with the correction off). Latency: wall time from the camera image reaching the graph to /cmd_vel with the same stamp (lock-step, so the simulator waits for it). r and max|delta|: harness/correction per frame (in the OFF arm the correction is computed but not applied).</p>
 ${sameNote}
+<h3>Decisions that differed</h3>
+${decisions}
 <h3>Flights</h3>
 ${flightsTable}
 <h2>Flights from above</h2>
@@ -165,7 +207,7 @@ ${flightsTable}
 <h2>Camera frames: raw vs corrected detections</h2>
 <p>The frames of each arm's first flight with the most wire/branch pixels in the ground-truth mask. Box colours: wire red, branch green, pole/trunk yellow; thin white boxes: ground-truth wires and branches.</p>
 ${framesSection(result.flights)}
-<h2>Altitude, risk r and max|delta| over time</h2>
+<h2>Altitude, commands, risk r and max|delta| over time, both arms on shared axes</h2>
 <div class="row">${seriesPlots(result.flights)}</div>
 <h2>Precision-recall</h2>
 <div class="row">${prPlots(result)}</div>
