@@ -215,6 +215,12 @@ export class Simulation {
     return sampleGpsFix(this.drone, { lat_deg: g.originLat_deg, lon_deg: g.originLon_deg, alt_m: g.originAlt_m }, this.gpsNoise, this.gpsFixLost, this.gpsRng, out);
   }
 
+  /** Distance from the drone's body (a sphere of bodyRadius_m) to the nearest structure's surface, m (negative when penetrating); the ground is not counted. */
+  clearance_m(): number {
+    const p = this.drone.position;
+    return this.collisions.clearance(p[0]!, p[1]!, p[2]!, this.droneParams.bodyRadius_m);
+  }
+
   /** The world's goal in the GPS's WGS84 coordinates (the datum of readGpsFix's altitude). */
   goalGeodetic(): Geodetic {
     const g = this.scenario.gps;

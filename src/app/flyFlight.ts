@@ -156,6 +156,7 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
 
     // Cell labels of the current frame, reused (sized on the first frame from the grid).
     let labelBuf = new Uint8Array(0);
+    let minClearance = { clearance_m: Number.POSITIVE_INFINITY, time_s: Number.NaN };
     const series: FlightRecord["series"] = { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] };
     const latencyMs: number[] = [];
     const samples: FrameSample[] = [];
@@ -192,6 +193,8 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
       const corr = correction !== undefined && stampNs(correction.header.stamp) === c.stamp ? correction : undefined;
       series.risk.push(corr?.risk ?? Number.NaN);
       series.maxAbsDelta.push(corr?.max_abs_delta ?? Number.NaN);
+      const clearance = sim.clearance_m();
+      if (clearance < minClearance.clearance_m) minClearance = { clearance_m: clearance, time_s: t };
       const answer = currentCommand();
       series.cmdVx.push(answer?.vx ?? Number.NaN);
       series.cmdVz.push(answer?.vz ?? Number.NaN);
@@ -250,6 +253,7 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
       framesWithoutCommandAt_s: withoutAt,
       framesIncomplete,
       series,
+      minClearance,
       samples: samples.sort((a, b) => a.frame - b.frame),
       wallTime_ms: 0,
       callbackErrors: graph.callbackErrors,

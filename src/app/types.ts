@@ -76,6 +76,8 @@ export type FlightRecord = {
   /** Camera frames for which harness/correction, harness/policy or ground truth was missing. */
   framesIncomplete: number;
   series: FlightSeries;
+  /** Smallest distance from the drone's body to a structure (wire, branch, pole, trunk) over the camera frames, m, and when. */
+  minClearance: { clearance_m: number; time_s: number };
   samples: FrameSample[];
   wallTime_ms: number;
   /** Callback errors on the graph during the flight (0 expected). */

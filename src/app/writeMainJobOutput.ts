@@ -22,6 +22,7 @@ export function summaryJson(result: MainJobResult, commandLine: string): string 
     simTime_s: f.simTime_s,
     cameraFrames: f.cameraFrames,
     distance_m: f.distance_m,
+    minClearance: f.minClearance,
     collision: f.collision ?? null,
     framesWithoutCommand: f.framesWithoutCommand,
     framesWithoutCommandAt_s: f.framesWithoutCommandAt_s,

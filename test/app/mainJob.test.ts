@@ -46,11 +46,14 @@ describe("drone-harness sim (the main job)", () => {
     const summary = JSON.parse(readFileSync(path.join(out, "summary.json"), "utf8")) as {
       seeds: number[];
       arms: Array<{ arm: string; flights: number; cameraFrames: number; latencyMs: { count: number; p50: number } }>;
-      flights: Array<{ arm: string; seed: number; cameraFrames: number; latencyMs: number[] }>;
+      flights: Array<{ arm: string; seed: number; cameraFrames: number; latencyMs: number[]; minClearance: { clearance_m: number; time_s: number } }>;
     };
     expect(summary.seeds).toHaveLength(1);
     expect(splitOfSeed(summary.seeds[0]!)).toBe("test");
     expect(summary.flights.map((f) => f.arm)).toEqual(["on", "off"]);
+    // The closest structure over the flight: a real distance (the drone starts clear of everything).
+    for (const f of summary.flights) expect(f.minClearance.clearance_m).toBeGreaterThan(0);
+    for (const f of summary.flights) expect(f.minClearance.clearance_m).toBeLessThan(1000);
     for (const a of summary.arms) {
       // 1.5 s at 30 Hz = 45 frames; all but the first few (before the first GPS fix) get a command.
       expect(a.cameraFrames).toBe(45);

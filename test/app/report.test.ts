@@ -50,7 +50,7 @@ describe("report pieces", () => {
     const f = (arm: "on" | "off", collided: boolean): FlightRecord => ({
       arm, seed: 7, status: collided ? "collided" : "flying", simTime_s: 3, cameraFrames: 3, distance_m: 30,
       collision: collided ? { time_s: 3, x: 0, y: 31, z: 8, cls: 1 } : undefined, latencyMs: [], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
-      series: { time_s: [0, 1, 2], x: [0, 0, 0], y: [0, 15, 31], z: [8, 8, 8], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: [], wallTime_ms: 0, callbackErrors: 0, recorded: false,
+      series: { time_s: [0, 1, 2], x: [0, 0, 0], y: [0, 15, 31], z: [8, 8, 8], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 0, callbackErrors: 0, recorded: false,
     });
     const svg = topDownMap(world, [f("on", false), f("off", true)]);
     expect(svg).toContain('data-plot="map-seed-7"');
@@ -75,7 +75,7 @@ describe("identicalSeeds", () => {
   it("finds seeds whose ON and OFF paths coincide", () => {
     const f = (arm: "on" | "off", seed: number, x: number[]): FlightRecord => ({
       arm, seed, status: "flying", simTime_s: 1, cameraFrames: x.length, distance_m: 1, collision: undefined, latencyMs: [], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
-      series: { time_s: x.map((_, i) => i), x, y: x, z: x, risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: [], wallTime_ms: 0, callbackErrors: 0, recorded: false,
+      series: { time_s: x.map((_, i) => i), x, y: x, z: x, risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 0, callbackErrors: 0, recorded: false,
     });
     expect(identicalSeeds([f("on", 1, [0, 1, 2]), f("off", 1, [0, 1, 2]), f("on", 2, [0, 1, 2]), f("off", 2, [0, 1, 2.5])])).toEqual([1]);
   });
@@ -83,7 +83,7 @@ describe("identicalSeeds", () => {
   it("counts the commands that differ between the arms frame by frame, and when the first did", () => {
     const f = (arm: "on" | "off", seed: number, vz: number[]): FlightRecord => ({
       arm, seed, status: "flying", simTime_s: 1, cameraFrames: vz.length, distance_m: 1, collision: undefined, latencyMs: [], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
-      series: { time_s: vz.map((_, i) => i / 10), x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: vz.map(() => 4), cmdVz: vz, cmdYawRate: vz.map(() => 0) }, samples: [], wallTime_ms: 0, callbackErrors: 0, recorded: false,
+      series: { time_s: vz.map((_, i) => i / 10), x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: vz.map(() => 4), cmdVz: vz, cmdYawRate: vz.map(() => 0) }, samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 0, callbackErrors: 0, recorded: false,
     });
     // Seed 2: frame 1 unanswered in OFF (not compared), frames 2 and 3 climb in ON only.
     const d = differingDecisions([f("on", 1, [0, 0, 0]), f("off", 1, [0, 0, 0]), f("on", 2, [0, 0, 1.5, 1.5]), f("off", 2, [0, Number.NaN, 0, 0])]);

@@ -159,12 +159,12 @@ export function renderReport(result: MainJobResult, commandLine: string, generat
     rows.map((r) => `<tr><td>${esc(r.label)}</td>${r.values.map((v) => `<td>${esc(v)}</td>`).join("")}</tr>`).join("") +
     `</tbody></table>`;
   const flightsTable =
-    `<table><thead><tr><th>seed</th><th>arm</th><th>status</th><th>sim s</th><th>distance m</th><th>frames</th><th>latency p50 / p99 ms</th><th>wall s</th><th>bag</th></tr></thead><tbody>` +
+    `<table><thead><tr><th>seed</th><th>arm</th><th>status</th><th>sim s</th><th>distance m</th><th>frames</th><th>min clearance to a structure</th><th>latency p50 / p99 ms</th><th>wall s</th><th>bag</th></tr></thead><tbody>` +
     result.flights
       .map((f) => {
         const l = [...f.latencyMs].sort((a, b) => a - b);
         const q = (p: number): string => (l.length === 0 ? "n/a" : l[Math.min(l.length - 1, Math.ceil(p * l.length) - 1)]!.toFixed(2));
-        return `<tr><td>${f.seed}</td><td style="color:${ARM_COLORS[f.arm]}">${f.arm}</td><td>${f.status}${f.collision !== undefined ? ` (${hitName(f.collision.cls)} at t=${f.collision.time_s.toFixed(1)} s)` : ""}</td><td>${f.simTime_s.toFixed(1)}</td><td>${f.distance_m.toFixed(0)}</td><td>${f.cameraFrames}</td><td>${q(0.5)} / ${q(0.99)}</td><td>${(f.wallTime_ms / 1000).toFixed(1)}</td><td>${f.recorded ? "yes" : ""}</td></tr>`;
+        return `<tr><td>${f.seed}</td><td style="color:${ARM_COLORS[f.arm]}">${f.arm}</td><td>${f.status}${f.collision !== undefined ? ` (${hitName(f.collision.cls)} at t=${f.collision.time_s.toFixed(1)} s)` : ""}</td><td>${f.simTime_s.toFixed(1)}</td><td>${f.distance_m.toFixed(0)}</td><td>${f.cameraFrames}</td><td>${Number.isFinite(f.minClearance.clearance_m) ? `${f.minClearance.clearance_m.toFixed(2)} m at t=${f.minClearance.time_s.toFixed(1)} s` : "n/a"}</td><td>${q(0.5)} / ${q(0.99)}</td><td>${(f.wallTime_ms / 1000).toFixed(1)}</td><td>${f.recorded ? "yes" : ""}</td></tr>`;
       })
       .join("") +
     `</tbody></table>`;
