@@ -160,6 +160,7 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
     const series: FlightRecord["series"] = { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] };
     const latencyMs: number[] = [];
     const samples: FrameSample[] = [];
+    let lastFrame: (() => FrameSample) | undefined;
     let framesWithoutCommand = 0;
     const withoutAt: number[] = [];
     let framesIncomplete = 0;
@@ -210,6 +211,13 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
         cellLabelsFromMask(gt.mask instanceof Uint8Array ? gt.mask : Uint8Array.from(gt.mask), grid, labelBuf);
         o.policyScores.add(pol.cell_probs, labelBuf, pol.class_names.length);
         if (stu !== undefined) o.studentScores.add(stu.cell_probs, labelBuf, stu.class_names.length);
+        {
+          const rawNow = raw !== undefined && stampNs(raw.header.stamp) === c.stamp ? raw : undefined;
+          const corNow = corrected !== undefined && stampNs(corrected.header.stamp) === c.stamp ? corrected : undefined;
+          const frame = frames - 1;
+          // The frame before a collision is kept whatever keepSamples says (the report shows it).
+          lastFrame = () => ({ frame, time_s: t, width: c.msg.width, height: c.msg.height, rgb: Uint8Array.from(c.msg.data), thinPixels: 0, raw: boxesOf(rawNow), corrected: boxesOf(corNow), truth: truthBoxes(gt), beforeCollision: true });
+        }
         if (o.keepSamples > 0) {
           let thin = 0;
           for (let i = 0; i < gt.mask.length; i++) {
@@ -254,7 +262,7 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
       framesIncomplete,
       series,
       minClearance,
-      samples: samples.sort((a, b) => a.frame - b.frame),
+      samples: [...samples, ...(sim.collision !== undefined && lastFrame !== undefined ? [lastFrame()] : [])].sort((a, b) => a.frame - b.frame),
       wallTime_ms: 0,
       callbackErrors: graph.callbackErrors,
       recorded: o.onStarted !== undefined,

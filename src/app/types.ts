@@ -27,6 +27,8 @@ export type FrameSample = {
   corrected: Box[];
   /** Ground-truth boxes of wires and branches (sim/ground_truth). */
   truth: Box[];
+  /** The last camera frame before the flight's collision. */
+  beforeCollision?: boolean;
 };
 
 /** Thin structures of a world seen from above, for the map (world ENU metres). */

@@ -2,7 +2,7 @@ import { PNG } from "pngjs";
 import { drawBoxes, pngDataUri } from "../../src/app/report/framePng";
 import { linePlot, tickStep } from "../../src/app/report/svg";
 import { topDownMap } from "../../src/app/report/topDownMap";
-import { differingDecisions, identicalSeeds } from "../../src/app/report/renderReport";
+import { collisionFrames, differingDecisions, identicalSeeds } from "../../src/app/report/renderReport";
 import { judge, parseDumpedCheck } from "../../src/app/checkReport";
 import type { FlightRecord, WorldSketch } from "../../src/app/types";
 
@@ -91,5 +91,19 @@ describe("identicalSeeds", () => {
       { seed: 1, compared: 3, differing: 0, first_s: undefined },
       { seed: 2, compared: 3, differing: 2, first_s: 0.2 },
     ]);
+  });
+
+  it("shows the last camera frame before each collision, and says when there was none", () => {
+    const frame = { frame: 89, time_s: 2.97, width: 8, height: 8, rgb: new Uint8Array(8 * 8 * 3).fill(90), thinPixels: 0, raw: [], corrected: [], truth: [], beforeCollision: true };
+    const f = (arm: "on" | "off", collided: boolean): FlightRecord => ({
+      arm, seed: 7, status: collided ? "collided" : "flying", simTime_s: 3, cameraFrames: 90, distance_m: 30,
+      collision: collided ? { time_s: 3, x: 0, y: 31, z: 8, cls: 1 } : undefined, latencyMs: [], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
+      series: { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: collided ? [frame] : [], minClearance: { clearance_m: 0, time_s: 3 }, wallTime_ms: 0, callbackErrors: 0, recorded: false,
+    });
+    const html = collisionFrames([f("on", false), f("off", true)]);
+    expect(html).toContain("harness OFF, seed 7: hit wire at t=3.00 s");
+    expect(html.match(/<img /g)).toHaveLength(2);
+    expect(html).not.toContain("harness ON");
+    expect(collisionFrames([f("on", false)])).toBe("<p>No collision.</p>");
   });
 });

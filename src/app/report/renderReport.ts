@@ -8,7 +8,7 @@
  */
 import { tableRows } from "../formatTable";
 import type { MainJobResult } from "../runMainJob";
-import { ARMS, type Arm, type FlightRecord } from "../types";
+import { ARMS, type Arm, type FlightRecord, type FrameSample } from "../types";
 import { drawBoxes, pngDataUri } from "./framePng";
 import { escapeXml, linePlot, type PlotSeries } from "./svg";
 import { ARM_COLORS, topDownMap } from "./topDownMap";
@@ -27,26 +27,40 @@ function esc(s: string): string {
   return escapeXml(s);
 }
 
+/** A frame's perception boxes next to the boxes after the harness. */
+function framePair(f: FlightRecord, s: FrameSample): string {
+  const raw = pngDataUri(drawBoxes(s.rgb, s.width, s.height, s.raw, s.truth), s.width, s.height);
+  const cor = pngDataUri(drawBoxes(s.rgb, s.width, s.height, s.corrected, s.truth), s.width, s.height);
+  const t = `t=${s.time_s.toFixed(2)} s`;
+  return (
+    `<div class="pair"><figure><img alt="${esc(`${f.arm} seed ${f.seed} ${t} raw`)}" src="${raw}" width="${s.width * 1.5}" height="${s.height * 1.5}">` +
+    `<figcaption>${t} perception (obstacles_raw, before the harness; the student ran with the texture gain the harness set for this frame): ${s.raw.length} boxes</figcaption></figure>` +
+    `<figure><img alt="${esc(`${f.arm} seed ${f.seed} ${t} corrected`)}" src="${cor}" width="${s.width * 1.5}" height="${s.height * 1.5}">` +
+    `<figcaption>${t} after the harness (obstacles, ${f.arm === "on" ? "correction applied" : "correction off"}): ${s.corrected.length} boxes</figcaption></figure></div>`
+  );
+}
+
 function framesSection(flights: readonly FlightRecord[]): string {
   const out: string[] = [];
   for (const arm of ARMS) {
-    const f = flights.find((x) => x.arm === arm && x.samples.length > 0);
+    const f = flights.find((x) => x.arm === arm && x.samples.some((s) => s.beforeCollision !== true));
     if (f === undefined) continue;
     out.push(`<h3>${ARM_NAME[arm]}, seed ${f.seed}</h3><div class="frames">`);
-    for (const s of f.samples) {
-      const raw = pngDataUri(drawBoxes(s.rgb, s.width, s.height, s.raw, s.truth), s.width, s.height);
-      const cor = pngDataUri(drawBoxes(s.rgb, s.width, s.height, s.corrected, s.truth), s.width, s.height);
-      const t = `t=${s.time_s.toFixed(2)} s`;
-      out.push(
-        `<div class="pair"><figure><img alt="${esc(`${arm} seed ${f.seed} ${t} raw`)}" src="${raw}" width="${s.width * 1.5}" height="${s.height * 1.5}">` +
-          `<figcaption>${t} perception (obstacles_raw, before the harness; the student ran with the texture gain the harness set for this frame): ${s.raw.length} boxes</figcaption></figure>` +
-          `<figure><img alt="${esc(`${arm} seed ${f.seed} ${t} corrected`)}" src="${cor}" width="${s.width * 1.5}" height="${s.height * 1.5}">` +
-          `<figcaption>${t} after the harness (obstacles, ${arm === "on" ? "correction applied" : "correction off"}): ${s.corrected.length} boxes</figcaption></figure></div>`,
-      );
-    }
+    for (const s of f.samples) if (s.beforeCollision !== true) out.push(framePair(f, s));
     out.push(`</div>`);
   }
   return out.join("");
+}
+
+/** The last camera frame before each collision, both box sets. */
+export function collisionFrames(flights: readonly FlightRecord[]): string {
+  const out: string[] = [];
+  for (const f of flights) {
+    const s = f.samples.find((x) => x.beforeCollision === true);
+    if (s === undefined || f.collision === undefined) continue;
+    out.push(`<h3>${ARM_NAME[f.arm]}, seed ${f.seed}: hit ${hitName(f.collision.cls)} at t=${f.collision.time_s.toFixed(2)} s</h3><div class="frames">${framePair(f, s)}</div>`);
+  }
+  return out.length === 0 ? "<p>No collision.</p>" : out.join("");
 }
 
 /** One series per flight of both arms on shared axes: ON solid, OFF dashed, one color per seed. */
@@ -207,6 +221,8 @@ ${flightsTable}
 <h2>Camera frames: raw vs corrected detections</h2>
 <p>The frames of each arm's first flight with the most wire/branch pixels in the ground-truth mask. Box colours: wire red, branch green, pole/trunk yellow; thin white boxes: ground-truth wires and branches.</p>
 ${framesSection(result.flights)}
+<h2>The last camera frame before each collision</h2>
+${collisionFrames(result.flights)}
 <h2>Altitude, commands, risk r and max|delta| over time, both arms on shared axes</h2>
 <div class="row">${seriesPlots(result.flights)}</div>
 <h2>Precision-recall</h2>
