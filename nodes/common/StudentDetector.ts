@@ -27,6 +27,7 @@ import { CELL_SIZE_PX, type Student } from "../../src/harness/models/Student";
 import type { Detector, StudentOutputs } from "./models";
 import type { FrameState } from "./SensorState";
 import type { Image } from "./sensorTypes";
+import { DetectorSize } from "./detectorSize";
 import { Rgb8Converter } from "./toRgb8";
 
 export class StudentDetector implements Detector {
@@ -34,6 +35,7 @@ export class StudentDetector implements Detector {
   private readonly rgb = new Rgb8Converter();
   private out: StudentOutputs;
   private size = { width: 0, height: 0 };
+  private readonly accepted: DetectorSize;
 
   /**
    * `width`/`height`: the image size the node accepts, any positive size; 0 and 0 accept every
@@ -42,15 +44,13 @@ export class StudentDetector implements Detector {
    */
   constructor(
     private readonly student: Student,
-    private readonly width: number,
-    private readonly height: number,
+    width: number,
+    height: number,
     private readonly options: { ownsModel?: boolean } = {},
   ) {
-    const any = width === 0 && height === 0;
-    if (!any && !(Number.isInteger(width) && width > 0 && Number.isInteger(height) && height > 0)) {
-      throw new RangeError(`image size ${width}x${height}, expected positive integers, or 0x0 for any size (set expected_width/expected_height)`);
-    }
-    this.out = this.allocate(any ? 256 : width, any ? 256 : height);
+    this.accepted = new DetectorSize(width, height);
+    const { width: w0, height: h0 } = this.accepted.initial;
+    this.out = this.allocate(w0, h0);
   }
 
   /** Cell rows of the last (or the configured) frame size. */
@@ -82,9 +82,7 @@ export class StudentDetector implements Detector {
     if (!(textureGain >= 1 && textureGain <= 1 + TEXTURE_MAX_BOOST)) {
       throw new RangeError(`textureGain=${textureGain}, expected [1, ${1 + TEXTURE_MAX_BOOST}]`);
     }
-    if ((this.width > 0 || this.height > 0) && (image.width !== this.width || image.height !== this.height)) {
-      throw new RangeError(`image ${image.width}x${image.height}, expected ${this.width}x${this.height}`);
-    }
+    this.accepted.check(image);
     if (image.width !== this.size.width || image.height !== this.size.height) this.out = this.allocate(image.width, image.height);
     const { width: W, height: H } = this.size;
     const { gridRows: rows, gridCols: cols } = this.out;

@@ -12,6 +12,7 @@ import { DETECTOR_CELL_PX, DetectorRuntime } from "../../src/harness/runtime/Det
 import type { Detector, StudentOutputs } from "./models";
 import type { FrameState } from "./SensorState";
 import type { Image } from "./sensorTypes";
+import { DetectorSize } from "./detectorSize";
 import { Rgb8Converter } from "./toRgb8";
 
 export class ThreatDetector implements Detector {
@@ -20,6 +21,7 @@ export class ThreatDetector implements Detector {
   private readonly rgb = new Rgb8Converter();
   private out: StudentOutputs;
   private size = { width: 0, height: 0 };
+  private readonly accepted: DetectorSize;
   private padded = new Uint8Array(0);
 
   /**
@@ -30,15 +32,13 @@ export class ThreatDetector implements Detector {
    */
   constructor(
     private readonly detector: Teacher,
-    private readonly width: number,
-    private readonly height: number,
+    width: number,
+    height: number,
     private readonly options: { ownsModel?: boolean } = {},
   ) {
-    const any = width === 0 && height === 0;
-    if (!any && !(Number.isInteger(width) && width > 0 && Number.isInteger(height) && height > 0)) {
-      throw new RangeError(`image size ${width}x${height}, expected positive integers, or 0x0 for any size (set expected_width/expected_height)`);
-    }
-    this.runtime = this.allocate(any ? 256 : width, any ? 256 : height);
+    this.accepted = new DetectorSize(width, height);
+    const { width: w0, height: h0 } = this.accepted.initial;
+    this.runtime = this.allocate(w0, h0);
     this.out = this.outputs();
   }
 
@@ -74,9 +74,7 @@ export class ThreatDetector implements Detector {
 
   infer(image: Image, _state: FrameState, textureGain = 1): StudentOutputs {
     if (textureGain !== 1) throw new RangeError(`textureGain=${textureGain}: the pipeline detector has no Sobel-gain input (the texture rule applies to the policy-head student)`);
-    if ((this.width > 0 || this.height > 0) && (image.width !== this.width || image.height !== this.height)) {
-      throw new RangeError(`image ${image.width}x${image.height}, expected ${this.width}x${this.height}`);
-    }
+    this.accepted.check(image);
     if (image.width !== this.size.width || image.height !== this.size.height) {
       this.runtime = this.allocate(image.width, image.height);
       this.out = this.outputs();
