@@ -3,6 +3,8 @@
  *  - per-frame decision time of the student-size detector + local planner at 256x256 (the
  *    PlannerPilot path eval flies: image -> near-threat grid -> planner logits), p50 / p99 over
  *    a flight's worth of frames; target p50 < 15 ms; the teacher-size detector in the same run;
+ *  - the spatial harness's overhead (issue 13): student + harness + planner against student +
+ *    planner on the same frames, interleaved, p50 ratio; targets <= 20 % overhead, <= 15 ms p50;
  *  - worker speed-up of frame generation: the same 24 expert flights recorded into two fresh caches
  *    with 1 and with 2 worker threads, wall clock; target >= 1.7x on 2 cores. Run it on an idle
  *    machine: a busy core (e.g. a training run) caps the speed-up near 1.
@@ -18,7 +20,8 @@ import { SimEnvironment } from "../src/harness/data/simEnvironment";
 import { generateFramesParallel } from "../src/harness/data/node/generateFramesParallel";
 import { PlannerPilot } from "../src/harness/eval/PlannerPilot";
 import { summarizeLatency } from "../src/harness/eval/Percentiles";
-import { loadTeacher } from "../src/harness/modelfile";
+import { loadSpatialHarness, loadTeacher } from "../src/harness/modelfile";
+import { SpatialHarness } from "../src/harness/spatial/SpatialHarness";
 import { Teacher } from "../src/harness/models/Teacher";
 import { STATE_DIM } from "../src/harness/models/stateVector";
 import { DETECTOR_SIZES } from "../src/harness/training/detectorStage";
@@ -58,6 +61,32 @@ export async function run(print: (line: string) => void): Promise<void> {
     }
     const l = summarizeLatency(ms);
     print(`| ${size} | ${model.parameterCount()} | ${l.p50_ms.toFixed(2)} | ${l.p99_ms.toFixed(2)} | ${ms.length} | ${from} |`);
+  }
+
+  // Harness overhead (issue 13): the same frames through the student + planner with and without the
+  // spatial harness, interleaved frame by frame so both see the same machine load.
+  {
+    const { model } = await detector("student");
+    const hdir = path.join("models", "coevo", "harness");
+    const harness = fs.existsSync(path.join(hdir, "spatial_harness.model.json")) ? (await loadSpatialHarness(hdir)).model : new SpatialHarness();
+    const off = new PlannerPilot({ type: "detector", detector: model });
+    const on = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, apply: true } });
+    for (let w = 0; w < 5; w++) for (const p of [off, on]) p.act(frames[w % frames.length] as Uint8Array, state, env);
+    const msOff: number[] = [];
+    const msOn: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const f of frames) {
+        for (const [p, ms] of [[off, msOff], [on, msOn]] as const) {
+          const t0 = performance.now();
+          p.act(f, state, env);
+          ms.push(performance.now() - t0);
+        }
+      }
+    }
+    const a = summarizeLatency(msOff);
+    const b = summarizeLatency(msOn);
+    print(`| student + spatial harness (${harness.parameterCount()} weights, ${fs.existsSync(path.join(hdir, "spatial_harness.model.json")) ? hdir : "untrained"}) + planner | ${b.p50_ms.toFixed(2)} | ${b.p99_ms.toFixed(2)} | student + planner, interleaved | ${a.p50_ms.toFixed(2)} | ${a.p99_ms.toFixed(2)} |`);
+    print(`harness overhead (p50 ratio - 1, same run, interleaved): ${(100 * (b.p50_ms / a.p50_ms - 1)).toFixed(1)} % (target <= 20 %); student + harness + planner p50 ${b.p50_ms.toFixed(2)} ms (target <= 15 ms)`);
   }
 
   const seeds = seedsOfSplit("train", 24);

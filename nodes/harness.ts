@@ -61,6 +61,8 @@ import {
   type StudentOutputMsg,
 } from "./common/studentOutputMsg";
 import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
+import { loadSpatialCorrector, type SpatialCorrector } from "./common/SpatialCorrector";
+import { DELTA_NORM_MAX } from "../src/harness/correction/constants";
 
 export const HARNESS_TOPICS = {
   image: "camera/image_raw",
@@ -115,6 +117,8 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       scoreMode: declareString<ScoreMode>(node, "score_mode", "max", "Detection score: max or mean cell probability", ["max", "mean"]),
       imageBuffer: declareInt(node, "image_buffer", 8, "Recent images kept to match student outputs by stamp", { from: 1, to: 64 }),
       modelDir: declareString(node, "model_dir", "models", "Folder with harness.model.json + harness.weights.bin (relative to the working directory)"),
+      spatialDir: declareString(node, "spatial_harness_dir", "models/coevo/harness", "Folder with spatial_harness.model.json: the harness of the pipeline detector's cells (issue 13); missing: its cells pass through uncorrected"),
+      regionClip: declareDouble(node, "region_clip", DELTA_NORM_MAX, "Bound on ||delta||_2 per region of 4x4 cells (spatial harness)", { from: 0.001, to: 100 }),
       imaginedRollout: declareBool(node, "imagined_rollout", false, "Fill the harness's rollout channels with optical-flow warps of the camera frame (src/vision); false: zero padding, as in training"),
       cameraPitchRad: declareDouble(node, "camera_pitch_rad", SIM_CAMERA_PITCH_RAD, "Downward pitch of the camera's optical axis from the body x axis, rad (gyro -> optical frame for the rollout's rotation compensation)", { from: -Math.PI / 2, to: Math.PI / 2 }),
       homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
@@ -145,6 +149,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
     let lastRotationCompensated = false;
     let active = false;
     let corrector: Corrector | undefined;
+    let spatial: SpatialCorrector | undefined;
     let cells: CellsToDetections | undefined;
     let cellsShape = "";
     let pubObstacles: Publisher<Detection2DArray> | undefined;
@@ -203,6 +208,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       pending.length = 0;
       sensors.reset();
       corrector?.reset();
+      spatial?.reset();
     };
 
     /** Shared gate for every subscription: active, content check, stamp check. */
@@ -294,7 +300,9 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       const t0 = performance.now();
       const student = studentOutputsView(msg);
       if (msg.threat_probs.length > 0) {
-        passThrough(msg, student, nowNs, t0);
+        const problem = spatial === undefined ? `no spatial harness in ${p.spatialDir}` : spatial.problem(image, student);
+        if (spatial === undefined || problem !== undefined) passThrough(msg, student, nowNs, t0, problem ?? "");
+        else correctCells(spatial, msg, image, student, stampNs, nowNs, t0);
         return;
       }
       const corr = corrector.correct(image, student, sensors.onFrame(stampNs));
@@ -358,31 +366,52 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       return cells;
     };
 
-    const passThrough = (msg: StudentOutputMsg, student: ReturnType<typeof studentOutputsView>, nowNs: bigint, t0: number): void => {
+    /** The spatial harness on the pipeline detector's cells (issue 13): corrected class and near-threat cells. */
+    const correctCells = (sc: SpatialCorrector, msg: StudentOutputMsg, image: Image, student: ReturnType<typeof studentOutputsView>, stampNs: bigint, nowNs: bigint, t0: number): void => {
+      const r = sc.correct(image, student, sensors.onFrame(stampNs), Number(stampNs) / 1e9);
+      const apply = correctionEnabled;
+      const out = apply ? { ...student, cellProbs: r.classProbs, threatProbs: r.threat } : student;
+      const detections = cellsFor(student, msg.class_names).run(out.cellProbs, msg.image_width, msg.image_height, msg.header, []);
+      pubObstacles?.publish({ header: copyHeader(msg.header), detections });
+      pubPolicy?.publish(toStudentOutputMsg(msg.header, out, { width: msg.image_width, height: msg.image_height }, apply));
+      lastMode = `spatial harness (${r.info.activeRegions} regions with a delta${r.info.rejected ? ", non-finite output rejected" : ""})`;
+      lastRisk = r.info.maxRisk;
+      lastMaxDelta = r.info.maxAbs;
+      lastTextureGainComputed = r.info.textureGain;
+      lastTextureGain = apply && textureRuleEnabled ? lastTextureGainComputed : 1;
+      pubTextureGain?.publish({ data: lastTextureGain });
+      pubCorrection?.publish(correctionMsg(msg, { risk: r.info.maxRisk, lambda: r.info.lambda, deltaNorm: r.info.maxRegionNorm, maxAbsDelta: r.info.maxAbs, applied: apply, textureGain: lastTextureGain, rolloutLength: 1 }));
+      stats.record(nowNs, performance.now() - t0);
+    };
+
+    const correctionMsg = (msg: StudentOutputMsg, c: { risk: number; lambda: number; deltaNorm: number; maxAbsDelta: number; applied: boolean; textureGain: number; rolloutLength: number }): HarnessCorrectionMsg => ({
+      header: copyHeader(msg.header),
+      risk: c.risk,
+      lambda_gain: c.lambda,
+      delta_norm_detection: c.deltaNorm,
+      delta_norm_action: 0,
+      max_abs_delta: c.maxAbsDelta,
+      correction_enabled: c.applied,
+      top_features: [],
+      top_sensitivities: new Float32Array(0),
+      action_names: ACTION_NAMES,
+      action_delta: new Float32Array(ACTION_NAMES.length),
+      texture_gain: c.textureGain,
+      rollout_length: c.rolloutLength,
+    });
+
+    /** Without a spatial harness (or a frame it cannot correct) the pipeline cells go through unchanged, corrected = false. */
+    const passThrough = (msg: StudentOutputMsg, student: ReturnType<typeof studentOutputsView>, nowNs: bigint, t0: number, why: string): void => {
       const detections = cellsFor(student, msg.class_names).run(student.cellProbs, msg.image_width, msg.image_height, msg.header, []);
       pubObstacles?.publish({ header: copyHeader(msg.header), detections });
       pubPolicy?.publish(toStudentOutputMsg(msg.header, student, { width: msg.image_width, height: msg.image_height }, false));
-      lastMode = "pass-through (pipeline detector: no harness for it yet)";
+      lastMode = `pass-through (${why})`;
       lastRisk = 0;
       lastMaxDelta = 0;
       lastTextureGain = 1;
       pubTextureGain?.publish({ data: 1 });
       // Reported like a correction that was not applied: r = 0, delta = 0, correction_enabled false.
-      pubCorrection?.publish({
-        header: copyHeader(msg.header),
-        risk: 0,
-        lambda_gain: 0,
-        delta_norm_detection: 0,
-        delta_norm_action: 0,
-        max_abs_delta: 0,
-        correction_enabled: false,
-        top_features: [],
-        top_sensitivities: new Float32Array(0),
-        action_names: ACTION_NAMES,
-        action_delta: new Float32Array(ACTION_NAMES.length),
-        texture_gain: 1,
-        rollout_length: 0,
-      });
+      pubCorrection?.publish(correctionMsg(msg, { risk: 0, lambda: 0, deltaNorm: 0, maxAbsDelta: 0, applied: false, textureGain: 1, rolloutLength: 0 }));
       stats.record(nowNs, performance.now() - t0);
     };
 
@@ -398,6 +427,8 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
       diagnostics.stop();
       corrector?.dispose?.();
       corrector = undefined;
+      spatial?.dispose();
+      spatial = undefined;
     };
 
     return wireLifecycle(node, {
@@ -410,6 +441,7 @@ export function createHarnessNode(deps: HarnessDeps): NodeFactory {
           height: p.height,
           cameraPitchRad: p.cameraPitchRad,
         });
+        spatial = await loadSpatialCorrector(p.spatialDir, { regionClip: p.regionClip, cameraPitch_rad: p.cameraPitchRad }, logger);
         cameraInfoReceived = false;
         pubObstacles = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, HARNESS_TOPICS.obstacles, { qos: QOS_DEFAULT });
         pubPolicy = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, HARNESS_TOPICS.policy, { qos: QOS_DEFAULT });

@@ -18,6 +18,8 @@
  *
  * No allocation per message or frame: the window is a preallocated ring exposed oldest first.
  */
+import { pitchFromQuaternion } from "../../src/control/navigation";
+import { yawFromQuaternion } from "../../src/control/px4";
 import type { Imu, NavSatFix, TwistStamped } from "./sensorTypes";
 import { stampToNs } from "./StampGuard";
 
@@ -41,6 +43,9 @@ export type FrameState = {
   latestGyro_rad_s: [number, number, number];
   /** The state period, s (SensorState statePeriod_s). */
   statePeriod_s: number;
+  /** Heading (rad, ENU, CCW from east) and body pitch (rad, FLU, nose down positive) of the latest IMU orientation (0 before one arrives). */
+  yaw_rad: number;
+  pitch_rad: number;
   /**
    * True for the first frame at or after each multiple of the state period (and the first frame
    * after a start or reset): the frames whose state enters the harness's |ds/dt| history, so the
@@ -76,7 +81,7 @@ export class SensorState {
       throw new RangeError(`homeAltitude_m=${options.homeAltitude_m}, expected a finite altitude in m`);
     }
     this.statePeriod_s = period;
-    this.state = { altitude_m: Number.NaN, velocityEnu_m_s: [0, 0, 0], imu: [], latestGyro_rad_s: [0, 0, 0], frameDt_s: 0, statePeriod_s: period, newStatePeriod: false };
+    this.state = { altitude_m: Number.NaN, velocityEnu_m_s: [0, 0, 0], imu: [], latestGyro_rad_s: [0, 0, 0], frameDt_s: 0, statePeriod_s: period, newStatePeriod: false, yaw_rad: 0, pitch_rad: 0 };
     this.periodNs = BigInt(Math.round(period * 1e9));
     this.home = options.homeAltitude_m;
   }
@@ -86,6 +91,11 @@ export class SensorState {
     const t = stampToNs(msg.header.stamp);
     const g = this.state.latestGyro_rad_s;
     g[0] = msg.angular_velocity.x; g[1] = msg.angular_velocity.y; g[2] = msg.angular_velocity.z;
+    const q = msg.orientation;
+    if (Number.isFinite(q.w) && q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 0.5) {
+      this.state.yaw_rad = yawFromQuaternion(q);
+      this.state.pitch_rad = pitchFromQuaternion(q);
+    }
     if (this.nextSampleNs !== undefined && t < this.nextSampleNs) return;
     // Next multiple of the period strictly after t (a gap skips the missed grid points).
     this.nextSampleNs = (t / this.periodNs + 1n) * this.periodNs;
@@ -132,6 +142,8 @@ export class SensorState {
     this.state.altitude_m = Number.NaN;
     this.state.velocityEnu_m_s.fill(0);
     this.state.latestGyro_rad_s.fill(0);
+    this.state.yaw_rad = 0;
+    this.state.pitch_rad = 0;
     this.state.imu.length = 0;
     this.state.frameDt_s = 0;
   }

@@ -72,14 +72,16 @@ export class ThreatDetector implements Detector {
     };
   }
 
+  /** `textureGain`: the harness's gain on the Sobel input channel for this frame (seed 4.2; DetectorRuntime.sobelGain). */
   infer(image: Image, _state: FrameState, textureGain = 1): StudentOutputs {
-    if (textureGain !== 1) throw new RangeError(`textureGain=${textureGain}: the pipeline detector has no Sobel-gain input (the texture rule applies to the policy-head student)`);
+    if (!(textureGain >= 1 && textureGain <= 2)) throw new RangeError(`textureGain=${textureGain}, expected [1, 2]`);
     this.accepted.check(image);
     if (image.width !== this.size.width || image.height !== this.size.height) {
       this.runtime = this.allocate(image.width, image.height);
       this.out = this.outputs();
     }
     const rgb = this.rgb.convert(image);
+    this.runtime.sobelGain = textureGain;
     this.runtime.infer(this.padded.length === 0 ? rgb : this.pad(rgb));
     return this.out;
   }

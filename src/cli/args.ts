@@ -69,3 +69,10 @@ export function printedHelp(args: readonly string[], usage: string, out: (text: 
   out(`usage: ${usage}\n`);
   return true;
 }
+
+/** The value after flag `args[i]` (a missing value or another flag is a UsageError). */
+export function valueArg(args: readonly string[], i: number): string {
+  const x = args[i + 1];
+  if (x === undefined || x.startsWith("--")) throw new UsageError(`${args[i] ?? "flag"} needs a value`);
+  return x;
+}

@@ -25,10 +25,12 @@ export type Navigation = {
   forwardSpeed_m_s: number;
   /** Body pitch, rad, FLU (positive nose down): the autopilot's attitude estimate. */
   pitch_rad: number;
+  /** Heading, rad, ENU counter-clockwise from east (the harness differences it into a yaw rate). */
+  yaw_rad: number;
 };
 
 export function makeNavigation(): Navigation {
-  return { goalBearing_rad: 0, goalDistance_m: 0, goalDz_m: 0, altitude_m: 0, forwardSpeed_m_s: 0, pitch_rad: 0 };
+  return { goalBearing_rad: 0, goalDistance_m: 0, goalDz_m: 0, altitude_m: 0, forwardSpeed_m_s: 0, pitch_rad: 0, yaw_rad: 0 };
 }
 
 /** Bearing (rad, positive left) and forward speed of world-frame vectors for a heading. */
@@ -76,5 +78,6 @@ export function navigationFromSensors(s: NavigationSensors, out: Navigation): Na
   out.altitude_m = s.fix.altitude - s.groundAltitude_m;
   out.forwardSpeed_m_s = Math.cos(s.yawEnu_rad) * s.velocityEnu_m_s.x + Math.sin(s.yawEnu_rad) * s.velocityEnu_m_s.y;
   out.pitch_rad = s.pitch_rad;
+  out.yaw_rad = s.yawEnu_rad;
   return out;
 }

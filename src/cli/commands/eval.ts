@@ -17,10 +17,12 @@ import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainPip
 import { LAMBDA_INITIAL } from "../../harness/correction/constants";
 import { heldOutArg, intArg, printedHelp, requireScenario } from "../args";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
+import { runHarnessEval } from "./evalHarness";
 
 export const USAGE =
   "drone-harness eval --models <dir> --scenario <yaml|name> [--split test] [--flights 50] [--ap-seeds 12] [--conditions nominal,perturbed] [--fly-rows row,...] [--json]\n" +
-  "       drone-harness eval --planner [--detectors models/pipeline] --scenario <yaml|name> [--split test] [--flights 100] [--conditions ...] [--planner-rows row,...] [--planner-set key=value,...] [--json]";
+  "       drone-harness eval --planner [--detectors models/pipeline] --scenario <yaml|name> [--split test] [--flights 100] [--conditions ...] [--planner-rows row,...] [--planner-set key=value,...] [--json]\n" +
+  "       drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N] [--conditions ...] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>] [--rows row,...] [--region-clip X] [--workers N] [--ap-every N] [--json]";
 
 export type EvalArgs = {
   models: string;
@@ -144,6 +146,10 @@ export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
     if (printedHelp(args, USAGE, io.out)) return 0;
+    if (args.includes("--harness")) {
+      await initBackend({ warn: (m) => io.err(`${m}\n`) });
+      return runHarnessEval(args, io);
+    }
     const a = parseEvalArgs(args);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const scenario = loadScenarioFile(a.scenario);

@@ -22,9 +22,9 @@ import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness fit --data <cache dir>[,<cache dir>...] --val <cache dir> --size teacher|student --out <dir> [--minutes M] [--steps N] [--batch B] [--crop C] [--lr X] " +
-  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--resume]";
+  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--init <detector dir>] [--resume]";
 
-type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string };
+type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string };
 
 export function parseFitArgs(args: string[]): FitArgs {
   const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false };
@@ -50,6 +50,7 @@ export function parseFitArgs(args: string[]): FitArgs {
       case "--checkpoint-every": a.checkpointEvery = intArg(f, args[++i], 0); break;
       case "--resume": a.resume = true; break;
       case "--distill": a.distill = args[++i] ?? ""; break;
+      case "--init": a.init = args[++i] ?? ""; break;
       default: throw new UsageError(`unknown argument "${f}"`);
     }
   }
@@ -104,11 +105,13 @@ export const command: CliCommand = {
     }
     const distillFrom = a.distill === undefined ? undefined : (await loadTeacher(a.distill)).model;
     if (distillFrom !== undefined) io.err(`fit: behaviour cloning of the detector in ${a.distill} (${distillFrom.parameterCount()} parameters)\n`);
+    const initFrom = a.init === undefined || resume !== undefined ? undefined : (await loadTeacher(a.init)).model;
+    if (initFrom !== undefined) io.err(`fit: fine-tuning the detector in ${a.init}\n`);
     const t0 = performance.now();
     const r = runDetectorStage(
       train,
       val,
-      { size: a.size, steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, budget_s: a.minutes * 60, evalEvery: a.evalEvery, curveFrames: a.curveFrames, checkpointEvery: a.checkpointEvery, seed: 1, ...(distillFrom === undefined ? {} : { distillFrom }) },
+      { size: a.size, steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, budget_s: a.minutes * 60, evalEvery: a.evalEvery, curveFrames: a.curveFrames, checkpointEvery: a.checkpointEvery, seed: 1, ...(distillFrom === undefined ? {} : { distillFrom }), ...(initFrom === undefined ? {} : { init: initFrom }) },
       {
         progress: (line) => io.err(`${line}\n`),
         save: (name, model, meta) => {

@@ -19,9 +19,10 @@ import { TEXTURE_MAX_ALTITUDE_M, TEXTURE_MAX_BOOST, TEXTURE_VARIANCE_THRESHOLD }
 /**
  * Per-cell variance of the gradient magnitude of a grey image (row-major, width x height, values
  * 0-255) over cellPx x cellPx cells, into `out` (length (height/cellPx) * (width/cellPx)).
- * Border pixels use one-sided neighbours clamped to the image.
+ * Border pixels use one-sided neighbours clamped to the image. `meanOut` (same length), when
+ * given, receives the per-cell mean gradient magnitude.
  */
-export function cellGradientVariance(grey: Float32Array | Uint8Array, width: number, height: number, cellPx: number, out: Float32Array): Float32Array {
+export function cellGradientVariance(grey: Float32Array | Uint8Array, width: number, height: number, cellPx: number, out: Float32Array, meanOut?: Float32Array): Float32Array {
   if (grey.length !== width * height) {
     throw new RangeError(`grey length=${grey.length}, expected width*height=${width * height}`);
   }
@@ -53,6 +54,7 @@ export function cellGradientVariance(grey: Float32Array | Uint8Array, width: num
       }
       const mean = s / n;
       out[cy * gw + cx] = Math.max(0, ss / n - mean * mean);
+      if (meanOut !== undefined) meanOut[cy * gw + cx] = mean;
     }
   }
   return out;

@@ -82,6 +82,7 @@ export class SimEnvironment implements DroneEnvironment {
     out.goalDz_m = goal.z - out.altitude_m;
     out.forwardSpeed_m_s = Math.cos(d.yaw) * (d.velocity[0] as number) + Math.sin(d.yaw) * (d.velocity[1] as number);
     out.pitch_rad = d.pitch;
+    out.yaw_rad = d.yaw;
     return out;
   }
 

@@ -62,3 +62,12 @@ export function flightRates(outcomes: readonly FlightOutcome[]): FlightRates {
     collisionRate95: wilsonInterval(thin, n),
   };
 }
+
+/** A rate as "12.0 %" (NaN as "NaN"), for the report tables. */
+export const formatPercent = (x: number): string => (Number.isNaN(x) ? "NaN" : `${(100 * x).toFixed(1)} %`);
+
+/** A 95 % interval as "[5.6, 23.8]" (percent). */
+export const formatInterval = (c: readonly [number, number]): string => `[${(100 * c[0]).toFixed(1)}, ${(100 * c[1]).toFixed(1)}]`;
+
+/** "N split seeds (first..last)": the heading of a condition's table. */
+export const formatSeedRange = (condition: string, seeds: readonly number[], split: string): string => `${condition}: ${seeds.length} ${split} seeds (${seeds[0] ?? "-"}..${seeds[seeds.length - 1] ?? "-"})`;

@@ -11,13 +11,24 @@ import { NUM_ACTIONS } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
 import type { Teacher } from "../models/Teacher";
 import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
+import { SpatialHarnessRuntime, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
+import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { nearThreatCells } from "./CellLabels";
 import type { FrameTruth, Pilot } from "./flyClosedLoop";
 
 /** Where the threat grid comes from. */
 export type ThreatSource =
   | { type: "oracle" }
-  | { type: "detector"; detector: Teacher };
+  | {
+      type: "detector";
+      detector: Teacher;
+      /**
+       * The spatial harness correcting the detector's logits (issue 13). With `apply: false` it
+       * still runs (its risk, S and delta are computed and readable) but the planner reads the
+       * uncorrected grid: the harness-OFF arm of a paired comparison with identical inputs.
+       */
+      harness?: { model: SpatialHarness | SpatialHarnessWeights; options?: Partial<SpatialHarnessOptions>; apply: boolean };
+    };
 
 export class PlannerPilot implements Pilot {
   readonly needsImage: boolean;
@@ -28,6 +39,8 @@ export class PlannerPilot implements Pilot {
   private threat: Float32Array = new Float32Array(0);
   private near = new Uint8Array(0);
   private runtime: DetectorRuntime | undefined;
+  private harness: SpatialHarnessRuntime | undefined;
+  private lastHarness: SpatialStepInfo | undefined;
 
   constructor(
     private readonly source: ThreatSource,
@@ -40,7 +53,26 @@ export class PlannerPilot implements Pilot {
     if (source.type === "detector") this.runtime = new DetectorRuntime(source.detector, DETECTOR_CELL_PX, DETECTOR_CELL_PX);
   }
 
-  reset(): void {}
+  reset(): void {
+    this.harness?.reset();
+    if (this.runtime !== undefined) this.runtime.sobelGain = 1;
+    this.lastHarness = undefined;
+  }
+
+  /** The detector runtime of the last decision (its raw logits and probabilities), if any. */
+  get detectorRuntime(): DetectorRuntime | undefined {
+    return this.runtime;
+  }
+
+  /** The harness runtime (risk, S, delta, features of the last decision), if this pilot has one. */
+  get harnessRuntime(): SpatialHarnessRuntime | undefined {
+    return this.harness;
+  }
+
+  /** What the harness decided on the last decision. */
+  get lastHarnessStep(): SpatialStepInfo | undefined {
+    return this.lastHarness;
+  }
 
   /** The threat grid of the last decision (rows*cols). */
   get lastThreat(): Float32Array {
@@ -73,6 +105,18 @@ export class PlannerPilot implements Pilot {
         }
         this.runtime.infer(rgb);
         this.threat = this.runtime.threat;
+        const h = this.source.harness;
+        if (h !== undefined) {
+          if (this.harness === undefined || this.harness.width !== env.width || this.harness.height !== env.height) {
+            this.harness = new SpatialHarnessRuntime(h.model, env.width, env.height, h.options);
+          }
+          this.lastHarness = this.harness.step(this.runtime.logits, rgb, this.nav, env.time_s);
+          if (h.apply) {
+            this.threat = this.harness.threat;
+            // The texture rule (seed 4.2) strengthens the Sobel channel of the next frame.
+            this.runtime.sobelGain = this.lastHarness.textureGain;
+          }
+        }
         break;
       }
     }

@@ -12,7 +12,7 @@ import type { DetectorReport } from "./detectorReport";
 import { SeedSource, type Split, type SplitOf } from "../data/SeedSplit";
 import { STATE_DIM } from "../models/stateVector";
 import type { Teacher } from "../models/Teacher";
-import { flightRates, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
+import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
 import { flyClosedLoop, type Pilot } from "./flyClosedLoop";
 import { ExpertReferencePilot } from "./ModelPilot";
 import { summarizeLatency, type LatencySummary } from "./Percentiles";
@@ -99,13 +99,13 @@ export function evaluatePlanner(detectors: { teacher?: Teacher; student?: Teache
   return report;
 }
 
-const pct = (x: number): string => (Number.isNaN(x) ? "NaN" : `${(100 * x).toFixed(1)} %`);
-const ci = (c: [number, number]): string => `[${(100 * c[0]).toFixed(1)}, ${(100 * c[1]).toFixed(1)}]`;
+const pct = formatPercent;
+const ci = formatInterval;
 
 export function formatPlannerReport(report: PlannerEvalReport): string {
   const lines: string[] = [];
   for (const c of report.conditions) {
-    lines.push(`${c.condition}: ${c.seeds.length} ${report.split} seeds (${c.seeds[0] ?? "-"}..${c.seeds[c.seeds.length - 1] ?? "-"})`);
+    lines.push(formatSeedRange(c.condition, c.seeds, report.split));
     lines.push("| row | wire/branch collisions (95 % CI) | any collision | success (95 % CI) | timeouts | decision p50 / p99 ms |");
     lines.push("|---|---|---|---|---|---|");
     for (const r of c.rows) {

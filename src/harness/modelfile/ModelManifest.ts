@@ -7,11 +7,12 @@
  */
 import { HARNESS_IMAGE_CHANNELS, HARNESS_IMAGE_SIZE, IMAGE_CHANNELS, ROLLOUT_STEPS, SOBEL_FULL_SCALE } from "../models/imageInput";
 import { STATE_DIM, STATE_RANGES } from "../models/stateVector";
+import { HARNESS_CELL_CHANNELS } from "../spatial/SpatialHarness";
 
 export const MODEL_FORMAT_VERSION = 1;
 
-export type ModelKind = "student" | "teacher" | "harness";
-export const MODEL_KINDS: readonly ModelKind[] = ["student", "teacher", "harness"];
+export type ModelKind = "student" | "teacher" | "harness" | "spatial_harness";
+export const MODEL_KINDS: readonly ModelKind[] = ["student", "teacher", "harness", "spatial_harness"];
 
 export type InputSpec = {
   name: string;
@@ -62,6 +63,10 @@ export function inputSpecs(kind: ModelKind): InputSpec[] {
         { name: "rolloutRewards", shape: [-1, ROLLOUT_STEPS], range: null },
         { name: "stateRates", shape: [-1, STATE_DIM], range: null },
       ];
+    case "spatial_harness":
+      // Per detector cell: class log-probabilities, near-threat logit, texture of the current and
+      // of the imagined frame, image row (src/harness/spatial/spatialFeatures.ts).
+      return [{ name: "cellFeatures", shape: [-1, -1, -1, HARNESS_CELL_CHANNELS], range: [-2, 2] }];
   }
   return [];
 }

@@ -10,6 +10,7 @@ import { HarnessNet } from "../models/HarnessNet";
 import { HARNESS_IMAGE_CHANNELS, HARNESS_IMAGE_SIZE, IMAGE_CHANNELS, ROLLOUT_STEPS } from "../models/imageInput";
 import { STATE_DIM } from "../models/stateVector";
 import { Student } from "../models/Student";
+import { HARNESS_CELL_CHANNELS, REGION_CELLS, SpatialHarness } from "../spatial/SpatialHarness";
 import { ModelFileError } from "./ModelFileError";
 import type { AnyModel } from "./modelFromDecoded";
 
@@ -47,6 +48,9 @@ function probeOutputs(model: AnyModel): Array<[string, Float32Array]> {
         stateRates: tf.abs(probe([STATE_DIM], 3)) as tf.Tensor2D,
       });
       outputs = [["sensitivity", o.sensitivity], ["risk", o.risk], ["embedding", o.embedding]];
+    } else if (model instanceof SpatialHarness) {
+      const o = model.forwardTensors(probe([2 * REGION_CELLS, 2 * REGION_CELLS, HARNESS_CELL_CHANNELS], 0) as tf.Tensor4D);
+      outputs = [["risk", o.risk], ["sensitivity", o.sensitivity]];
     } else {
       outputs = [["logits", model.forward(probe([PROBE_SIZE, PROBE_SIZE, IMAGE_CHANNELS], 0) as tf.Tensor4D)]];
     }

@@ -6,6 +6,7 @@
  */
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { SpatialHarness } from "../spatial/SpatialHarness";
 import { HarnessNet } from "../models/HarnessNet";
 import { Student } from "../models/Student";
 import { Teacher } from "../models/Teacher";
@@ -97,5 +98,11 @@ export async function loadTeacher(dir: string, limits?: DecodeLimits): Promise<{
 export async function loadHarness(dir: string, limits?: DecodeLimits): Promise<{ model: HarnessNet; manifest: ModelManifest }> {
   const { model, manifest } = await loadModel(dir, "harness", limits);
   if (!(model instanceof HarnessNet)) throw new ModelFileError(modelPaths(dir, "harness").modelJson, "is not a harness model");
+  return { model, manifest };
+}
+
+export async function loadSpatialHarness(dir: string, limits?: DecodeLimits): Promise<{ model: SpatialHarness; manifest: ModelManifest }> {
+  const { model, manifest } = await loadModel(dir, "spatial_harness", limits);
+  if (!(model instanceof SpatialHarness)) throw new ModelFileError(modelPaths(dir, "spatial_harness").modelJson, "is not a spatial harness model");
   return { model, manifest };
 }

@@ -7,6 +7,7 @@ import { withParameterBudget } from "../layers/ParamStore";
 import { HarnessNet } from "../models/HarnessNet";
 import { Student, type StudentConfig } from "../models/Student";
 import { Teacher, type TeacherConfig } from "../models/Teacher";
+import { NUM_SENSITIVITY_DIMS, SpatialHarness } from "../spatial/SpatialHarness";
 import { ModelFileError, show } from "./ModelFileError";
 import type { ModelKind, ModelManifest } from "./ModelManifest";
 import type { DecodedModel } from "./modelFileCodec";
@@ -14,11 +15,12 @@ import type { DecodedModel } from "./modelFileCodec";
 const MAX_CHANNELS = 1024;
 const MAX_HIDDEN = 8192;
 
-export type AnyModel = Student | Teacher | HarnessNet;
+export type AnyModel = Student | Teacher | HarnessNet | SpatialHarness;
 
 export function modelKindOf(model: AnyModel): ModelKind {
   if (model instanceof Student) return "student";
   if (model instanceof Teacher) return "teacher";
+  if (model instanceof SpatialHarness) return "spatial_harness";
   return "harness";
 }
 
@@ -62,6 +64,15 @@ function build(file: string, manifest: ModelManifest): AnyModel {
     }
     case "harness":
       return new HarnessNet({ seed: seedOf(file, c.seed) });
+    case "spatial_harness": {
+      const hidden1 = intList(file, "hidden1", [c.hidden1], 1, 1, 256)[0] ?? 1;
+      const hidden2 = intList(file, "hidden2", [c.hidden2], 1, 1, 256)[0] ?? 1;
+      const sScale = c.sScale;
+      if (!Array.isArray(sScale) || sScale.length !== NUM_SENSITIVITY_DIMS || !sScale.every((x) => typeof x === "number" && Number.isFinite(x) && x > 0 && x < 1e6)) {
+        throw new ModelFileError(file, `config.sScale=${show(sScale)}, expected ${NUM_SENSITIVITY_DIMS} numbers in (0, 1e6)`);
+      }
+      return new SpatialHarness({ hidden1, hidden2, sScale: sScale as number[], seed: seedOf(file, c.seed) });
+    }
   }
   throw new ModelFileError(file, `unknown model kind ${show(manifest.kind)}`);
 }

@@ -84,7 +84,7 @@ export function buildHarnessImage(imageInput: tf.Tensor4D, rolloutRgb01: readonl
  * SOBEL_FULL_SCALE clipped to 1, everything mapped to [-1, 1]). Per frame this costs about a
  * millisecond, where the tensor version costs tens of ms on the wasm backend (bench pipeline).
  */
-export function imageInputFromRgb8(rgb: Uint8Array, width: number, height: number, out: Float32Array, grey?: Float32Array): Float32Array {
+export function imageInputFromRgb8(rgb: Uint8Array | Float32Array, width: number, height: number, out: Float32Array, grey?: Float32Array, sobelGain = 1): Float32Array {
   const n = width * height;
   if (rgb.length !== 3 * n) throw new RangeError(`rgb.length=${rgb.length}, expected ${3 * n} (${width}x${height}x3)`);
   if (out.length !== 4 * n) throw new RangeError(`out.length=${out.length}, expected ${4 * n} (${width}x${height}x4)`);
@@ -99,7 +99,7 @@ export function imageInputFromRgb8(rgb: Uint8Array, width: number, height: numbe
       const h = at(x - 1, y + 1), k = at(x, y + 1), l = at(x + 1, y + 1);
       const gx = c + 2 * f + l - a - 2 * d - h;
       const gy = h + 2 * k + l - a - 2 * b - c;
-      const mag = Math.sqrt(gx * gx + gy * gy) / SOBEL_FULL_SCALE;
+      const mag = (sobelGain * Math.sqrt(gx * gx + gy * gy)) / SOBEL_FULL_SCALE;
       const i = y * width + x;
       const o = 4 * i;
       out[o] = ((rgb[3 * i] as number) / 255) * 2 - 1;

@@ -21,6 +21,15 @@ export class DetectorRuntime {
   readonly classProbs: Float32Array;
   /** Row-major near-threat probability per cell. */
   readonly threat: Float32Array;
+  /** The raw outputs, cell-major: logits[(row * cols + col) * 5 + k], k < 4 the class logits, k = 4 the near-threat logit. */
+  readonly logits: Float32Array;
+  /**
+   * Gain on the Sobel channel of the input (the seed's texture rule, 4.2: the harness strengthens
+   * the high-frequency channel of the next frame; SpatialHarnessRuntime computes it). Default 1.
+   */
+  sobelGain = 1;
+  /** The Sobel gain the last infer() used. */
+  lastSobelGain = 1;
   private readonly input: Float32Array;
   private readonly grey: Float32Array;
 
@@ -39,17 +48,48 @@ export class DetectorRuntime {
     this.cols = width / DETECTOR_CELL_PX;
     this.classProbs = new Float32Array(this.rows * this.cols * NUM_DETECTION_CLASSES);
     this.threat = new Float32Array(this.rows * this.cols);
+    this.logits = new Float32Array(this.rows * this.cols * (THREAT_CHANNEL + 1));
     this.input = new Float32Array(4 * width * height);
     this.grey = new Float32Array(width * height);
   }
 
-  /** Runs the detector on one rgb8 frame (width*height*3 bytes, row-major) into classProbs and threat. */
-  infer(rgb8: Uint8Array): void {
-    imageInputFromRgb8(rgb8, this.width, this.height, this.input, this.grey);
+  /**
+   * Runs the detector on one rgb8 frame (width*height*3 values 0-255, row-major; a Float32Array
+   * is accepted for warped views, unrounded) into logits, classProbs and threat.
+   */
+  infer(rgb8: Uint8Array | Float32Array): void {
+    this.lastSobelGain = this.sobelGain;
+    imageInputFromRgb8(rgb8, this.width, this.height, this.input, this.grey, this.sobelGain);
     tf.tidy(() => {
       const out = this.detector.forward(tf.tensor4d(this.input, [1, this.height, this.width, 4]));
-      this.classProbs.set(tf.softmax(tf.slice(out, [0, 0, 0, 0], [1, -1, -1, NUM_DETECTION_CLASSES])).dataSync<"float32">());
-      this.threat.set(tf.sigmoid(tf.slice(out, [0, 0, 0, THREAT_CHANNEL], [1, -1, -1, 1])).dataSync<"float32">());
+      const k = THREAT_CHANNEL + 1;
+      this.logits.set((out.shape[3] === k ? out : tf.slice(out, [0, 0, 0, 0], [1, -1, -1, k])).dataSync<"float32">());
     });
+    probabilitiesFromLogits(this.logits, this.classProbs, this.threat);
+  }
+}
+
+/**
+ * Softmax of the 4 class logits and sigmoid of the near-threat logit per cell (cell-major logits
+ * with 5 values per cell, as DetectorRuntime.logits) into classProbs (4 per cell) and threat.
+ */
+export function probabilitiesFromLogits(logits: Float32Array, classProbs: Float32Array, threat: Float32Array): void {
+  const k = THREAT_CHANNEL + 1;
+  const cells = threat.length;
+  if (logits.length !== cells * k || classProbs.length !== cells * NUM_DETECTION_CLASSES) {
+    throw new RangeError(`logits ${logits.length}, classProbs ${classProbs.length}, threat ${threat.length}: expected ${k} and ${NUM_DETECTION_CLASSES} per cell`);
+  }
+  for (let c = 0; c < cells; c++) {
+    const o = c * k;
+    let m = -Infinity;
+    for (let j = 0; j < NUM_DETECTION_CLASSES; j++) m = Math.max(m, logits[o + j] as number);
+    let sum = 0;
+    for (let j = 0; j < NUM_DETECTION_CLASSES; j++) {
+      const e = Math.exp((logits[o + j] as number) - m);
+      classProbs[c * NUM_DETECTION_CLASSES + j] = e;
+      sum += e;
+    }
+    for (let j = 0; j < NUM_DETECTION_CLASSES; j++) classProbs[c * NUM_DETECTION_CLASSES + j] = (classProbs[c * NUM_DETECTION_CLASSES + j] as number) / sum;
+    threat[c] = 1 / (1 + Math.exp(-(logits[o + THREAT_CHANNEL] as number)));
   }
 }

@@ -36,6 +36,12 @@ export type DetectorStageOptions = {
   seed: number;
   /** Behaviour cloning: imitate this teacher's outputs instead of the labels. */
   distillFrom?: Teacher;
+  /**
+   * Start from these weights instead of a fresh detector of `size` (fine-tuning: the on-policy
+   * rounds of issue 13 continue the BC student on the aggregated frames). Its config must be the
+   * size's architecture.
+   */
+  init?: Teacher;
   /** Distillation temperature. Default 2 (supervisedLosses.DISTILLATION_TEMPERATURE). */
   temperature?: number;
 };
@@ -55,7 +61,10 @@ function spread(n: number, k: number): number[] {
 }
 
 export function runDetectorStage(train: FrameDataset, val: FrameDataset, options: DetectorStageOptions, io: DetectorStageIO): { model: Teacher; curve: CurvePoint[]; report: DetectorReport; steps: number } {
-  const model = io.resume?.model ?? new Teacher(DETECTOR_SIZES[options.size]);
+  if (options.init !== undefined && JSON.stringify({ ...options.init.config, seed: 0 }) !== JSON.stringify({ ...DETECTOR_SIZES[options.size], seed: 0 })) {
+    throw new RangeError(`init detector config ${JSON.stringify(options.init.config)} is not the ${options.size} architecture ${JSON.stringify(DETECTOR_SIZES[options.size])}`);
+  }
+  const model = io.resume?.model ?? options.init ?? new Teacher(DETECTOR_SIZES[options.size]);
   const curve: CurvePoint[] = [...(io.resume?.curve ?? [])];
   const curveFrames = spread(val.frames.length, options.curveFrames);
   const t0 = performance.now();

@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { SpatialHarness } from "../spatial/SpatialHarness";
 import { configOf, encodeModel, inputSpecs, loadModel, modelFileName, modelKindOf, normalisationInfo, weightsFileName, MODEL_FORMAT_VERSION, type AnyModel } from "../modelfile";
 import type { ModelSlot, TrainingState } from "./trainPipeline";
 
@@ -20,7 +21,7 @@ function slotDir(root: string, dir: string, slot: ModelSlot): string {
 
 export type ModelStore = {
   save: (dir: string, slot: ModelSlot, model: AnyModel, note: string) => void;
-  load: (dir: string, slot: ModelSlot) => Promise<AnyModel | undefined>;
+  load: (dir: string, slot: ModelSlot) => Promise<Exclude<AnyModel, SpatialHarness> | undefined>;
   readState: () => TrainingState | undefined;
   writeState: (state: TrainingState) => void;
 };
@@ -47,7 +48,9 @@ export function modelStore(root: string, training: { scenario: string; seed: num
       const d = slotDir(root, dir, slot);
       const kind = path.basename(slot) as "student" | "teacher" | "harness";
       if (!fs.existsSync(path.join(d, modelFileName(kind)))) return undefined;
-      return (await loadModel(d, kind)).model;
+      const model = (await loadModel(d, kind)).model;
+      if (model instanceof SpatialHarness) throw new Error(`${d}: a spatial harness is not a model of the policy-head pipeline`);
+      return model;
     },
     readState: () => {
       if (!fs.existsSync(stateFile)) return undefined;

@@ -76,7 +76,7 @@ function student(wireCols: (c: number) => boolean): StudentOutputs {
 }
 
 function state(altitude_m: number, frameDt_s = 0, speed = 0): FrameState {
-  return { altitude_m, velocityEnu_m_s: [0, speed, 0], imu: [], latestGyro_rad_s: [0, 0, 0], frameDt_s, statePeriod_s: 0.25, newStatePeriod: true };
+  return { altitude_m, velocityEnu_m_s: [0, speed, 0], imu: [], latestGyro_rad_s: [0, 0, 0], frameDt_s, statePeriod_s: 0.25, newStatePeriod: true, yaw_rad: 0, pitch_rad: 0 };
 }
 
 describe("HarnessCorrector texture gain (seed 4.2)", () => {

@@ -1,0 +1,100 @@
+/**
+ * Adapter: the spatial harness (src/harness/runtime/SpatialHarnessRuntime.ts, issue 13) for the
+ * harness node's pipeline path. Per frame: the camera image (rgb8 via Rgb8Converter), the
+ * pipeline detector's cells from harness/student_output (class probabilities and near-threat
+ * probabilities, turned back into logits: log p for the classes, logit p for the threat; softmax
+ * and sigmoid give the same probabilities back), the motion from the sensors (altitude above
+ * ground from gps/fix, heading and pitch from the IMU orientation, forward speed from gps/vel and
+ * the heading) -> corrected class and near-threat probabilities. The same runtime runs in `eval`
+ * and the main job's lock-step flights.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { initBackend } from "../../src/harness/backend";
+import { loadSpatialHarness } from "../../src/harness/modelfile";
+import { makeNavigation, type Navigation } from "../../src/control/navigation";
+import { NUM_DETECTION_CLASSES } from "../../src/harness/actions";
+import { DETECTOR_CELL_PX } from "../../src/harness/runtime/DetectorRuntime";
+import { SpatialHarnessRuntime, type SpatialHarnessOptions, type SpatialStepInfo } from "../../src/harness/runtime/SpatialHarnessRuntime";
+import { REGION_CELLS, type SpatialHarness } from "../../src/harness/spatial/SpatialHarness";
+import { DETECTOR_OUTPUTS_PER_CELL } from "../../src/harness/spatial/spatialFeatures";
+import type { StudentOutputs } from "./models";
+import type { FrameState } from "./SensorState";
+import type { Image } from "./sensorTypes";
+import { Rgb8Converter } from "./toRgb8";
+
+const P_MIN = 1e-6;
+
+export type SpatialCorrection = { classProbs: Float32Array; threat: Float32Array; info: SpatialStepInfo };
+
+export class SpatialCorrector {
+  private runtime: SpatialHarnessRuntime | undefined;
+  private logits = new Float32Array(0);
+  private readonly rgb = new Rgb8Converter();
+  private readonly nav: Navigation = makeNavigation();
+
+  constructor(
+    private readonly harness: SpatialHarness,
+    private readonly options: Partial<SpatialHarnessOptions> = {},
+  ) {}
+
+  /**
+   * Why this frame cannot be corrected, or undefined: the grid must cover the image exactly
+   * (8 px cells) in whole regions of REGION_CELLS x REGION_CELLS cells, with a near-threat grid.
+   */
+  problem(image: Image, student: StudentOutputs): string | undefined {
+    const { gridRows: rows, gridCols: cols } = student;
+    if (student.threatProbs === undefined || student.threatProbs.length !== rows * cols) return "no near-threat cells in the student output";
+    if (student.numClasses !== NUM_DETECTION_CLASSES) return `${student.numClasses} classes, expected ${NUM_DETECTION_CLASSES}`;
+    if (image.width !== cols * DETECTOR_CELL_PX || image.height !== rows * DETECTOR_CELL_PX) return `image ${image.width}x${image.height} is not the ${cols}x${rows} grid of ${DETECTOR_CELL_PX} px cells`;
+    if (rows % REGION_CELLS !== 0 || cols % REGION_CELLS !== 0) return `grid ${cols}x${rows} is not whole regions of ${REGION_CELLS}x${REGION_CELLS} cells`;
+    return undefined;
+  }
+
+  /** Call problem() first. `time_s`: the frame's stamp in seconds (the rates are differenced over stamps). */
+  correct(image: Image, student: StudentOutputs, sensors: FrameState, time_s: number): SpatialCorrection {
+    const rows = student.gridRows;
+    const cols = student.gridCols;
+    if (this.runtime === undefined || this.runtime.width !== image.width || this.runtime.height !== image.height) {
+      this.runtime = new SpatialHarnessRuntime(this.harness, image.width, image.height, this.options);
+      this.logits = new Float32Array(rows * cols * DETECTOR_OUTPUTS_PER_CELL);
+    }
+    const threat = student.threatProbs as Float32Array;
+    for (let c = 0; c < rows * cols; c++) {
+      const o = c * DETECTOR_OUTPUTS_PER_CELL;
+      for (let k = 0; k < NUM_DETECTION_CLASSES; k++) this.logits[o + k] = Math.log(Math.max(P_MIN, student.cellProbs[c * NUM_DETECTION_CLASSES + k] as number));
+      const p = Math.min(1 - P_MIN, Math.max(P_MIN, threat[c] as number));
+      this.logits[o + 4] = Math.log(p / (1 - p));
+    }
+    const v = sensors.velocityEnu_m_s;
+    this.nav.altitude_m = Number.isFinite(sensors.altitude_m) ? sensors.altitude_m : 0;
+    this.nav.pitch_rad = sensors.pitch_rad;
+    this.nav.yaw_rad = sensors.yaw_rad;
+    this.nav.forwardSpeed_m_s = Math.cos(sensors.yaw_rad) * v[0] + Math.sin(sensors.yaw_rad) * v[1];
+    const info = this.runtime.step(this.logits, this.rgb.convert(image), this.nav, time_s);
+    return { classProbs: this.runtime.classProbs, threat: this.runtime.threat, info };
+  }
+
+  reset(): void {
+    this.runtime?.reset();
+  }
+
+  dispose(): void {
+    this.harness.dispose();
+  }
+}
+
+/**
+ * The spatial harness in `dir` (spatial_harness.model.json, checked on load), or undefined with
+ * a warning when the folder has none (the harness node then passes the pipeline cells through).
+ */
+export async function loadSpatialCorrector(dir: string, options: Partial<SpatialHarnessOptions>, logger: { info(m: string): void; warn(m: string): void }): Promise<SpatialCorrector | undefined> {
+  if (!fs.existsSync(path.join(dir, "spatial_harness.model.json"))) {
+    logger.warn(`no spatial harness in ${dir} (spatial_harness.model.json): the pipeline detector's cells pass through uncorrected`);
+    return undefined;
+  }
+  await initBackend();
+  const { model } = await loadSpatialHarness(dir);
+  logger.info(`spatial harness from ${dir}: ${model.parameterCount()} parameters, region clip ${options.regionClip ?? "default"}`);
+  return new SpatialCorrector(model, options);
+}

@@ -1,0 +1,125 @@
+/**
+ * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
+ *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
+ *  [--rows name,...] [--region-clip X] [--workers N] [--ap-every N] [--json]`
+ * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
+ * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
+ * differing decision of every flight whose outcome differs. Defaults: the BC student
+ * models/pipeline/student, its harness models/coevo/bc-harness, the co-evolved student
+ * models/coevo/student and harness models/coevo/harness.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { loadScenarioFile, splitOfSeed } from "../../../sim";
+import { runHarnessRowJobs, type ArmFiles, type HarnessRowJob } from "../../harness/data/node/harnessRowsParallel";
+import type { Split } from "../../harness/data/SeedSplit";
+import { formatHarnessReport, harnessEvalSeeds, harnessReport, rowProgress } from "../../harness/eval/harnessRows";
+import { FULL_CONFIG } from "../../harness/training/trainPipeline";
+import { intArg, numberArg, valueArg } from "../args";
+import { UsageError, type CliIO } from "../CliCommand";
+
+export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off"] as const;
+export type HarnessRowName = (typeof HARNESS_ROWS)[number];
+
+/** The ON/OFF pairs compared when both rows are flown. */
+export const HARNESS_PAIRS: readonly [HarnessRowName, HarnessRowName][] = [
+  ["bc_student_harness", "bc_student"],
+  ["coevo_student_harness", "coevo_student_off"],
+];
+
+export type EvalHarnessArgs = {
+  scenario: string;
+  split: Split;
+  flights: number;
+  firstSeed: number;
+  conditions: ("nominal" | "perturbed")[];
+  bc: string;
+  bcHarness: string;
+  coevo: string;
+  coevoHarness: string;
+  rows: HarnessRowName[];
+  regionClip?: number;
+  workers: number;
+  apEvery: number;
+  json: boolean;
+};
+
+export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
+  const a: EvalHarnessArgs = {
+    scenario: "", split: "test", flights: 100, firstSeed: 0, conditions: ["nominal", "perturbed"],
+    bc: "models/pipeline/student", bcHarness: "models/coevo/bc-harness", coevo: "models/coevo/student", coevoHarness: "models/coevo/harness",
+    rows: [...HARNESS_ROWS], workers: 2, apEvery: 4, json: false,
+  };
+  for (let i = 0; i < args.length; i++) {
+    const f = args[i] ?? "";
+    const v = (): string => valueArg(args, i++);
+    switch (f) {
+      case "--harness": break;
+      case "--scenario": a.scenario = v(); break;
+      case "--split": {
+        const sp = v();
+        if (sp !== "test" && sp !== "val") throw new UsageError(`--split=${sp}: evaluation reads only held-out seeds (test, or val while developing)`);
+        a.split = sp;
+        break;
+      }
+      case "--flights": a.flights = intArg(f, args[++i], 1); break;
+      case "--first-seed": a.firstSeed = intArg(f, args[++i], 0); break;
+      case "--conditions": {
+        const list = v().split(",");
+        if (list.length === 0 || !list.every((c) => c === "nominal" || c === "perturbed")) throw new UsageError(`--conditions=${list.join(",")}, expected nominal and/or perturbed`);
+        a.conditions = list;
+        break;
+      }
+      case "--bc": a.bc = v(); break;
+      case "--bc-harness": a.bcHarness = v(); break;
+      case "--coevo": a.coevo = v(); break;
+      case "--coevo-harness": a.coevoHarness = v(); break;
+      case "--rows": {
+        const list = v().split(",");
+        const bad = list.filter((r) => !(HARNESS_ROWS as readonly string[]).includes(r));
+        if (bad.length > 0) throw new UsageError(`--rows: unknown row ${bad.join(", ")}; expected a comma list of ${HARNESS_ROWS.join(", ")}`);
+        a.rows = list as HarnessRowName[];
+        break;
+      }
+      case "--region-clip": a.regionClip = numberArg(f, args[++i], 1e-3, 100); break;
+      case "--workers": a.workers = intArg(f, args[++i], 1); break;
+      case "--ap-every": a.apEvery = intArg(f, args[++i], 1); break;
+      case "--json": a.json = true; break;
+      default: throw new UsageError(`unknown argument "${f}"`);
+    }
+  }
+  if (a.scenario === "") throw new UsageError("--scenario is required");
+  return a;
+}
+
+function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
+  const options = a.regionClip === undefined ? {} : { options: { regionClip: a.regionClip } };
+  switch (row) {
+    case "bc_student": return { name: row, detectorDir: a.bc, apply: false };
+    case "bc_student_harness": return { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, apply: true, ...options };
+    case "coevo_student_harness": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: true, ...options };
+    // The OFF arm runs the same harness without applying it: identical inputs, its risk traced.
+    case "coevo_student_off": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, ...options };
+  }
+}
+
+export async function runHarnessEval(args: readonly string[], io: CliIO): Promise<number> {
+  const a = parseEvalHarnessArgs(args);
+  const scenario = loadScenarioFile(a.scenario);
+  const arms = a.rows.map((r) => armFiles(a, r));
+  for (const arm of arms) {
+    for (const [what, dir, file] of [["detector", arm.detectorDir, "teacher.model.json"], ["harness", arm.harnessDir, "spatial_harness.model.json"]] as const) {
+      if (dir !== undefined && !fs.existsSync(path.join(dir, file))) throw new UsageError(`row ${arm.name}: no ${what} in ${dir} (${file} missing)`);
+    }
+  }
+  const seeds = harnessEvalSeeds({ split: a.split, splitOf: splitOfSeed, flights: a.flights, firstSeed: a.firstSeed });
+  const jobs: HarnessRowJob[] = a.conditions.flatMap((condition) => arms.map((arm) => ({ scenario, split: a.split, controlPeriod_s: FULL_CONFIG.controlPeriod_s, seeds, condition, arm, apEvery: a.apEvery })));
+  io.err(`eval --harness: ${arms.length} rows x ${a.conditions.length} conditions on ${seeds.length} ${a.split} seeds, ${a.workers} worker(s)\n`);
+  const t0 = performance.now();
+  const rows = await runHarnessRowJobs(jobs, a.workers, (job, row) => io.err(`${rowProgress(job.condition, row, seeds.length, a.split)} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`));
+  const byCondition = a.conditions.map((condition) => ({ condition, rows: rows.filter((_, i) => jobs[i]?.condition === condition) }));
+  const report = harnessReport(a.split, seeds, byCondition, HARNESS_PAIRS);
+  if (a.json) io.out(`${JSON.stringify({ scenario: a.scenario, rows: arms, ...report }, null, 2)}\n`);
+  else io.out(`${formatHarnessReport(report)}\n`);
+  return 0;
+}

@@ -1,0 +1,126 @@
+/**
+ * `drone-harness fit-harness --detector <dir> --scenario <yaml> --flights N --val-flights N --out <dir>
+ *  [--harness <dir>] [--init <dir>] [--first-seed N] [--val-first-seed N] [--workers N] [--steps N]
+ *  [--batch N] [--lr X] [--record-every N] [--horizon N]`
+ * The harness phase of one co-evolution round (issue 13 item 3): the student detector (frozen)
+ * + the planner (+ the harness of the previous round, `--harness`, applied) fly train-split
+ * seeds on worker threads; the visited frames give the harness's inputs, S_gt by finite
+ * differences and the region risk targets from the 10-step (2.5 s) rollouts; the spatial harness
+ * is trained on them (from `--init` or `--harness` weights when given, else fresh) and validated
+ * on rollouts of val-split seeds. Writes <out>/spatial_harness.{model.json,weights.bin} and
+ * <out>/fit-harness.json (command, flight outcomes, sample counts, curve, final validation).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { loadScenarioFile } from "../../../sim";
+import { initBackend } from "../../harness/backend";
+import { flySpatialRolloutsParallel, type SpatialRolloutJob } from "../../harness/data/node/spatialRolloutsParallel";
+import { SeedSource } from "../../harness/data/SeedSplit";
+import { splitOfSeed } from "../../../sim";
+import { loadSpatialHarness, saveModel } from "../../harness/modelfile";
+import { SpatialHarness } from "../../harness/spatial/SpatialHarness";
+import type { SpatialFlight } from "../../harness/spatial/spatialRollouts";
+import { trainSpatialHarness, validateSpatialHarness } from "../../harness/spatial/trainSpatialHarness";
+import { DETECTOR_CELL_PX } from "../../harness/runtime/DetectorRuntime";
+import { intArg, numberArg, printedHelp, valueArg } from "../args";
+import { UsageError, type CliCommand } from "../CliCommand";
+
+export const USAGE =
+  "drone-harness fit-harness --detector <fit dir> --scenario <yaml> --flights N --val-flights N --out <dir> [--harness <dir>] [--init <dir>] " +
+  "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--control-period S]";
+
+type Args = {
+  detector: string; scenario: string; flights: number; valFlights: number; out: string; harness?: string; init?: string;
+  firstSeed: number; valFirstSeed: number; workers: number; steps: number; batch: number; lr: number; recordEvery: number; horizon: number; controlPeriod_s: number;
+};
+
+export function parseFitHarnessArgs(args: readonly string[]): Args {
+  const a: Args = { detector: "", scenario: "", flights: 0, valFlights: 0, out: "", firstSeed: 0, valFirstSeed: 0, workers: 2, steps: 1500, batch: 16, lr: 0.01, recordEvery: 2, horizon: 10, controlPeriod_s: 0.25 };
+  for (let i = 0; i < args.length; i++) {
+    const f = args[i] ?? "";
+    const v = (): string => valueArg(args, i++);
+    switch (f) {
+      case "--detector": a.detector = v(); break;
+      case "--scenario": a.scenario = v(); break;
+      case "--flights": a.flights = intArg(f, args[++i], 1); break;
+      case "--val-flights": a.valFlights = intArg(f, args[++i], 0); break;
+      case "--out": a.out = v(); break;
+      case "--harness": a.harness = v(); break;
+      case "--init": a.init = v(); break;
+      case "--first-seed": a.firstSeed = intArg(f, args[++i], 0); break;
+      case "--val-first-seed": a.valFirstSeed = intArg(f, args[++i], 0); break;
+      case "--workers": a.workers = intArg(f, args[++i], 1); break;
+      case "--steps": a.steps = intArg(f, args[++i], 1); break;
+      case "--batch": a.batch = intArg(f, args[++i], 1); break;
+      case "--lr": a.lr = numberArg(f, args[++i], 1e-6, 1); break;
+      case "--record-every": a.recordEvery = intArg(f, args[++i], 1); break;
+      case "--horizon": a.horizon = intArg(f, args[++i], 1); break;
+      case "--control-period": a.controlPeriod_s = numberArg(f, args[++i], 0.01, 2); break;
+      default: throw new UsageError(`unknown argument "${f}"`);
+    }
+  }
+  if (a.detector === "" || a.scenario === "" || a.out === "" || a.flights === 0) throw new UsageError("--detector, --scenario, --flights and --out are required");
+  return a;
+}
+
+function outcomeCounts(flights: readonly SpatialFlight[]): Record<string, number> {
+  const c: Record<string, number> = { goal: 0, collision: 0, timeout: 0 };
+  for (const f of flights) c[f.outcome.type] = (c[f.outcome.type] ?? 0) + 1;
+  return c;
+}
+
+export const command: CliCommand = {
+  usage: USAGE,
+  run: async (args, io) => {
+    if (printedHelp(args, USAGE, io.out)) return 0;
+    const a = parseFitHarnessArgs(args);
+    await initBackend({ warn: (m) => io.err(`${m}\n`) });
+    const scenario = loadScenarioFile(a.scenario);
+    const rows = scenario.camera.height / DETECTOR_CELL_PX;
+    const cols = scenario.camera.width / DETECTOR_CELL_PX;
+    const job: SpatialRolloutJob = { scenario, split: "train", controlPeriod_s: a.controlPeriod_s, detectorDir: a.detector, recordEvery: a.recordEvery, horizonSteps: a.horizon, perturbed: false, ...(a.harness === undefined ? {} : { harnessDir: a.harness }) };
+    const t0 = performance.now();
+    const fly = async (split: "train" | "val", n: number, first: number): Promise<SpatialFlight[]> => {
+      const seeds = new SeedSource(split, splitOfSeed).seeds(n, first);
+      let last = 0;
+      return flySpatialRolloutsParallel({ ...job, split }, seeds, a.workers, (p) => {
+        if (p.done === p.total || performance.now() - last > 10000) {
+          last = performance.now();
+          io.err(`fit-harness: ${split} rollouts ${p.done}/${p.total}, ${p.samples} samples, ${p.collisions} collisions, ${p.elapsed_s.toFixed(0)} s, ETA ${p.eta_s.toFixed(0)} s\n`);
+        }
+      });
+    };
+    io.err(`fit-harness: ${a.flights} train + ${a.valFlights} val rollouts of ${scenario.name}, detector ${a.detector}${a.harness === undefined ? "" : `, harness ${a.harness} applied`}, ${a.workers} worker(s)\n`);
+    const train = await fly("train", a.flights, a.firstSeed);
+    const val = a.valFlights > 0 ? await fly("val", a.valFlights, a.valFirstSeed) : [];
+    const rolloutS = (performance.now() - t0) / 1000;
+    const initDir = a.init ?? a.harness;
+    const harness = initDir === undefined ? new SpatialHarness() : (await loadSpatialHarness(initDir)).model;
+    const trainSamples = train.flatMap((f) => f.samples);
+    const valSamples = val.flatMap((f) => f.samples);
+    const before = valSamples.length > 0 ? validateSpatialHarness(harness, valSamples, rows, cols) : undefined;
+    const r = trainSpatialHarness(harness, trainSamples, valSamples, { rows, cols, steps: a.steps, batch: a.batch, learningRate: a.lr, seed: 1, reportEvery: 250, progress: (l) => io.err(`${l}\n`) });
+    const final = valSamples.length > 0 ? validateSpatialHarness(harness, valSamples, rows, cols) : undefined;
+    const commandLine = `drone-harness fit-harness ${args.join(" ")}`;
+    await saveModel(a.out, harness, { scenario: a.scenario, seed: 1, notes: commandLine });
+    const positives = (fs: readonly SpatialFlight[]): number => fs.reduce((s, f) => s + f.samples.reduce((t, x) => t + x.riskTarget.reduce((u, v) => u + v, 0), 0), 0);
+    const meta = {
+      command: commandLine,
+      parameters: harness.parameterCount(),
+      rollouts: {
+        train: { flights: train.length, outcomes: outcomeCounts(train), samples: trainSamples.length, positiveRegions: positives(train) },
+        val: { flights: val.length, outcomes: outcomeCounts(val), samples: valSamples.length, positiveRegions: positives(val) },
+        elapsed_s: rolloutS,
+      },
+      training: { steps: r.steps, finalLoss: r.finalLoss, curve: r.curve, elapsed_s: (performance.now() - t0) / 1000 - rolloutS },
+      validationBefore: before,
+      validation: final,
+    };
+    fs.mkdirSync(a.out, { recursive: true });
+    fs.writeFileSync(path.join(a.out, "fit-harness.json"), `${JSON.stringify(meta, null, 2)}\n`);
+    io.out(`fit-harness: ${harness.parameterCount()} parameters; rollouts ${JSON.stringify(meta.rollouts.train.outcomes)} train, ${JSON.stringify(meta.rollouts.val.outcomes)} val in ${rolloutS.toFixed(0)} s\n`);
+    if (final !== undefined) io.out(`  validation: risk AP ${final.riskAp.toFixed(3)} (${before?.riskAp.toFixed(3) ?? "NaN"} before), ${final.positiveRegions} positive regions of ${final.samples} samples; S mse ${final.sMse.toFixed(4)} (${before?.sMse.toFixed(4) ?? "NaN"} before)\n`);
+    io.out(`  model: ${path.join(a.out, "spatial_harness.model.json")}\n`);
+    return 0;
+  },
+};

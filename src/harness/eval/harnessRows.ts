@@ -1,0 +1,251 @@
+/**
+ * The rows of issue 13 ("What it must show"): the planner flying on a student detector with or
+ * without the spatial harness's correction, every row on the same held-out seeds, nominal and
+ * perturbed:
+ *   BC student | BC student + harness (student frozen) | co-evolved student + harness |
+ *   co-evolved student, harness OFF
+ * Per row: wire/branch collisions and success with 95 % Wilson intervals, and the wire AP of the
+ * cells the planner actually read (corrected where the harness is ON) on the frames the flights
+ * visited: every `apEvery`-th control step is rendered with its ground truth; "approach" frames
+ * are those with at least one near-threat cell (a visible structure within 12 m or 3 s).
+ * Paired comparison of two rows with the same student (harness ON vs OFF): every seed whose
+ * outcome differs, the first control step where the two arms chose different manoeuvres with a
+ * frame-by-frame trace around it, and McNemar's exact test on the discordant pairs.
+ */
+import { ACTIONS, NUM_DETECTION_CLASSES } from "../actions";
+import type { EnvironmentFactory } from "../data/DroneEnvironment";
+import { SeedSource, type Split, type SplitOf } from "../data/SeedSplit";
+import { STATE_DIM } from "../models/stateVector";
+import type { Teacher } from "../models/Teacher";
+import { DETECTOR_CELL_PX } from "../runtime/DetectorRuntime";
+import type { SpatialHarnessOptions } from "../runtime/SpatialHarnessRuntime";
+import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
+import { cellLabelsFromMask, nearThreatCells } from "./CellLabels";
+import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
+import { PlannerPilot } from "./PlannerPilot";
+import { ThinObstacleAp, type ThinObstacleApReport } from "./ThinObstacleAp";
+import type { PlannerOptions } from "../../control/LocalPlanner";
+
+export type HarnessArm = {
+  name: string;
+  detector: Teacher;
+  harness?: { model: SpatialHarness | SpatialHarnessWeights; apply: boolean; options?: Partial<SpatialHarnessOptions> };
+};
+
+/** One control step of a flight, for the paired traces. */
+export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number };
+
+export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[] };
+
+export type HarnessRow = {
+  name: string;
+  rates: FlightRates;
+  success95: [number, number];
+  /** Wire AP of the cells the planner read: all recorded frames, approach frames. */
+  apAll: ThinObstacleApReport;
+  apApproach: ThinObstacleApReport;
+  frames: { all: number; approach: number };
+  flights: ArmFlight[];
+};
+
+export type PairedComparison = {
+  on: string;
+  off: string;
+  /** Seeds with a wire/branch collision in one arm only. */
+  onOnlyCollisions: number[];
+  offOnlyCollisions: number[];
+  /** McNemar's exact two-sided p-value on the discordant collision pairs. */
+  mcnemarP: number;
+  /** Every seed whose outcome differs, with the first differing decision and the steps around it. */
+  differing: { seed: number; on: FlightOutcome; off: FlightOutcome; firstDifferentStep: number | undefined; window: { on: StepTrace[]; off: StepTrace[] } }[];
+  /** Flights where the arms chose a different manoeuvre at least once. */
+  flightsWithDifferentDecisions: number;
+};
+
+export type HarnessEvalOptions = {
+  split: Split;
+  splitOf: SplitOf;
+  factory: EnvironmentFactory;
+  flights: number;
+  firstSeed?: number;
+  conditions?: readonly ("nominal" | "perturbed")[];
+  planner?: Partial<PlannerOptions>;
+  /** Render the ground truth every n-th control step for the AP. Default 4 (1 s at 4 Hz). */
+  apEvery?: number;
+  /** Pairs of arm names (ON, OFF) to compare. */
+  pairs?: readonly [string, string][];
+  progress?: (line: string) => void;
+};
+
+export type HarnessEvalReport = {
+  split: Split;
+  conditions: { condition: "nominal" | "perturbed"; seeds: number[]; rows: HarnessRow[]; pairs: PairedComparison[] }[];
+};
+
+const isThinCollision = (o: FlightOutcome): boolean => o.type === "collision" && (o.obstacle === "wire" || o.obstacle === "branch");
+
+/** Two-sided exact McNemar test: binomial(b + c, 1/2) probability of a split at least as uneven as (b, c). */
+export function mcnemarExactP(b: number, c: number): number {
+  const n = b + c;
+  if (n === 0) return 1;
+  const k = Math.min(b, c);
+  let logC = 0;
+  let tail = 0;
+  for (let i = 0; i <= k; i++) {
+    if (i > 0) logC += Math.log(n - i + 1) - Math.log(i);
+    tail += Math.exp(logC - n * Math.LN2);
+  }
+  return Math.min(1, 2 * tail);
+}
+
+function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: Partial<PlannerOptions> | undefined, apEvery: number, apAll: ThinObstacleAp, apApproach: ThinObstacleAp, frames: { all: number; approach: number }): ArmFlight {
+  const pilot = new PlannerPilot({ type: "detector", detector: arm.detector, ...(arm.harness === undefined ? {} : { harness: arm.harness }) }, planner);
+  const { width, height } = env;
+  const grid = { width, height, cell_px: DETECTOR_CELL_PX };
+  const rgb = new Uint8Array(width * height * 3);
+  const mask = new Uint8Array(width * height);
+  const truth = { visibleMask: new Uint8Array(width * height), depth: new Float32Array(width * height) };
+  const state = new Float32Array(STATE_DIM);
+  const trace: StepTrace[] = [];
+  pilot.reset();
+  for (let step = 0; step < 100000; step++) {
+    const record = step % apEvery === 0;
+    if (record) env.render(rgb, mask, truth);
+    else env.render(rgb);
+    env.sensorState(state);
+    const action = pilot.act(rgb, state, env);
+    const h = pilot.lastHarnessStep;
+    const threat = pilot.lastThreat;
+    let maxThreat = 0;
+    for (const t of threat) maxThreat = Math.max(maxThreat, t);
+    trace.push({ step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: arm.harness?.apply === true ? (h?.maxAbs ?? 0) : 0, lambda: h?.lambda ?? 0 });
+    if (record) {
+      // The class probabilities the planner's grid came from: corrected when the harness is applied.
+      const probs = arm.harness?.apply === true ? pilot.harnessRuntime?.classProbs : pilot.detectorRuntime?.classProbs;
+      if (probs !== undefined && probs.length === (width / DETECTOR_CELL_PX) * (height / DETECTOR_CELL_PX) * NUM_DETECTION_CLASSES) {
+        const labels = cellLabelsFromMask(truth.visibleMask, grid);
+        const near = nearThreatCells(truth.visibleMask, truth.depth, grid, Math.max(0, pilot.harnessRuntime?.rates[2] ?? 0));
+        apAll.add(probs, labels);
+        frames.all++;
+        if (near.some((v) => v === 1)) {
+          apApproach.add(probs, labels);
+          frames.approach++;
+        }
+      }
+    }
+    const ev = env.step(action);
+    if (ev.type === "running") continue;
+    const outcome: FlightOutcome = ev.type === "collision" ? { type: "collision", seed: env.seed, time_s: env.time_s, obstacle: ev.obstacle } : { type: ev.type, seed: env.seed, time_s: env.time_s };
+    return { outcome, trace };
+  }
+  return { outcome: { type: "timeout", seed: env.seed, time_s: env.time_s }, trace };
+}
+
+export function comparePaired(on: HarnessRow, off: HarnessRow, window = 3): PairedComparison {
+  const onOnly: number[] = [];
+  const offOnly: number[] = [];
+  const differing: PairedComparison["differing"] = [];
+  let withDifferent = 0;
+  on.flights.forEach((a, i) => {
+    const b = off.flights[i];
+    if (b === undefined) return;
+    let first: number | undefined;
+    for (let k = 0; k < Math.min(a.trace.length, b.trace.length); k++) {
+      if (a.trace[k]?.action !== b.trace[k]?.action) {
+        first = k;
+        break;
+      }
+    }
+    if (first !== undefined) withDifferent++;
+    if (isThinCollision(a.outcome) && !isThinCollision(b.outcome)) onOnly.push(a.outcome.seed);
+    if (!isThinCollision(a.outcome) && isThinCollision(b.outcome)) offOnly.push(b.outcome.seed);
+    if (a.outcome.type !== b.outcome.type || (a.outcome.type === "collision" && b.outcome.type === "collision" && a.outcome.obstacle !== b.outcome.obstacle)) {
+      const lo = Math.max(0, (first ?? 0) - window);
+      const hi = (first ?? 0) + window + 1;
+      differing.push({ seed: a.outcome.seed, on: a.outcome, off: b.outcome, firstDifferentStep: first, window: { on: a.trace.slice(lo, hi), off: b.trace.slice(lo, hi) } });
+    }
+  });
+  return { on: on.name, off: off.name, onOnlyCollisions: onOnly, offOnlyCollisions: offOnly, mcnemarP: mcnemarExactP(onOnly.length, offOnly.length), differing, flightsWithDifferentDecisions: withDifferent };
+}
+
+/** Flies one row (arm) over `seeds` in one condition: outcomes, traces and AP. */
+export function flyHarnessRow(arm: HarnessArm, seeds: readonly number[], condition: "nominal" | "perturbed", options: Pick<HarnessEvalOptions, "split" | "splitOf" | "factory" | "planner" | "apEvery">): HarnessRow {
+  const source = new SeedSource(options.split, options.splitOf);
+  const apAll = new ThinObstacleAp();
+  const apApproach = new ThinObstacleAp();
+  const frames = { all: 0, approach: 0 };
+  const flights = seeds.map((s) => flyArm(arm, options.factory(source.require(s), { perturbed: condition === "perturbed" }), options.planner, options.apEvery ?? 4, apAll, apApproach, frames));
+  const outcomes = flights.map((f) => f.outcome);
+  const goals = outcomes.filter((o) => o.type === "goal").length;
+  return { name: arm.name, rates: flightRates(outcomes), success95: wilsonInterval(goals, outcomes.length), apAll: apAll.report(), apApproach: apApproach.report(), frames, flights };
+}
+
+/** Assembles the report from rows flown per condition (in the order of `arms`), with the paired comparisons. */
+export function harnessReport(split: Split, seeds: number[], byCondition: { condition: "nominal" | "perturbed"; rows: HarnessRow[] }[], pairs: readonly [string, string][]): HarnessEvalReport {
+  return {
+    split,
+    conditions: byCondition.map(({ condition, rows }) => {
+      const byName = new Map(rows.map((r) => [r.name, r]));
+      const compared: PairedComparison[] = [];
+      for (const [on, off] of pairs) {
+        const a = byName.get(on);
+        const b = byName.get(off);
+        if (a !== undefined && b !== undefined) compared.push(comparePaired(a, b));
+      }
+      return { condition, seeds, rows, pairs: compared };
+    }),
+  };
+}
+
+/** The held-out seeds of an evaluation (train is refused). */
+export function harnessEvalSeeds(options: Pick<HarnessEvalOptions, "split" | "splitOf" | "flights" | "firstSeed">): number[] {
+  if (options.split === "train") throw new RangeError('split="train": evaluation reads only held-out seeds ("test", or "val" while developing)');
+  return new SeedSource(options.split, options.splitOf).seeds(options.flights, options.firstSeed ?? 0);
+}
+
+/** Every row in this thread (tests, small runs); the CLI deals rows to worker threads (harnessRowsParallel.ts). */
+export function evaluateHarnessRows(arms: readonly HarnessArm[], options: HarnessEvalOptions): HarnessEvalReport {
+  const seeds = harnessEvalSeeds(options);
+  const byCondition = (options.conditions ?? ["nominal", "perturbed"]).map((condition) => ({
+    condition,
+    rows: arms.map((arm) => {
+      const row = flyHarnessRow(arm, seeds, condition, options);
+      options.progress?.(rowProgress(condition, row, seeds.length, options.split));
+      return row;
+    }),
+  }));
+  return harnessReport(options.split, seeds, byCondition, options.pairs ?? []);
+}
+
+export function rowProgress(condition: string, row: HarnessRow, seeds: number, split: string): string {
+  return `eval --harness [${condition}] ${row.name}: collisions ${(100 * row.rates.collisionRate).toFixed(1)} %, success ${(100 * row.rates.successRate).toFixed(1)} %, wire AP approach ${row.apApproach.wire.toFixed(3)} (${row.frames.approach} frames) over ${seeds} ${split} seeds`;
+}
+
+const pct = formatPercent;
+const ci = formatInterval;
+const f3 = (x: number): string => (Number.isNaN(x) ? "NaN" : x.toFixed(3));
+
+export function formatHarnessReport(report: HarnessEvalReport): string {
+  const lines: string[] = [];
+  for (const c of report.conditions) {
+    lines.push(formatSeedRange(c.condition, c.seeds, report.split));
+    lines.push("| row | wire/branch collisions (95 % CI) | success (95 % CI) | timeouts | wire AP all frames | wire AP approach frames | frames (approach) |");
+    lines.push("|---|---|---|---|---|---|---|");
+    for (const r of c.rows) {
+      lines.push(`| ${r.name} | ${pct(r.rates.collisionRate)} ${ci(r.rates.collisionRate95)} | ${pct(r.rates.successRate)} ${ci(r.success95)} | ${pct(r.rates.timeoutRate)} | ${f3(r.apAll.wire)} | ${f3(r.apApproach.wire)} | ${r.frames.all} (${r.frames.approach}) |`);
+    }
+    for (const p of c.pairs) {
+      lines.push("");
+      lines.push(`paired ${p.on} (ON) vs ${p.off} (OFF): ${p.flightsWithDifferentDecisions} of ${c.seeds.length} flights chose a different manoeuvre at least once; wire/branch collisions only ON: ${p.onOnlyCollisions.length} [${p.onOnlyCollisions.join(", ")}], only OFF: ${p.offOnlyCollisions.length} [${p.offOnlyCollisions.join(", ")}]; McNemar exact p = ${p.mcnemarP.toFixed(3)}`);
+      for (const d of p.differing) {
+        const o = (x: FlightOutcome): string => (x.type === "collision" ? `collision (${x.obstacle}) at ${x.time_s.toFixed(2)} s` : `${x.type} at ${x.time_s.toFixed(2)} s`);
+        lines.push(`- seed ${d.seed}: ON ${o(d.on)}, OFF ${o(d.off)}; first different decision at step ${d.firstDifferentStep ?? "-"}`);
+        for (const [arm, steps] of [["ON ", d.window.on], ["OFF", d.window.off]] as const) {
+          lines.push(`  ${arm} ${steps.map((s) => `${s.step}:${ACTIONS[s.action] ?? s.action} (threat ${s.maxThreat.toFixed(2)}, r ${s.maxRisk.toFixed(2)}, |delta| ${s.maxDelta.toFixed(2)})`).join(" | ")}`);
+        }
+      }
+    }
+    lines.push("");
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,167 @@
+/**
+ * The per-frame harness step of the pipeline (issue 13): detector logits + the camera frame +
+ * navigation -> the imagined frame one metre ahead (bilinear warp), the harness's risk per region
+ * and S per cell, the spatial delta, and the corrected class and near-threat probabilities the
+ * planner reads. One class for the harness node, `eval`, the main job and training rollouts, as
+ * DetectorRuntime is for the detector. Rates |ds_j/dt| are the yaw rate and pitch rate
+ * differenced over the last decision interval (a sliding window of two attitude samples) and
+ * the forward speed.
+ */
+import { LambdaSchedule, type LambdaScheduleOptions } from "../correction/LambdaSchedule";
+import { DELTA_RUNAWAY } from "../correction/constants";
+import { textureGain } from "../correction/textureGain";
+import type { Navigation } from "../../control/navigation";
+import { NUM_DETECTION_CLASSES } from "../actions";
+import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, spatialWorkspace, type SpatialHarness, type SpatialHarnessWeights, type SpatialWorkspace } from "../spatial/SpatialHarness";
+import { applySpatialDelta, DELTA_NORM_MAX, spatialDelta, type SpatialDeltaStats } from "../spatial/spatialCorrection";
+import { DETECTOR_OUTPUTS_PER_CELL, featureWorkspace, spatialFeatures, type FeatureWorkspace } from "../spatial/spatialFeatures";
+import { greyFromRgb8, warpCamera, warpImage, type WarpCamera } from "../spatial/warp";
+import { DETECTOR_CELL_PX, probabilitiesFromLogits } from "./DetectorRuntime";
+
+export type SpatialHarnessOptions = {
+  /** Horizontal field of view of the camera, rad. Default pi/2 (the simulator's camera). */
+  hfov_rad: number;
+  /** Downward pitch of the optical axis from body x, rad. Default 5 deg (the simulator's camera). */
+  cameraPitch_rad: number;
+  /** ||delta_region||_2 bound. Default DELTA_NORM_MAX (0.5). */
+  regionClip: number;
+  /** Distance imagined ahead, m. Default 1. */
+  imagine_m: number;
+  /** Lambda schedule (initial 0.3, decays while r < 0.2, grows while r > 0.7). */
+  lambda: LambdaScheduleOptions;
+};
+
+export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = Object.freeze({
+  hfov_rad: Math.PI / 2,
+  cameraPitch_rad: (5 * Math.PI) / 180,
+  regionClip: DELTA_NORM_MAX,
+  imagine_m: 1,
+  lambda: {},
+});
+
+/** What one harness step decided, for diagnostics and the report. */
+export type SpatialStepInfo = SpatialDeltaStats & {
+  lambda: number;
+  /** Largest region risk. */
+  maxRisk: number;
+  /** Mean region risk. */
+  meanRisk: number;
+  /** Texture gain for the next frame (seed 4.2). */
+  textureGain: number;
+  /** True when the runaway alarm halved lambda on this step. */
+  runaway: boolean;
+};
+
+export class SpatialHarnessRuntime {
+  readonly rows: number;
+  readonly cols: number;
+  readonly options: SpatialHarnessOptions;
+  readonly camera: WarpCamera;
+  /** Region risk, row-major (rows / REGION_CELLS x cols / REGION_CELLS). */
+  readonly risk: Float32Array;
+  /** S[free, j] per cell, NUM_SENSITIVITY_DIMS per cell. */
+  readonly sensitivity: Float32Array;
+  /** The harness's per-cell inputs of the last step. */
+  readonly features: Float32Array;
+  /** delta per cell of the last step (<= 0). */
+  readonly delta: Float32Array;
+  /** Corrected logits (DETECTOR_OUTPUTS_PER_CELL per cell), probabilities from them. */
+  readonly corrected: Float32Array;
+  readonly classProbs: Float32Array;
+  readonly threat: Float32Array;
+  /** |yaw rate| (rad/s), |pitch rate| (rad/s), |forward speed| (m/s) of the last step. */
+  readonly rates = new Float32Array(NUM_SENSITIVITY_DIMS);
+  /** Grey current frame and the imagined frame one metre ahead (0-255). */
+  readonly grey: Float32Array;
+  readonly imagined: Float32Array;
+  private readonly weights: SpatialHarnessWeights;
+  private readonly ws: SpatialWorkspace;
+  private readonly fws: FeatureWorkspace;
+  private readonly schedule: LambdaSchedule;
+  private readonly wireProb: Float32Array;
+  private last: { yaw: number; pitch: number; time_s: number } | undefined;
+  private above = 0;
+
+  constructor(
+    harness: SpatialHarness | SpatialHarnessWeights,
+    readonly width: number,
+    readonly height: number,
+    options: Partial<SpatialHarnessOptions> = {},
+  ) {
+    if (!(width % (DETECTOR_CELL_PX * REGION_CELLS) === 0 && height % (DETECTOR_CELL_PX * REGION_CELLS) === 0 && width > 0 && height > 0)) {
+      throw new RangeError(`spatial harness frame ${width}x${height}, expected positive multiples of ${DETECTOR_CELL_PX * REGION_CELLS} px (whole regions of ${REGION_CELLS}x${REGION_CELLS} cells)`);
+    }
+    this.options = { ...DEFAULT_SPATIAL_HARNESS_OPTIONS, ...options };
+    if (!(this.options.regionClip > 0)) throw new RangeError(`regionClip=${this.options.regionClip}, expected > 0`);
+    if (!(this.options.imagine_m >= 0)) throw new RangeError(`imagine_m=${this.options.imagine_m}, expected >= 0`);
+    this.weights = "snapshotWeights" in harness ? harness.snapshotWeights() : harness;
+    this.camera = warpCamera(width, height, this.options.hfov_rad, this.options.cameraPitch_rad);
+    this.rows = height / DETECTOR_CELL_PX;
+    this.cols = width / DETECTOR_CELL_PX;
+    const cells = this.rows * this.cols;
+    this.risk = new Float32Array(cells / (REGION_CELLS * REGION_CELLS));
+    this.sensitivity = new Float32Array(cells * NUM_SENSITIVITY_DIMS);
+    this.features = new Float32Array(cells * HARNESS_CELL_CHANNELS);
+    this.delta = new Float32Array(cells);
+    this.corrected = new Float32Array(cells * DETECTOR_OUTPUTS_PER_CELL);
+    this.classProbs = new Float32Array(cells * NUM_DETECTION_CLASSES);
+    this.threat = new Float32Array(cells);
+    this.wireProb = new Float32Array(cells);
+    this.grey = new Float32Array(width * height);
+    this.imagined = new Float32Array(width * height);
+    this.ws = spatialWorkspace(this.weights, cells);
+    this.fws = featureWorkspace(cells);
+    this.schedule = new LambdaSchedule(this.options.lambda);
+  }
+
+  get lambda(): number {
+    return this.schedule.value;
+  }
+
+  /** Forgets the attitude history (a new flight). */
+  reset(): void {
+    this.last = undefined;
+    this.above = 0;
+  }
+
+  /**
+   * One step: `logits` from DetectorRuntime.logits for `rgb8` (width*height*3), navigation of the
+   * same instant, `time_s` its time (the rates are differenced against the previous step).
+   */
+  step(logits: Float32Array, rgb8: Uint8Array | Float32Array, nav: Readonly<Navigation>, time_s: number): SpatialStepInfo {
+    if (logits.length !== this.corrected.length) throw new RangeError(`logits length=${logits.length}, expected ${this.corrected.length}`);
+    const prev = this.last;
+    const dt = prev === undefined ? 0 : time_s - prev.time_s;
+    const wrap = (a: number): number => Math.atan2(Math.sin(a), Math.cos(a));
+    this.rates[0] = prev !== undefined && dt > 0 ? Math.abs(wrap(nav.yaw_rad - prev.yaw)) / dt : 0;
+    this.rates[1] = prev !== undefined && dt > 0 ? Math.abs(nav.pitch_rad - prev.pitch) / dt : 0;
+    this.rates[2] = Math.abs(nav.forwardSpeed_m_s);
+    for (let j = 0; j < NUM_SENSITIVITY_DIMS; j++) if (!Number.isFinite(this.rates[j])) this.rates[j] = 0;
+    this.last = { yaw: nav.yaw_rad, pitch: nav.pitch_rad, time_s };
+    greyFromRgb8(rgb8, this.grey);
+    warpImage(this.grey, this.width, this.height, 1, this.camera, { forward_m: this.options.imagine_m, yaw_rad: 0, pitchDown_rad: 0, altitude_m: nav.altitude_m, bodyPitch_rad: nav.pitch_rad }, this.imagined);
+    spatialFeatures(logits, this.grey, this.imagined, this.width, this.height, DETECTOR_CELL_PX, this.fws, this.features);
+    forwardCells(this.weights, this.features, this.rows, this.cols, this.ws, this.risk, this.sensitivity);
+    let maxRisk = 0;
+    let sumRisk = 0;
+    for (const r of this.risk) {
+      maxRisk = Math.max(maxRisk, r);
+      sumRisk += r;
+    }
+    const lambda = this.schedule.update(Number.isFinite(maxRisk) ? Math.min(1, Math.max(0, maxRisk)) : 0);
+    const stats = spatialDelta(this.risk, this.sensitivity, this.rates, lambda, this.rows, this.cols, this.options.regionClip, this.delta);
+    applySpatialDelta(logits, this.delta, this.corrected);
+    probabilitiesFromLogits(this.corrected, this.classProbs, this.threat);
+    // Runaway alarm (seed): three steps in a row with max|delta| above DELTA_RUNAWAY halve lambda.
+    let runaway = false;
+    this.above = stats.maxAbs > DELTA_RUNAWAY ? this.above + 1 : 0;
+    if (this.above >= 3) {
+      this.schedule.reduceForRunaway();
+      this.above = 0;
+      runaway = true;
+    }
+    for (let c = 0; c < this.wireProb.length; c++) this.wireProb[c] = this.classProbs[c * NUM_DETECTION_CLASSES + 1] as number;
+    const gain = textureGain({ cellVariance: this.fws.gradVar, wireProb: this.wireProb, altitude_m: nav.altitude_m, risk: Number.isFinite(maxRisk) ? maxRisk : 0 });
+    return { ...stats, lambda, maxRisk, meanRisk: sumRisk / this.risk.length, textureGain: gain, runaway };
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The Correction Generator made spatial (SPEC "Harness method"; issue 13 item 2):
+ *
+ *   delta_c = -lambda * r_region(c) * sum_j S_c[free, j] |ds_j/dt|
+ *
+ * on the free (background) logit of every cell c, with r the harness's risk of the cell's region,
+ * S_c[free, j] >= 0 the predicted sensitivity of that cell's free logit to state dimension j
+ * (yaw, pitch, forward move) and |ds_j/dt| the current rates (yaw rate, pitch rate, forward
+ * speed). Every region's delta vector is clipped to ||delta_region||_2 <= regionClip (default
+ * DELTA_NORM_MAX = 0.5). delta <= 0: a risky region's free logit falls, so its obstacle
+ * probabilities rise. The near-threat logit is a binary logit whose negative side is "free", so
+ * the same delta enters it with the opposite sign (threat' = threat - delta): that is the output
+ * the planner reads. S is taken non-negative (a magnitude) so the correction can only strengthen
+ * the evidence of an obstacle, never erase it: our reading of the seed's formula.
+ */
+import { DELTA_NORM_MAX } from "../correction/constants";
+import { NUM_SENSITIVITY_DIMS, REGION_CELLS } from "./SpatialHarness";
+import { DETECTOR_OUTPUTS_PER_CELL } from "./spatialFeatures";
+
+export { DELTA_NORM_MAX };
+
+export type SpatialDeltaStats = {
+  /** Largest ||delta_region||_2 after clipping. */
+  maxRegionNorm: number;
+  /** Largest |delta_c|. */
+  maxAbs: number;
+  /** Regions whose norm was clipped. */
+  clippedRegions: number;
+  /** Regions with a non-zero delta. */
+  activeRegions: number;
+  /** True when a non-finite value was found; delta is then all zeros (no correction). */
+  rejected: boolean;
+};
+
+/** Writes delta (one value per cell, row-major) and returns its statistics. */
+export function spatialDelta(
+  risk: Float32Array,
+  sensitivity: Float32Array,
+  rates: ArrayLike<number>,
+  lambda: number,
+  rows: number,
+  cols: number,
+  regionClip: number,
+  delta: Float32Array,
+): SpatialDeltaStats {
+  const cells = rows * cols;
+  const regionsC = cols / REGION_CELLS;
+  if (delta.length !== cells || sensitivity.length !== cells * NUM_SENSITIVITY_DIMS || risk.length !== (rows / REGION_CELLS) * regionsC || rates.length !== NUM_SENSITIVITY_DIMS) {
+    throw new RangeError(`spatialDelta: delta ${delta.length}, sensitivity ${sensitivity.length}, risk ${risk.length}, rates ${rates.length} for a ${rows}x${cols} grid`);
+  }
+  if (!(regionClip > 0)) throw new RangeError(`regionClip=${regionClip}, expected > 0`);
+  const stats: SpatialDeltaStats = { maxRegionNorm: 0, maxAbs: 0, clippedRegions: 0, activeRegions: 0, rejected: false };
+  for (let c = 0; c < cells; c++) {
+    const region = Math.floor(Math.floor(c / cols) / REGION_CELLS) * regionsC + Math.floor((c % cols) / REGION_CELLS);
+    let s = 0;
+    for (let j = 0; j < NUM_SENSITIVITY_DIMS; j++) s += (sensitivity[c * NUM_SENSITIVITY_DIMS + j] as number) * Math.abs(rates[j] as number);
+    delta[c] = 0 - lambda * (risk[region] as number) * s; // 0 - x: no negative zero where r or s is 0
+  }
+  for (let gr = 0; gr < rows / REGION_CELLS; gr++) {
+    for (let gq = 0; gq < regionsC; gq++) {
+      let ss = 0;
+      for (let dr = 0; dr < REGION_CELLS; dr++) for (let dq = 0; dq < REGION_CELLS; dq++) ss += (delta[(gr * REGION_CELLS + dr) * cols + gq * REGION_CELLS + dq] as number) ** 2;
+      const norm = Math.sqrt(ss);
+      if (!Number.isFinite(norm)) {
+        delta.fill(0);
+        return { maxRegionNorm: 0, maxAbs: 0, clippedRegions: 0, activeRegions: 0, rejected: true };
+      }
+      let scale = 1;
+      if (norm > regionClip) {
+        scale = regionClip / norm;
+        stats.clippedRegions++;
+      }
+      if (norm > 0) stats.activeRegions++;
+      for (let dr = 0; dr < REGION_CELLS; dr++) {
+        for (let dq = 0; dq < REGION_CELLS; dq++) {
+          const i = (gr * REGION_CELLS + dr) * cols + gq * REGION_CELLS + dq;
+          const d = (delta[i] as number) * scale;
+          delta[i] = d;
+          stats.maxAbs = Math.max(stats.maxAbs, Math.abs(d));
+        }
+      }
+      stats.maxRegionNorm = Math.max(stats.maxRegionNorm, norm * scale);
+    }
+  }
+  return stats;
+}
+
+/** corrected = logits with free += delta and near-threat -= delta per cell (DETECTOR_OUTPUTS_PER_CELL values per cell). */
+export function applySpatialDelta(logits: Float32Array, delta: Float32Array, corrected: Float32Array): Float32Array {
+  const cells = delta.length;
+  if (logits.length !== cells * DETECTOR_OUTPUTS_PER_CELL || corrected.length !== logits.length) {
+    throw new RangeError(`applySpatialDelta: logits ${logits.length}, corrected ${corrected.length}, delta ${delta.length}`);
+  }
+  corrected.set(logits);
+  for (let c = 0; c < cells; c++) {
+    const o = c * DETECTOR_OUTPUTS_PER_CELL;
+    corrected[o] = (logits[o] as number) + (delta[c] as number);
+    corrected[o + 4] = (logits[o + 4] as number) - (delta[c] as number);
+  }
+  return corrected;
+}

@@ -1,0 +1,219 @@
+/**
+ * The spatial harness of issue 13: warps, the network's two forward passes, the region-clipped
+ * delta on the free / near-threat logits, the per-frame runtime, rollouts with S_gt and risk
+ * targets, harness training that leaves the student untouched, and the paired ON/OFF rows.
+ */
+import * as tf from "@tensorflow/tfjs";
+import { initBackend } from "../../../src/harness/backend/initBackend";
+import type { Split } from "../../../src/harness/data/SeedSplit";
+import { comparePaired, evaluateHarnessRows, formatHarnessReport, mcnemarExactP, type HarnessRow } from "../../../src/harness/eval/harnessRows";
+import { Teacher } from "../../../src/harness/models/Teacher";
+import { DETECTOR_SIZES } from "../../../src/harness/training/detectorStage";
+import { probabilitiesFromLogits } from "../../../src/harness/runtime/DetectorRuntime";
+import { SpatialHarnessRuntime } from "../../../src/harness/runtime/SpatialHarnessRuntime";
+import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, SpatialHarness, spatialWorkspace } from "../../../src/harness/spatial/SpatialHarness";
+import { applySpatialDelta, spatialDelta } from "../../../src/harness/spatial/spatialCorrection";
+import { flySpatialRollout } from "../../../src/harness/spatial/spatialRollouts";
+import { trainSpatialHarness } from "../../../src/harness/spatial/trainSpatialHarness";
+import { warpCamera, warpImage } from "../../../src/harness/spatial/warp";
+import { makeNavigation } from "../../../src/control/navigation";
+import { FakeEnvironment } from "../training/fakeEnvironment";
+
+const splitOf = (seed: number): Split => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
+const tinyDetector = (seed = 1): Teacher => new Teacher({ channels: [4, 4, 4], headHidden: 4, seed, threatLogit: true });
+
+beforeAll(async () => {
+  await initBackend({ prefer: "wasm" });
+});
+
+describe("warpImage", () => {
+  const W = 64;
+  const H = 32;
+  const cam = warpCamera(W, H, Math.PI / 2, 0);
+  const edge = new Float32Array(W * H);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) edge[y * W + x] = x < 30 ? 0 : 100;
+  const still = { forward_m: 0, yaw_rad: 0, pitchDown_rad: 0, altitude_m: 10, bodyPitch_rad: 0 };
+
+  it("is the identity without motion and shifts by f * angle for a yaw", () => {
+    const out = new Float32Array(W * H);
+    warpImage(edge, W, H, 1, cam, still, out);
+    expect(Array.from(out)).toEqual(Array.from(edge));
+    // f = 32 px; yaw 1/16 rad shifts the scene right by 2 px: the edge moves from x = 30 to 32.
+    warpImage(edge, W, H, 1, cam, { ...still, yaw_rad: 1 / 16 }, out);
+    expect(out[10 * W + 31]).toBe(0);
+    expect(out[10 * W + 32]).toBe(100);
+  });
+
+  it("moves points away from the centre for a forward move (the ground comes closer)", () => {
+    const out = new Float32Array(W * H);
+    warpImage(edge, W, H, 1, cam, { ...still, forward_m: 1, altitude_m: 1 }, out);
+    // Below the horizon the edge at x = 30 (left of the centre 32) moves further left.
+    let first = -1;
+    for (let x = 0; x < W; x++) if ((out[28 * W + x] as number) > 50) { first = x; break; }
+    expect(first).toBeLessThan(30);
+    expect(() => warpImage(edge, W, H, 1, cam, { ...still, forward_m: -1 }, out)).toThrow("forward_m=-1");
+    expect(() => warpImage(edge, W, H, 3, cam, still, out)).toThrow("expected 6144");
+  });
+});
+
+describe("SpatialHarness", () => {
+  it("has about 1 % of the pipeline student's parameters and both forward passes agree", () => {
+    const h = new SpatialHarness({ seed: 3 });
+    const student = new Teacher(DETECTOR_SIZES.student);
+    const ratio = h.parameterCount() / student.parameterCount();
+    expect(ratio).toBeGreaterThanOrEqual(0.008);
+    expect(ratio).toBeLessThanOrEqual(0.015);
+    student.dispose();
+    const rows = 8;
+    const cols = 12;
+    const features = new Float32Array(rows * cols * HARNESS_CELL_CHANNELS);
+    for (let i = 0; i < features.length; i++) features[i] = Math.sin(0.7 * i) * 1.5;
+    const [riskT, sensT] = tf.tidy(() => {
+      const o = h.forwardTensors(tf.tensor4d(features, [1, rows, cols, HARNESS_CELL_CHANNELS]));
+      return [o.risk.dataSync() as Float32Array, o.sensitivity.dataSync() as Float32Array];
+    });
+    const w = h.snapshotWeights();
+    const risk = new Float32Array(6);
+    const sens = new Float32Array(rows * cols * NUM_SENSITIVITY_DIMS);
+    forwardCells(w, features, rows, cols, spatialWorkspace(w, rows * cols), risk, sens);
+    for (let i = 0; i < risk.length; i++) expect(risk[i]).toBeCloseTo(riskT[i] as number, 4);
+    for (let i = 0; i < sens.length; i++) expect(sens[i]).toBeCloseTo(sensT[i] as number, 2);
+    expect(sens.every((v) => v >= 0)).toBe(true);
+    h.dispose();
+  });
+});
+
+describe("spatialDelta", () => {
+  const rows = 8;
+  const cols = 8;
+  const cells = rows * cols;
+  const sens = new Float32Array(cells * 3).fill(1);
+  const risk = Float32Array.from([0, 1, 0.5, 0]);
+
+  it("is <= 0, zero where the risk or the rates are zero, and clipped per region", () => {
+    const delta = new Float32Array(cells);
+    const st = spatialDelta(risk, sens, [0, 0, 4], 0.3, rows, cols, 0.5, delta);
+    expect(delta.every((d) => d <= 0)).toBe(true);
+    expect(delta[0]).toBe(0); // region 0: r = 0
+    expect(delta[4]).toBeLessThan(0); // region 1
+    let ss = 0;
+    for (let r = 0; r < 4; r++) for (let q = 4; q < 8; q++) ss += (delta[r * cols + q] as number) ** 2;
+    expect(Math.sqrt(ss)).toBeCloseTo(0.5, 5);
+    expect(st.clippedRegions).toBe(2);
+    expect(st.activeRegions).toBe(2);
+    spatialDelta(risk, sens, [0, 0, 0], 0.3, rows, cols, 0.5, delta);
+    expect(delta.every((d) => d === 0)).toBe(true);
+    const bad = Float32Array.from(sens);
+    bad[70] = NaN;
+    expect(spatialDelta(risk, bad, [0, 0, 4], 0.3, rows, cols, 0.5, delta).rejected).toBe(true);
+    expect(delta.every((d) => d === 0)).toBe(true);
+  });
+
+  it("lowers the free logit and raises the near-threat probability", () => {
+    const logits = new Float32Array(2 * 5);
+    logits.set([2, 0, 0, 0, -1, 2, 0, 0, 0, -1]);
+    const corrected = applySpatialDelta(logits, Float32Array.from([0, -0.5]), new Float32Array(10));
+    const probs = new Float32Array(8);
+    const threat = new Float32Array(2);
+    probabilitiesFromLogits(corrected, probs, threat);
+    expect(threat[1]).toBeGreaterThan(threat[0] as number);
+    expect(probs[4]).toBeLessThan(probs[0] as number);
+  });
+});
+
+describe("SpatialHarnessRuntime", () => {
+  it("corrects only while moving and never lowers a cell's near-threat probability", () => {
+    const rt = new SpatialHarnessRuntime(new SpatialHarness({ seed: 5 }), 64, 64);
+    const logits = new Float32Array(64 * 5);
+    for (let i = 0; i < logits.length; i++) logits[i] = Math.cos(i);
+    const rgb = new Uint8Array(64 * 64 * 3);
+    for (let i = 0; i < rgb.length; i++) rgb[i] = (i * 37) % 251;
+    const nav = { ...makeNavigation(), altitude_m: 8, forwardSpeed_m_s: 0 };
+    rt.step(logits, rgb, nav, 0);
+    expect(rt.delta.every((d) => d === 0)).toBe(true);
+    const raw = new Float32Array(64);
+    probabilitiesFromLogits(logits, new Float32Array(256), raw);
+    const info = rt.step(logits, rgb, { ...nav, forwardSpeed_m_s: 4, yaw_rad: 0.1 }, 0.25);
+    expect(rt.rates[0]).toBeCloseTo(0.4, 5);
+    expect(rt.rates[2]).toBe(4);
+    expect(info.maxAbs).toBeGreaterThan(0);
+    expect(info.maxRegionNorm).toBeLessThanOrEqual(0.5 + 1e-6);
+    for (let c = 0; c < 64; c++) expect(rt.threat[c]).toBeGreaterThanOrEqual((raw[c] as number) - 1e-6);
+    expect(() => new SpatialHarnessRuntime(new SpatialHarness(), 48, 64)).toThrow("multiples of 32");
+  });
+});
+
+describe("rollouts, harness training, paired rows (fake environment)", () => {
+  it("records S_gt and risk targets, and training moves only the harness", () => {
+    const detector = tinyDetector();
+    const flight = flySpatialRollout(new FakeEnvironment(0), { detector, recordEvery: 1, horizonSteps: 10 });
+    expect(flight.samples.length).toBeGreaterThan(3);
+    const s0 = flight.samples[0]!;
+    expect(s0.features.length).toBe(64 * HARNESS_CELL_CHANNELS);
+    expect(s0.sgt.length).toBe(64 * NUM_SENSITIVITY_DIMS);
+    expect(s0.sgt.some((v) => v > 0)).toBe(true);
+    if (flight.outcome.type === "collision") expect(flight.samples.some((s) => s.riskTarget.some((v) => v === 1))).toBe(true);
+    else expect(flight.samples.every((s) => s.riskTarget.every((v) => v === 0))).toBe(true);
+    const before = detector.params.snapshot().map((w) => Float32Array.from(w.values));
+    const harness = new SpatialHarness({ seed: 2 });
+    const h0 = harness.params.snapshot().map((w) => Float32Array.from(w.values));
+    const r = trainSpatialHarness(harness, flight.samples, flight.samples, { rows: 8, cols: 8, steps: 20, batch: 4, learningRate: 0.01, seed: 1, reportEvery: 10 });
+    expect(r.curve.length).toBe(2);
+    expect(Number.isFinite(r.finalLoss)).toBe(true);
+    detector.params.snapshot().forEach((w, i) => expect(Array.from(w.values)).toEqual(Array.from(before[i]!)));
+    expect(harness.params.snapshot().some((w, i) => w.values.some((v, k) => v !== h0[i]![k]))).toBe(true);
+    detector.dispose();
+    harness.dispose();
+  });
+
+  it("flies every row on the same test seeds and compares ON with OFF", () => {
+    const detector = tinyDetector(4);
+    const harness = new SpatialHarness({ seed: 6 });
+    const report = evaluateHarnessRows(
+      [
+        { name: "off", detector },
+        { name: "on", detector, harness: { model: harness, apply: true, options: { regionClip: 50 } } },
+      ],
+      { split: "test", splitOf, factory: (s) => new FakeEnvironment(s), flights: 3, conditions: ["nominal"], pairs: [["on", "off"]], apEvery: 1 },
+    );
+    const c = report.conditions[0]!;
+    expect(c.seeds).toEqual([8, 9, 18]);
+    expect(c.rows.map((r) => r.name)).toEqual(["off", "on"]);
+    for (const r of c.rows) expect(r.flights.map((f) => f.outcome.seed)).toEqual(c.seeds);
+    expect(c.rows[0]!.frames.all).toBeGreaterThan(0);
+    expect(c.pairs.length).toBe(1);
+    const text = formatHarnessReport(report);
+    expect(text).toContain("| on |");
+    expect(text).toContain("McNemar exact p");
+    expect(() => evaluateHarnessRows([], { split: "train", splitOf, factory: (s) => new FakeEnvironment(s), flights: 1 })).toThrow('split="train"');
+    detector.dispose();
+    harness.dispose();
+  });
+
+  it("lists the flights whose outcome differs with the first different decision", () => {
+    const trace = (actions: number[]) => actions.map((action, step) => ({ step, time_s: step / 4, action, maxThreat: 0, maxRisk: 0, maxDelta: 0, lambda: 0.3 }));
+    const row = (name: string, outcomes: HarnessRow["flights"]): HarnessRow => ({ name, flights: outcomes } as unknown as HarnessRow);
+    const on = row("on", [
+      { outcome: { type: "goal", seed: 1, time_s: 9 }, trace: trace([0, 0, 3, 3]) },
+      { outcome: { type: "goal", seed: 2, time_s: 9 }, trace: trace([0, 0]) },
+    ]);
+    const off = row("off", [
+      { outcome: { type: "collision", seed: 1, time_s: 2, obstacle: "wire" }, trace: trace([0, 0, 0, 0]) },
+      { outcome: { type: "goal", seed: 2, time_s: 9 }, trace: trace([0, 0]) },
+    ]);
+    const p = comparePaired(on, off);
+    expect(p.offOnlyCollisions).toEqual([1]);
+    expect(p.onOnlyCollisions).toEqual([]);
+    expect(p.differing.map((d) => [d.seed, d.firstDifferentStep])).toEqual([[1, 2]]);
+    expect(p.flightsWithDifferentDecisions).toBe(1);
+  });
+});
+
+describe("mcnemarExactP", () => {
+  it("is the two-sided binomial tail of the discordant pairs", () => {
+    expect(mcnemarExactP(0, 0)).toBe(1);
+    expect(mcnemarExactP(0, 5)).toBeCloseTo(2 / 32, 10);
+    expect(mcnemarExactP(9, 1)).toBeCloseTo((2 * 11) / 1024, 10);
+    expect(mcnemarExactP(3, 3)).toBe(1);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The harness node on the pipeline detector's cells (issue 13): with a spatial harness in
+ * spatial_harness_dir it publishes corrected cells (near-threat never below the student's), the
+ * correction_enabled switch passes the student's cells through with the correction still
+ * reported, and without a harness file the cells pass through with the reason in /diagnostics.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { createHarnessNode } from "../../nodes/harness";
+import { createPerceptionNode } from "../../nodes/perception";
+import { ThreatDetector } from "../../nodes/common/ThreatDetector";
+import type { HarnessCorrectionMsg, StudentOutputMsg } from "../../nodes/common/studentOutputMsg";
+import { initBackend } from "../../src/harness/backend/initBackend";
+import { saveModel } from "../../src/harness/modelfile";
+import { Teacher } from "../../src/harness/models/Teacher";
+import { SpatialHarness } from "../../src/harness/spatial/SpatialHarness";
+import { FakeCorrector, MS } from "./fixtures";
+import { SimRig } from "./SimRig";
+
+type Diag = { status: Array<{ name: string; values: Array<{ key: string; value: string }> }> };
+
+let dir = "";
+
+beforeAll(async () => {
+  await initBackend({ prefer: "wasm" });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "dh-spatial-node-"));
+  // A harness whose risk is high everywhere (bias of the risk read-out), so the correction shows.
+  const h = new SpatialHarness({ seed: 9 });
+  h.params.get("risk/b").assign(h.params.get("risk/b").add(4));
+  await saveModel(dir, h, { scenario: "test", seed: 9 });
+  h.dispose();
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function rig(harnessDir: string, correction: boolean) {
+  const r = new SimRig();
+  const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 3, threatLogit: true });
+  await r.add(createPerceptionNode({ createDetector: () => new ThreatDetector(detector, 256, 256) }), "perception");
+  await r.add(createHarnessNode({ createCorrector: () => new FakeCorrector() }), "harness", { spatial_harness_dir: harnessDir, correction_enabled: correction });
+  const student = r.record<StudentOutputMsg>("/harness/student_output", "drone_harness_msgs/msg/StudentOutput");
+  const policy = r.record<StudentOutputMsg>("/harness/policy", "drone_harness_msgs/msg/StudentOutput");
+  const corr = r.record<HarnessCorrectionMsg>("/harness/correction", "drone_harness_msgs/msg/HarnessCorrection");
+  const diag = r.record<Diag>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
+  return { r, student, policy, corr, diag };
+}
+
+const stampOf = (m: StudentOutputMsg): string => `${m.header.stamp.sec}.${m.header.stamp.nanosec}`;
+
+describe("harness node with the spatial harness (pipeline detector)", () => {
+  it("raises the near-threat cells where it corrects, and reports the correction", async () => {
+    const { r, student, policy, corr } = await rig(dir, true);
+    r.runTo(600n * MS);
+    expect(policy.length).toBeGreaterThan(10);
+    const raw = new Map(student.map((s) => [stampOf(s.msg), s.msg]));
+    let raised = 0;
+    for (const { msg } of policy) {
+      expect(msg.corrected).toBe(true);
+      const s = raw.get(stampOf(msg))!;
+      expect(msg.threat_probs.length).toBe(32 * 32);
+      for (let c = 0; c < msg.threat_probs.length; c++) {
+        expect(msg.threat_probs[c]!).toBeGreaterThanOrEqual(s.threat_probs[c]! - 1e-5);
+        if (msg.threat_probs[c]! > s.threat_probs[c]! + 1e-4) raised++;
+      }
+    }
+    // The GPS says 3 m/s forward, so |ds/dt| > 0 and a risky region gets a delta.
+    expect(raised).toBeGreaterThan(0);
+    const last = corr.at(-1)!.msg;
+    expect(last.correction_enabled).toBe(true);
+    expect(last.rollout_length).toBe(1);
+    expect(last.risk).toBeGreaterThan(0.9);
+    expect(last.max_abs_delta).toBeGreaterThan(0);
+    expect(last.delta_norm_detection).toBeLessThanOrEqual(0.5 + 1e-6);
+    await r.shutdown();
+  });
+
+  it("with correction_enabled false passes the student's cells and still reports the delta", async () => {
+    const { r, student, policy, corr } = await rig(dir, false);
+    r.runTo(500n * MS);
+    const raw = new Map(student.map((s) => [stampOf(s.msg), s.msg]));
+    for (const { msg } of policy) {
+      expect(msg.corrected).toBe(false);
+      expect(Array.from(msg.threat_probs)).toEqual(Array.from(raw.get(stampOf(msg))!.threat_probs));
+    }
+    expect(corr.at(-1)!.msg.correction_enabled).toBe(false);
+    expect(corr.at(-1)!.msg.max_abs_delta).toBeGreaterThan(0);
+    await r.shutdown();
+  });
+
+  it("without a spatial harness file passes the cells through and says why", async () => {
+    const { r, policy, diag } = await rig(path.join(dir, "missing"), true);
+    r.runTo(1100n * MS);
+    expect(policy.length).toBeGreaterThan(0);
+    expect(policy.every((p) => !p.msg.corrected)).toBe(true);
+    const values = diag.map((d) => d.msg.status.find((s) => s.name === "harness: harness")).filter((s) => s !== undefined).at(-1)!.values;
+    expect(values.find((v) => v.key === "mode")?.value).toMatch(/pass-through \(no spatial harness in .*missing\)/);
+    await r.shutdown();
+  });
+});
