@@ -4,7 +4,7 @@
  * `runHeadless` schedule them at their rates); every random draw comes from seeded streams, so the
  * same calls in the same order give the same results byte for byte.
  */
-import type { BodyVelocityCommand } from "../src/harness/actions";
+import type { BodyVelocityCommand } from "../src/control/actions";
 import { enuToGeodetic, type Geodetic } from "../src/control/geodesy";
 import { cameraInfoFields, makeCamera, type CameraInfoFields, type CameraModel } from "./Camera";
 import { CollisionIndex, HIT_GROUND, HIT_NONE } from "./collision";

@@ -4,7 +4,7 @@
  * through it pass every message through the schedule. Time is the message's header stamp (the
  * simulator's clock), so the faults happen at the same simulated instants in lock-step and real
  * time runs. Everything else of the graph is passed through unchanged. The sim node itself needs
- * no change: `createFaultySimNode` (faultySimNode.ts) hands it the wrapped graph.
+ * no change: `createFaultySimNode` (nodes/faultySim.ts) hands it the wrapped graph.
  */
 import type { Publisher, PublisherOptions, RosGraph, RosNode } from "../../src/ros/graph/types";
 import type { Fault, FloodTopic } from "./FaultSpec";
