@@ -12,7 +12,7 @@ import { makeDroneState, stepDrone, type DroneParams, type DroneState } from "./
 import { buildWorld } from "./buildWorld";
 import { computePrivileged, makePrivilegedState, type PrivilegedOptions, type PrivilegedState } from "./privileged";
 import { Renderer, makeBoxList, type BoxList, type CameraPose, type RenderTarget } from "./Renderer";
-import { Rng } from "./Rng";
+import { Rng } from "../src/util/Rng";
 import type { Scenario } from "./Scenario";
 import { makeGpsFix, makeGpsVelocity, makeImuSample, sampleGpsFix, sampleGpsVelocity, sampleImu, type GpsFix, type GpsNoise, type GpsVelocity, type ImuNoise, type ImuSample } from "./sensors";
 import { assertSeedInSplit, type Split } from "./splits";

@@ -8,6 +8,7 @@
  */
 import type { Publisher, PublisherOptions, RosGraph, RosNode } from "../../src/ros/graph/types";
 import type { Fault, FloodTopic } from "./FaultSpec";
+import { Rng } from "../../src/util/Rng";
 
 type Stamp = { sec: number; nanosec: number };
 type Stamped = { header: { stamp: Stamp; frame_id: string } };
@@ -42,24 +43,13 @@ const SENSOR_TOPICS: Readonly<Record<string, FloodTopic | "gps_vel">> = {
 const stampNs = (s: Stamp): bigint => BigInt(s.sec) * 1_000_000_000n + BigInt(s.nanosec);
 const toStamp = (ns: bigint): Stamp => ({ sec: Number(ns / 1_000_000_000n), nanosec: Number(ns % 1_000_000_000n) });
 
-/** Seeded uniform [0, 1) (mulberry32), so spike patterns repeat for the same seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Wraps `graph`; `seed` drives the random choices (imu_spikes probability). */
 export function injectFaults(graph: RosGraph, faults: readonly Fault[], options: { seed?: number } = {}): FaultInjector {
   const windows = faults.map((f) => ({ f, from: BigInt(Math.round(f.start_s * 1e9)), to: BigInt(Math.round((f.start_s + f.duration_s) * 1e9)) }));
   const activeAt = (t: bigint): Fault[] => windows.filter((w) => t >= w.from && t < w.to).map((w) => w.f);
   const counters: FaultCounters = { framesFrozen: 0, framesFrozenPixels: 0, framesBlackedOut: 0, imuSpikes: 0, gpsFixesLost: 0, gpsVelDropped: 0, floodCopies: 0 };
-  const random = mulberry32(options.seed ?? 1);
+  const rng = new Rng(options.seed ?? 1); // spike patterns repeat for the same seed
+  const random = (): number => rng.next();
   let lastFrame: unknown;
 
   const wrapPublisher = <T>(inner: Publisher<T>, sensor: FloodTopic | "gps_vel"): Publisher<T> => {

@@ -39,16 +39,14 @@ export function importsOf(root: string, file: string, text: string): ImportEdge[
   return info.importedFiles.map(({ fileName }) => ({ from: file, specifier: fileName, to: resolveSpecifier(root, file, fileName) }));
 }
 
+/** Repo-relative POSIX paths of every production .ts file (tests excluded). */
+export function listProductionFiles(root: string = REPO_ROOT): string[] {
+  return PRODUCTION_DIRS.flatMap((dir) => listTsFiles(path.join(root, dir))).map((full) => path.relative(root, full).split(path.sep).join("/"));
+}
+
 /** The import edges of every production file under `root`. */
 export function readImportGraph(root: string = REPO_ROOT): ImportEdge[] {
-  const edges: ImportEdge[] = [];
-  for (const dir of PRODUCTION_DIRS) {
-    for (const full of listTsFiles(path.join(root, dir))) {
-      const file = path.relative(root, full).split(path.sep).join("/");
-      edges.push(...importsOf(root, file, fs.readFileSync(full, "utf8")));
-    }
-  }
-  return edges;
+  return listProductionFiles(root).flatMap((file) => importsOf(root, file, fs.readFileSync(path.join(root, file), "utf8")));
 }
 
 /** The import cycles (strongly connected components of more than one file, or a file importing itself). */
