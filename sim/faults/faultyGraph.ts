@@ -9,6 +9,7 @@
 import type { Publisher, PublisherOptions, RosGraph, RosNode } from "../../src/ros/graph/types";
 import type { Fault, FloodTopic } from "./FaultSpec";
 import { Rng } from "../../src/util/Rng";
+import { nsToStamp, stampToNs } from "../../src/util/time";
 
 type Stamp = { sec: number; nanosec: number };
 type Stamped = { header: { stamp: Stamp; frame_id: string } };
@@ -40,8 +41,6 @@ const SENSOR_TOPICS: Readonly<Record<string, FloodTopic | "gps_vel">> = {
   gps_vel: "gps_vel",
 };
 
-const stampNs = (s: Stamp): bigint => BigInt(s.sec) * 1_000_000_000n + BigInt(s.nanosec);
-const toStamp = (ns: bigint): Stamp => ({ sec: Number(ns / 1_000_000_000n), nanosec: Number(ns % 1_000_000_000n) });
 
 /** Wraps `graph`; `seed` drives the random choices (imu_spikes probability). */
 export function injectFaults(graph: RosGraph, faults: readonly Fault[], options: { seed?: number } = {}): FaultInjector {
@@ -57,15 +56,15 @@ export function injectFaults(graph: RosGraph, faults: readonly Fault[], options:
       const flood = active.find((f): f is Extract<Fault, { kind: "flood" }> => f.kind === "flood" && (f.topic === sensor || (sensor === "gps_vel" && f.topic === "gps")));
       inner.publish(msg);
       if (flood === undefined) return;
-      const t0 = stampNs((msg as unknown as Stamped).header.stamp);
+      const t0 = stampToNs((msg as unknown as Stamped).header.stamp);
       for (let k = 1; k < flood.factor; k++) {
-        const copy = { ...(msg as unknown as Stamped), header: { ...(msg as unknown as Stamped).header, stamp: toStamp(t0 + BigInt(k) * 1000n) } };
+        const copy = { ...(msg as unknown as Stamped), header: { ...(msg as unknown as Stamped).header, stamp: nsToStamp(t0 + BigInt(k) * 1000n) } };
         inner.publish(copy as unknown as T);
         counters.floodCopies++;
       }
     };
     const publish = (msg: T): void => {
-      const t = stampNs((msg as unknown as Stamped).header.stamp);
+      const t = stampToNs((msg as unknown as Stamped).header.stamp);
       const active = activeAt(t);
       const has = (kind: Fault["kind"]): boolean => active.some((f) => f.kind === kind);
       switch (sensor) {
