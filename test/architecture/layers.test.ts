@@ -2,7 +2,9 @@
  * The layer rule and the no-cycles rule of docs/architecture.md, checked on the import graph of
  * src/, nodes/ and sim/.
  */
-import { findCycles, readImportGraph, type ImportEdge } from "./importGraph";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { findCycles, listProductionFiles, readImportGraph, REPO_ROOT, type ImportEdge } from "./importGraph";
 import { layerBreaks } from "./layerRule";
 
 const edges = readImportGraph();
@@ -14,6 +16,14 @@ describe("layers (docs/architecture.md)", () => {
 
   it("has no import cycles (type-only imports count)", () => {
     expect(findCycles(edges)).toEqual([]);
+  });
+
+  it("keeps test helpers (expect* functions, jest, fast-check) out of production code", () => {
+    const helpers = listProductionFiles().filter((f) => {
+      const text = fs.readFileSync(path.join(REPO_ROOT, f), "utf8");
+      return /export (async )?function\*? ?expect[A-Z]/.test(text) || /from "(@jest\/globals|fast-check)"/.test(text);
+    });
+    expect(helpers).toEqual([]);
   });
 
   it("reports each layer break that issue 17 found", () => {
