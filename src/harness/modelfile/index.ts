@@ -5,5 +5,6 @@ export { checkModelJson, decodeModel, encodeModel, modelFileName, sha256Hex, wei
 export type { CheckedModelJson, DecodeLimits, DecodedModel, EncodedModel } from "./modelFileCodec";
 export { configOf, modelFromDecoded, modelKindOf } from "./modelFromDecoded";
 export type { AnyModel } from "./modelFromDecoded";
-export { loadHarness, loadModel, loadStudent, loadTeacher, modelPaths, saveModel, saveModelSync, writeFileAtomic, writeFileAtomicSync } from "./modelFiles";
+export { loadHarness, loadModel, loadStudent, loadTeacher, modelPaths, saveModel } from "./modelFiles";
+export { saveModelSync, writeFileAtomic, writeFileAtomicSync } from "./modelFiles";
 export type { ModelPaths } from "./modelFiles";
