@@ -20,6 +20,12 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 17: no function over about 80 lines. The files below have been split; add each file
+    // when its long functions are split, until the rule can hold for the whole tree.
+    files: ["src/ros/launch/loadLaunchFile.ts"],
+    rules: { "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     files: ["**/*.test.ts", "test/**/*.ts"],
     plugins: { jest },
     rules: {

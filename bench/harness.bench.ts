@@ -12,7 +12,7 @@ import {
   ROLLOUT_STEPS,
   SENSITIVITY_ROWS,
   STATE_DIM,
-  SeededRandom,
+  Rng,
   Student,
   Teacher,
   buildHarnessImage,
@@ -210,7 +210,7 @@ export async function run(print: (line: string) => void): Promise<void> {
   optH.dispose();
 
   // --- int8 vs float32 delta -------------------------------------------------------------------
-  const rng = new SeededRandom(21);
+  const rng = new Rng(21);
   const samples = 256;
   const Ss = Array.from({ length: samples }, () => new Float32Array(SENSITIVITY_ROWS * STATE_DIM).map(() => rng.uniform() * 0.5));
   const Rs = Array.from({ length: samples }, () => new Float32Array(STATE_DIM).map(() => rng.normal() * 0.3));

@@ -15,7 +15,7 @@ import { StudentDetector } from "../nodes/common/StudentDetector";
 import type { TwistStamped } from "../nodes/common/sensorTypes";
 import { createNodeRegistry } from "../nodes";
 import { EmbeddedGraph } from "../src/ros/graph";
-import { nsToTime } from "../src/ros/graph/wallClock";
+import { nsToStamp } from "../src/util/time";
 import { activateIfLifecycle, type LaunchedNode } from "../src/ros/launch/NodeFactory";
 
 const FRAME_NS = 33_333_333n;
@@ -86,7 +86,7 @@ class Pipeline {
   /** Publishes sensors for frame k, then the image, and spins until the command is out. */
   frame(k: number, data: Uint8Array): void {
     const t = BigInt(k) * FRAME_NS;
-    const stamp = nsToTime(t);
+    const stamp = nsToStamp(t);
     const cov = new Float64Array(9);
     this.clock.publish({ clock: stamp });
     this.imu.publish({

@@ -9,7 +9,7 @@
  * the rollout needs to remove the gyro-measured rotation from the optical flow; until the first
  * valid CameraInfo the rollout runs uncompensated and /diagnostics says so (level WARN). The
  * gyro goes to the camera's optical frame with parameter `camera_pitch_rad` (default: the
- * embedded simulator's camera, DEFAULT_SCENARIO.camera.pitch_deg in sim/Scenario.ts).
+ * embedded simulator's camera, 5 deg).
  *
  * Parameter `correction_enabled` (default true): when false the same pipeline runs (the
  * correction is still computed and reported, with correction_enabled = false) but delta = 0 is
@@ -43,7 +43,6 @@ import { SensorState } from "./common/SensorState";
 import { resolveStatePeriod } from "./common/statePeriod";
 import type { CameraInfo, Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
 import { StampGuard, stampToNs, type StampVerdict } from "./common/StampGuard";
-import { DEFAULT_SCENARIO } from "../sim/Scenario";
 import type { CameraIntrinsics } from "../src/vision/flowModel";
 import {
   DETECTION_ARRAY_TYPE,
@@ -63,6 +62,7 @@ import {
 import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
 import { loadSpatialCorrector, type SpatialCorrector } from "./common/SpatialCorrector";
 import { DELTA_NORM_MAX } from "../src/harness/correction/constants";
+import { DEFAULT_PLANNER_OPTIONS } from "../src/control/LocalPlanner";
 
 export const HARNESS_TOPICS = {
   image: "camera/image_raw",
@@ -85,8 +85,8 @@ export type HarnessDeps = {
 const ACTION_NAMES: string[] = [...ACTIONS];
 const CAMERA_INFO_TYPE = "sensor_msgs/msg/CameraInfo";
 export const FLOAT32_TYPE = "std_msgs/msg/Float32";
-/** The embedded simulator's camera pitch (sim/Scenario.ts DEFAULT_SCENARIO.camera.pitch_deg), rad. */
-const SIM_CAMERA_PITCH_RAD = (DEFAULT_SCENARIO.camera.pitch_deg * Math.PI) / 180;
+/** The embedded simulator's camera pitch (5 deg, sim/Scenario.ts; the planner's default too), rad. */
+const SIM_CAMERA_PITCH_RAD = DEFAULT_PLANNER_OPTIONS.cameraPitch_rad;
 
 function l2(v: ArrayLike<number>): number {
   let s = 0;

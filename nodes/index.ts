@@ -13,7 +13,7 @@ import { createHarnessNode } from "./harness";
 import { odomToGpsVelNode } from "./odom_to_gps_vel";
 import { createPerceptionNode } from "./perception";
 import { safetyNode } from "./safety";
-import { createFaultySimNode } from "../sim/faults/faultySimNode";
+import { createFaultySimNode } from "./faultySim";
 import { loadScenarioFaults } from "../sim/faults/io/loadScenarioFaults";
 
 export type { ModelProvider } from "./common/ModelProvider";

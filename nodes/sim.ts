@@ -19,6 +19,7 @@ import type { BodyVelocityCommand } from "../src/harness/actions";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
 import { QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL, type Publisher, type RosGraph } from "../src/ros/graph/types";
 import { wallNowNs } from "../src/ros/graph/wallClock";
+import { nsToStamp } from "../src/util/time";
 import type {
   drone_harness_msgs__msg__GroundTruth as GroundTruthMsg,
   geographic_msgs__msg__GeoPoseStamped as GeoPoseStampedMsg,
@@ -163,7 +164,7 @@ export function createSimNode(deps: SimNodeDeps = {}): NodeFactory {
     const info = sim.cameraInfo();
     const imuStd = sim.imuNoise;
     const diag = (v: number): number[] => [v, 0, 0, 0, v, 0, 0, 0, v];
-    const stamp = (): { sec: number; nanosec: number } => ({ sec: Number(timeNs / 1_000_000_000n), nanosec: Number(timeNs % 1_000_000_000n) });
+    const stamp = (): { sec: number; nanosec: number } => nsToStamp(timeNs);
 
     const publishDue = (): void => {
       const st = stamp();

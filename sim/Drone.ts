@@ -8,7 +8,7 @@
  * Roll and pitch follow the thrust direction needed for the acceleration (a multirotor tilts to
  * accelerate); the camera and IMU are mounted on the tilted body.
  */
-import type { BodyVelocityCommand } from "../src/harness/actions";
+import type { BodyVelocityCommand } from "../src/control/actions";
 
 /** Standard gravity, m/s^2 (CGPM 1901; the value REP-103 consumers assume). */
 export const GRAVITY_M_S2 = 9.80665;

@@ -6,7 +6,7 @@
  * split lines become roads with dashed centre lines. Weights and brightness come from the scenario
  * (domain randomisation: different palettes, orientations and brightness per seed).
  */
-import type { Rng } from "./Rng";
+import type { Rng } from "../src/util/Rng";
 import { noiseLayer } from "./noise";
 
 export type GroundTexture = {

@@ -24,7 +24,7 @@
 import type { CameraModel } from "./Camera";
 import { cameraRotation } from "./Camera";
 import { GRAIN_PER_TEXEL, GRAIN_SIZE } from "./GroundTexture";
-import { Rng } from "./Rng";
+import { Rng } from "../src/util/Rng";
 import type { World } from "./World";
 
 /** Camera pose: optical centre (ENU, m) and body attitude (ZYX yaw, pitch, roll, rad, FLU). */

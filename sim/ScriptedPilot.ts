@@ -5,7 +5,7 @@
  * within `lookahead_m` it slows down and climbs over it (wires) or sidesteps it (branches, poles,
  * trunks, to the side away from the obstacle's bearing).
  */
-import type { BodyVelocityCommand } from "../src/harness/actions";
+import type { BodyVelocityCommand } from "../src/control/actions";
 import type { PrivilegedState } from "./privileged";
 import { CLASS_WIRE } from "./World";
 

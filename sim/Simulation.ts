@@ -4,7 +4,7 @@
  * `runHeadless` schedule them at their rates); every random draw comes from seeded streams, so the
  * same calls in the same order give the same results byte for byte.
  */
-import type { BodyVelocityCommand } from "../src/harness/actions";
+import type { BodyVelocityCommand } from "../src/control/actions";
 import { enuToGeodetic, type Geodetic } from "../src/control/geodesy";
 import { cameraInfoFields, makeCamera, type CameraInfoFields, type CameraModel } from "./Camera";
 import { CollisionIndex, HIT_GROUND, HIT_NONE } from "./collision";
@@ -12,7 +12,7 @@ import { makeDroneState, stepDrone, type DroneParams, type DroneState } from "./
 import { buildWorld } from "./buildWorld";
 import { computePrivileged, makePrivilegedState, type PrivilegedOptions, type PrivilegedState } from "./privileged";
 import { Renderer, makeBoxList, type BoxList, type CameraPose, type RenderTarget } from "./Renderer";
-import { Rng } from "./Rng";
+import { Rng } from "../src/util/Rng";
 import type { Scenario } from "./Scenario";
 import { makeGpsFix, makeGpsVelocity, makeImuSample, sampleGpsFix, sampleGpsVelocity, sampleImu, type GpsFix, type GpsNoise, type GpsVelocity, type ImuNoise, type ImuSample } from "./sensors";
 import { assertSeedInSplit, type Split } from "./splits";

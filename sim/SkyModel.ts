@@ -3,7 +3,7 @@
  * around the sun direction and clouds on a plane at `cloudHeight_m`, sampled from a small tiled
  * density texture through the same ray-plane intersection the ground uses.
  */
-import type { Rng } from "./Rng";
+import type { Rng } from "../src/util/Rng";
 import { noiseLayer } from "./noise";
 
 export type SkyModel = {

@@ -8,7 +8,7 @@ import type { GroundTexture } from "./GroundTexture";
 import type { Scenario } from "./Scenario";
 import type { SkyModel } from "./SkyModel";
 
-/** Ground-truth classes, the same indices as DETECTION_CLASSES in src/harness/actions.ts. */
+/** Ground-truth classes, the same indices as DETECTION_CLASSES in src/control/actions.ts. */
 export const CLASS_BACKGROUND = 0;
 export const CLASS_WIRE = 1;
 export const CLASS_BRANCH = 2;

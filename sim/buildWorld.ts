@@ -7,7 +7,7 @@
  */
 import { catenaryPoints } from "./catenary";
 import { buildGround } from "./GroundTexture";
-import { Rng } from "./Rng";
+import { Rng } from "../src/util/Rng";
 import type { Range, Scenario } from "./Scenario";
 import { buildSky } from "./SkyModel";
 import { CLASS_BRANCH, CLASS_POLE_TRUNK, CLASS_WIRE, type ObjectKind, type Segments, type StructureClass, type World, type WorldObject } from "./World";

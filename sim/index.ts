@@ -16,7 +16,7 @@
  * Frames: world ENU (x east, y north, z up; ground z = 0); body FLU; camera optical (z forward,
  * x right, y down). See docs/sim.md.
  */
-export { Rng, hash32 } from "./Rng";
+export { Rng, hash32 } from "../src/util/Rng";
 export { SPLITS, splitOfSeed, assertSeedInSplit, seedsOfSplit, type Split } from "./splits";
 export { DEFAULT_SCENARIO, SCENARIO_BOUNDS, type Range, type Scenario } from "./Scenario";
 export { parseScenario, ScenarioError } from "./parseScenario";

@@ -2,7 +2,7 @@
  * Tileable value noise (lattice values from an integer hash, smoothstep interpolation), used to
  * make the procedural ground and cloud textures. Deterministic for a seed.
  */
-import { hash32 } from "./Rng";
+import { hash32 } from "../src/util/Rng";
 
 function lattice(seed: number, ix: number, iy: number): number {
   return hash32(Math.imul(ix, 0x1f1f1f1f) ^ Math.imul(iy, 0x5bd1e995) ^ Math.imul(seed, 0x27d4eb2d)) / 4294967296;

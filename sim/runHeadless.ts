@@ -3,7 +3,7 @@
  * (so the cost is what a closed-loop run pays), optionally handing frames and their masks to a
  * sink (the CLI writes PNGs), and reporting progress. Pure: files are written by the caller.
  */
-import type { BodyVelocityCommand } from "../src/harness/actions";
+import type { BodyVelocityCommand } from "../src/control/actions";
 import { makePrivilegedState } from "./privileged";
 import { scriptedCommand } from "./ScriptedPilot";
 import type { Scenario } from "./Scenario";

@@ -7,7 +7,7 @@
  */
 import { GRAVITY_M_S2, bodyRotation, type DroneState } from "./Drone";
 import { enuToGeodetic, type GeoOrigin, type Geodetic } from "../src/control/geodesy";
-import type { Rng } from "./Rng";
+import type { Rng } from "../src/util/Rng";
 
 export type ImuSample = {
   /** Orientation of the body in ENU (x, y, z, w). */

@@ -4,7 +4,7 @@
  * wander into test seeds: `assertSeedInSplit` (used by `createSimulation` when a split is given)
  * refuses a seed from another split with an error naming the seed and both splits.
  */
-import { hash32 } from "./Rng";
+import { hash32 } from "../src/util/Rng";
 
 export const SPLITS = ["train", "val", "test"] as const;
 export type Split = (typeof SPLITS)[number];

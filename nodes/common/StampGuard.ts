@@ -5,6 +5,7 @@
  * time goes backward.
  */
 import type { RosTime } from "../../src/ros/graph/types";
+import { stampToNs } from "../../src/util/time";
 import type { DropReason } from "./inputValidation";
 
 export type StampVerdict =
@@ -21,9 +22,8 @@ export type StampGuardOptions = {
 
 const OK: StampVerdict = { type: "ok" };
 
-export function stampToNs(t: RosTime): bigint {
-  return BigInt(t.sec) * 1_000_000_000n + BigInt(t.nanosec);
-}
+/** The one stamp -> nanoseconds conversion (src/util/time.ts), re-exported for the nodes. */
+export { stampToNs };
 
 export class StampGuard {
   private lastNs: bigint | undefined;

@@ -4,10 +4,12 @@
  * through it pass every message through the schedule. Time is the message's header stamp (the
  * simulator's clock), so the faults happen at the same simulated instants in lock-step and real
  * time runs. Everything else of the graph is passed through unchanged. The sim node itself needs
- * no change: `createFaultySimNode` (faultySimNode.ts) hands it the wrapped graph.
+ * no change: `createFaultySimNode` (nodes/faultySim.ts) hands it the wrapped graph.
  */
 import type { Publisher, PublisherOptions, RosGraph, RosNode } from "../../src/ros/graph/types";
 import type { Fault, FloodTopic } from "./FaultSpec";
+import { Rng } from "../../src/util/Rng";
+import { nsToStamp, stampToNs } from "../../src/util/time";
 
 type Stamp = { sec: number; nanosec: number };
 type Stamped = { header: { stamp: Stamp; frame_id: string } };
@@ -39,27 +41,14 @@ const SENSOR_TOPICS: Readonly<Record<string, FloodTopic | "gps_vel">> = {
   gps_vel: "gps_vel",
 };
 
-const stampNs = (s: Stamp): bigint => BigInt(s.sec) * 1_000_000_000n + BigInt(s.nanosec);
-const toStamp = (ns: bigint): Stamp => ({ sec: Number(ns / 1_000_000_000n), nanosec: Number(ns % 1_000_000_000n) });
-
-/** Seeded uniform [0, 1) (mulberry32), so spike patterns repeat for the same seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Wraps `graph`; `seed` drives the random choices (imu_spikes probability). */
 export function injectFaults(graph: RosGraph, faults: readonly Fault[], options: { seed?: number } = {}): FaultInjector {
   const windows = faults.map((f) => ({ f, from: BigInt(Math.round(f.start_s * 1e9)), to: BigInt(Math.round((f.start_s + f.duration_s) * 1e9)) }));
   const activeAt = (t: bigint): Fault[] => windows.filter((w) => t >= w.from && t < w.to).map((w) => w.f);
   const counters: FaultCounters = { framesFrozen: 0, framesFrozenPixels: 0, framesBlackedOut: 0, imuSpikes: 0, gpsFixesLost: 0, gpsVelDropped: 0, floodCopies: 0 };
-  const random = mulberry32(options.seed ?? 1);
+  const rng = new Rng(options.seed ?? 1); // spike patterns repeat for the same seed
+  const random = (): number => rng.next();
   let lastFrame: unknown;
 
   const wrapPublisher = <T>(inner: Publisher<T>, sensor: FloodTopic | "gps_vel"): Publisher<T> => {
@@ -67,15 +56,15 @@ export function injectFaults(graph: RosGraph, faults: readonly Fault[], options:
       const flood = active.find((f): f is Extract<Fault, { kind: "flood" }> => f.kind === "flood" && (f.topic === sensor || (sensor === "gps_vel" && f.topic === "gps")));
       inner.publish(msg);
       if (flood === undefined) return;
-      const t0 = stampNs((msg as unknown as Stamped).header.stamp);
+      const t0 = stampToNs((msg as unknown as Stamped).header.stamp);
       for (let k = 1; k < flood.factor; k++) {
-        const copy = { ...(msg as unknown as Stamped), header: { ...(msg as unknown as Stamped).header, stamp: toStamp(t0 + BigInt(k) * 1000n) } };
+        const copy = { ...(msg as unknown as Stamped), header: { ...(msg as unknown as Stamped).header, stamp: nsToStamp(t0 + BigInt(k) * 1000n) } };
         inner.publish(copy as unknown as T);
         counters.floodCopies++;
       }
     };
     const publish = (msg: T): void => {
-      const t = stampNs((msg as unknown as Stamped).header.stamp);
+      const t = stampToNs((msg as unknown as Stamped).header.stamp);
       const active = activeAt(t);
       const has = (kind: Fault["kind"]): boolean => active.some((f) => f.kind === kind);
       switch (sensor) {

@@ -2,4 +2,3 @@
 export { FAULT_BOUNDS, FAULT_KINDS, FaultSpecError, parseFaults, type Fault, type FaultKind, type FloodTopic } from "./FaultSpec";
 export { parseScenarioFaults } from "./parseScenarioFaults";
 export { injectFaults, type FaultCounters, type FaultInjector } from "./faultyGraph";
-export { createFaultySimNode, type FaultySimLaunchedNode, type FaultySimOptions } from "./faultySimNode";

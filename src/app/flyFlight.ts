@@ -24,7 +24,8 @@ import type {
 import { cellLabelsFromMask } from "../harness/eval/CellLabels";
 import { NUM_DETECTION_CLASSES } from "../harness/actions";
 import { EmbeddedGraph } from "../ros/graph";
-import { QOS_DEFAULT, QOS_SENSOR_DATA, type RosTime } from "../ros/graph/types";
+import { QOS_DEFAULT, QOS_SENSOR_DATA } from "../ros/graph/types";
+import { stampToNs as stampNs } from "../util/time";
 import { factoryOptions } from "../ros/launch/Launcher";
 import type { LaunchPlan } from "../ros/launch/LaunchPlan";
 import { activateIfLifecycle, type LaunchedNode, type NodeRegistry } from "../ros/launch/NodeFactory";
@@ -56,8 +57,6 @@ export type FlightOptions = {
   /** Awaited every `yieldEvery` camera frames so asynchronous work (bag writes) can run. Default 1. */
   yieldEvery?: number;
 };
-
-const stampNs = (t: RosTime): bigint => BigInt(t.sec) * 1_000_000_000n + BigInt(t.nanosec);
 
 function boxesOf(m: DetectionsMsg | undefined): Box[] {
   if (m === undefined) return [];

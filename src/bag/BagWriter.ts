@@ -13,6 +13,7 @@
  * transaction is committed every `db3BatchBytes` (sqlite3).
  */
 import type { BagFileSystem, WritableFile } from "./BagStorage";
+import type { BagTopic } from "./BagTopic";
 import { METADATA_VERSION, stringifyBagMetadata, type BagFileInfo, type BagMetadata } from "./BagMetadata";
 import { Db3FileWriter } from "./Db3FileWriter";
 import type { Db3Preset } from "./db3Schema";
@@ -52,18 +53,7 @@ export type BagWriterOptions = {
   library?: string;
 };
 
-/** A topic to record. */
-export type BagTopic = {
-  topic: string;
-  /** "pkg/msg/Name" */
-  type: string;
-  /** ros2msg schema text with dependencies. */
-  schemaText: string;
-  /** rosbag2 offered_qos_profiles YAML string (see offeredQosProfilesYaml). */
-  offeredQosProfiles: string;
-  /** REP-2011 "RIHS01_..." hash, or "" when unknown. */
-  typeHash?: string;
-};
+export type { BagTopic };
 
 type TopicState = BagTopic & { count: number; sequence: number };
 

@@ -12,7 +12,7 @@
  * or spans `batchDurationNs` of log time, and on close, so a killed recording keeps every
  * committed batch and memory stays bounded by one batch.
  */
-import type { BagTopic } from "./BagWriter";
+import type { BagTopic } from "./BagTopic";
 import type { Db3Connection, Db3Statement } from "./BagStorage";
 import {
   DB3_CREATE_STATEMENTS,

@@ -11,6 +11,7 @@
  */
 import { cameraInfoFields, makeCamera } from "../../sim/Camera";
 import { QOS_SENSOR_DATA } from "../ros/graph/types";
+import { nsToStamp } from "../util/time";
 import { defaultRegistry } from "../ros/msgs";
 import type { BagFileSystem } from "./BagStorage";
 import { BagWriter } from "./BagWriter";
@@ -66,7 +67,7 @@ export async function imagesToBag(photos: Iterable<BagPhoto> | AsyncIterable<Bag
   try {
     for await (const p of photos) {
       if (p.rgb.length !== p.width * p.height * 3) throw new RangeError(`${p.name}: rgb.length=${p.rgb.length}, expected ${p.width}x${p.height}x3`);
-      const header = { stamp: { sec: Number(t / 1_000_000_000n), nanosec: Number(t % 1_000_000_000n) }, frame_id: frameId };
+      const header = { stamp: nsToStamp(t), frame_id: frameId };
       const info = cameraInfoFields(makeCamera(p.width, p.height, hfov, 0));
       // CameraInfo first: a node that honours it sees the size before the frame.
       await writer.write(infoTopic, t, registry.serialize(CAMERA_INFO_MSG, { header, ...info }));

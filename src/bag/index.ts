@@ -20,7 +20,6 @@ export {
   type MessageDifference,
   type StreamMessage,
 } from "./compareMessageStreams";
-export { expectBagOutputsToMatch, decodedMessages, type BagOutputs } from "./expectBagOutputsToMatch";
 export { formatBagInfo, formatFileSize, formatTimePoint } from "./formatBagInfo";
 export { summarizeBag, bagSizeBytes } from "./summarizeBag";
 export { offeredQosProfilesYaml, parseOfferedQosProfiles } from "./offeredQosProfiles";

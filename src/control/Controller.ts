@@ -17,7 +17,7 @@
  * Allocation: none per update (the logits are copied into a preallocated buffer; the command
  * object is reused: copy it if you keep it).
  */
-import { ACTIONS, NUM_ACTIONS, actionToCommand, type ActionLimits, type BodyVelocityCommand } from "../harness/actions";
+import { ACTIONS, NUM_ACTIONS, actionToCommand, type ActionLimits, type BodyVelocityCommand } from "./actions";
 import type { Detection2D } from "./visionTypes";
 
 export type ControllerOptions = {

@@ -9,7 +9,7 @@
  * valley near the target direction. Here the camera grid already is that histogram in angular
  * coordinates: every cell is a viewing direction (azimuth, elevation in the body frame, REP-103
  * FLU) and holds the probability that an obstacle within the planner horizon lies along it. The
- * candidate directions are the 7 discrete manoeuvres of `../harness/actions`, and each is scored:
+ * candidate directions are the 7 discrete manoeuvres of `./actions`, and each is scored:
  *
  *   logit_a = goalScore_a - threatCost_a + altitudeScore_a + shapeScore_a
  *
@@ -54,7 +54,7 @@
  * Angles: body frame FLU, azimuth positive left, elevation positive up (REP-103). The per-cell
  * directions and windows are computed once per grid shape; score() allocates nothing.
  */
-import { ACTIONS, DEFAULT_ACTION_LIMITS, NUM_ACTIONS, type ActionLimits } from "../harness/actions";
+import { ACTIONS, DEFAULT_ACTION_LIMITS, NUM_ACTIONS, type ActionLimits } from "./actions";
 import type { Navigation } from "./navigation";
 
 export type PlannerInput = {

@@ -1,4 +1,5 @@
 /** The control core: pure logic behind the perception, controller and safety nodes. */
+export * from "./actions";
 export * from "./visionTypes";
 export * from "./cellsToDetections";
 export * from "./Controller";

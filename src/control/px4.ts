@@ -12,7 +12,7 @@
  * px4_msgs/msg/OffboardControlMode: the control level flags; PX4 requires it at >= 2 Hz to stay
  * in offboard (PX4 user guide, "Offboard Mode"), we stream it with every setpoint.
  */
-import type { BodyVelocityCommand } from "../harness/actions";
+import type { BodyVelocityCommand } from "./actions";
 
 export type Vec3 = { x: number; y: number; z: number };
 

@@ -6,9 +6,10 @@
  * ObjectHypothesisWithPose.msg{ObjectHypothesis hypothesis, PoseWithCovariance pose}).
  * Kept structural so the generated types (src/ros/msgs/generated.ts) are assignable to them.
  */
-import type { RosTime } from "../ros/graph/types";
+/** builtin_interfaces/Time, structurally the same as RosTime of src/ros/graph/types.ts. */
+export type Stamp = { sec: number; nanosec: number };
 
-export type Header = { stamp: RosTime; frame_id: string };
+export type Header = { stamp: Stamp; frame_id: string };
 
 export type ObjectHypothesis = { class_id: string; score: number };
 

@@ -9,7 +9,7 @@ export type { BackendInfo, BackendName, InitBackendOptions } from "./backend";
 
 export { ParamStore } from "./layers/ParamStore";
 export type { Init, NamedWeight } from "./layers/ParamStore";
-export { SeededRandom } from "./layers/seededRandom";
+export { Rng } from "../util/Rng";
 export { conv2dSame } from "./layers/conv2dSame";
 export type { Conv2dSameOptions } from "./layers/conv2dSame";
 export { dense } from "./layers/dense";

@@ -2,22 +2,17 @@
  * Synthetic test images for the vision tests and bench, generated from continuous functions so
  * that sub-pixel shifts and warps have exact ground truth (no resampling of a raster).
  */
+import { Rng } from "../util/Rng";
 
-/** mulberry32: a small seeded PRNG (public domain, Tommy Ettinger), so tests are reproducible. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** Seeded uniform [0, 1) from the project's one RNG (src/util/Rng.ts), so tests are reproducible. */
+export function seededUniform(seed: number): () => number {
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 /** A smooth random texture T(x, y) in about [0, 255]: a sum of plane waves with wavelengths in [minWavelength, maxWavelength] px. */
 export function smoothTexture(seed: number, waves = 24, minWavelength = 8, maxWavelength = 40): (x: number, y: number) => number {
-  const rnd = mulberry32(seed);
+  const rnd = seededUniform(seed);
   const kx: number[] = [];
   const ky: number[] = [];
   const ph: number[] = [];

@@ -1,6 +1,6 @@
 import { Bag } from "../../src/bag/BagReader";
 import { compareMessageStreams, formatDifferences, type StreamMessage } from "../../src/bag/compareMessageStreams";
-import { expectBagOutputsToMatch } from "../../src/bag/expectBagOutputsToMatch";
+import { expectBagOutputsToMatch } from "./expectBagOutputsToMatch";
 import { NodeBagFileSystem } from "../../src/bag/node/NodeBagFileSystem";
 import { TALKER_MCAP, TALKER_SQLITE3 } from "./fixtures";
 

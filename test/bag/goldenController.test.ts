@@ -17,7 +17,7 @@ import { Bag } from "../../src/bag/BagReader";
 import type { BagFileSystem } from "../../src/bag/BagStorage";
 import { BagWriter } from "../../src/bag/BagWriter";
 import { formatDifferences } from "../../src/bag/compareMessageStreams";
-import { decodedMessages, expectBagOutputsToMatch } from "../../src/bag/expectBagOutputsToMatch";
+import { decodedMessages, expectBagOutputsToMatch } from "./expectBagOutputsToMatch";
 import { NodeBagFileSystem } from "../../src/bag/node/NodeBagFileSystem";
 import { encodeClock } from "../../src/bag/playBag";
 import { replayBag } from "../../src/bag/replayBag";

@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import type { EmbeddedGraph } from "../../src/ros/graph";
 import type { NodeRegistry } from "../../src/ros/launch/NodeFactory";
-import { runLaunch } from "../../src/ros/launch/runLaunch";
+import { runLaunch } from "../../src/cli/runLaunch";
 
 export type RunningLaunch = { socketPath: string; graph: EmbeddedGraph; stop: () => Promise<number> };
 

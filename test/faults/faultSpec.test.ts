@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { NODE_REGISTRY } from "../../nodes";
-import { FaultSpecError, injectFaults, parseFaults, parseScenarioFaults, type FaultySimLaunchedNode } from "../../sim/faults";
+import type { FaultySimLaunchedNode } from "../../nodes/faultySim";
+import { FaultSpecError, injectFaults, parseFaults, parseScenarioFaults } from "../../sim/faults";
 import { parseScenario } from "../../sim/parseScenario";
 import { EmbeddedGraph } from "../../src/ros/graph";
 

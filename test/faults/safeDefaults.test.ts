@@ -14,7 +14,7 @@ import { safetyNode } from "../../nodes/safety";
 import { ModelFileError, decodeModel } from "../../src/harness";
 import { LaunchFileError } from "../../src/ros/launch/LaunchFileError";
 import { loadLaunchFile } from "../../src/ros/launch/loadLaunchFile";
-import { runLaunch } from "../../src/ros/launch/runLaunch";
+import { runLaunch } from "../../src/cli/runLaunch";
 
 /** Inodes of the TCP/UDP sockets in LISTEN state (TCP 0A; UDP 07 = unconnected/bound) in /proc/net. */
 function listeningInodes(): Set<string> {

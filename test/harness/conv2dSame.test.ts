@@ -5,9 +5,9 @@
 import * as tf from "@tensorflow/tfjs";
 import { conv2dSame } from "../../src/harness/layers/conv2dSame";
 import { initBackend } from "../../src/harness/backend";
-import { SeededRandom } from "../../src/harness/layers/seededRandom";
+import { Rng } from "../../src/util/Rng";
 
-function randomValues(n: number, rng: SeededRandom): Float32Array {
+function randomValues(n: number, rng: Rng): Float32Array {
   const a = new Float32Array(n);
   for (let i = 0; i < n; i++) a[i] = rng.normal();
   return a;
@@ -51,7 +51,7 @@ function gradsOf(
 }
 
 describe("conv2dSame (custom gradient)", () => {
-  const rng = new SeededRandom(7);
+  const rng = new Rng(7);
   const xs: [number, number, number, number] = [2, 9, 11, 3];
   const ws: [number, number, number, number] = [3, 3, 3, 5];
   const xv = randomValues(2 * 9 * 11 * 3, rng);
@@ -81,7 +81,7 @@ describe("conv2dSame (custom gradient)", () => {
   });
 
   it.each([1, 5])("matches the cpu reference for a k=%i kernel too", async (k) => {
-    const r = new SeededRandom(k);
+    const r = new Rng(k);
     const ws2: [number, number, number, number] = [k, k, 3, 4];
     const wv2 = randomValues(k * k * 3 * 4, r);
     const bv2 = randomValues(4, r);
@@ -96,7 +96,7 @@ describe("conv2dSame (custom gradient)", () => {
   });
 
   it.each([2, 4])("matches the cpu autodiff of a dilated tf.conv2d (dilation %i) on wasm", async (d) => {
-    const r = new SeededRandom(10 + d);
+    const r = new Rng(10 + d);
     const xsD: [number, number, number, number] = [2, 13, 12, 3];
     const xvD = randomValues(2 * 13 * 12 * 3, r);
     const gvD = randomValues(2 * 13 * 12 * 5, r);

@@ -22,7 +22,7 @@ import {
   softmaxCorrected,
   stateRates,
   textureGain,
-  SeededRandom,
+  Rng,
   quantizeSymmetricInt8,
 } from "../../src/harness";
 
@@ -105,7 +105,7 @@ describe("correctionDelta", () => {
 
   it("the batched tensor form equals the typed-array form", async () => {
     await initBackend({ prefer: "wasm" });
-    const rng = new SeededRandom(11);
+    const rng = new Rng(11);
     const n = 3;
     const S = new Float32Array(n * SENSITIVITY_ROWS * D).map(() => rng.uniform() * 2);
     const rates = new Float32Array(n * D).map(() => rng.normal());
@@ -157,7 +157,7 @@ describe("LambdaSchedule", () => {
 
 describe("int8 delta path", () => {
   it("stays within the quantisation error bound of the float32 path", () => {
-    const rng = new SeededRandom(5);
+    const rng = new Rng(5);
     const ws = newInt8DeltaWorkspace();
     const f = newCorrectionDelta();
     const q = newCorrectionDelta();

@@ -10,7 +10,7 @@ import {
   SENSITIVITY_ROWS,
   SGT_EPSILON,
   STATE_DIM,
-  SeededRandom,
+  Rng,
   Student,
   buildImageInput,
   finiteDifferenceSensitivity,
@@ -26,7 +26,7 @@ beforeAll(async () => {
 
 describe("finite-difference S_gt", () => {
   it("matches |d pi_i / d s_j| from tf.grad for softmax(W2 tanh(W1 s + b1) + b2)", () => {
-    const rng = new SeededRandom(3);
+    const rng = new Rng(3);
     const D = 4;
     const H = 5;
     const R = 3;
@@ -55,7 +55,7 @@ describe("finite-difference S_gt", () => {
 
   it("computes the student's S_gt (7 actions + 4 cell-averaged classes) consistent with its full forward pass", () => {
     const student = new Student({ policyHidden: [32], seed: 4 });
-    const rng = new SeededRandom(8);
+    const rng = new Rng(8);
     const image = tf.tidy(() => buildImageInput(tf.randomUniform<tf.Rank.R4>([1, 64, 64, 3], 0, 1, "float32", 9)));
     const state = new Float32Array(STATE_DIM).map(() => rng.uniform() * 2 - 1);
     const sgt = studentSgt(student, image, state);

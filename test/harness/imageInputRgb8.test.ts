@@ -7,7 +7,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../../src/harness/backend";
 import { buildImageInput, imageInputFromRgb8 } from "../../src/harness/models/imageInput";
-import { SeededRandom } from "../../src/harness/layers/seededRandom";
+import { Rng } from "../../src/util/Rng";
 
 describe("imageInputFromRgb8", () => {
   beforeAll(async () => {
@@ -21,7 +21,7 @@ describe("imageInputFromRgb8", () => {
   it("equals buildImageInput to 1e-5 on random and line images, borders included", () => {
     const w = 24;
     const h = 16;
-    const rng = new SeededRandom(3);
+    const rng = new Rng(3);
     const random = new Uint8Array(w * h * 3).map(() => Math.floor(rng.uniform() * 256));
     const line = new Uint8Array(w * h * 3).fill(200);
     for (let x = 0; x < w; x++) line.fill(10, (5 * w + x) * 3, (5 * w + x) * 3 + 3);

@@ -8,7 +8,7 @@
  */
 import { defaultRegistry } from "../../src/ros/msgs";
 import { expandTopicName, parseRemapRules, resolveTopicName } from "../../src/ros/graph/names";
-import { nsToTime } from "../../src/ros/graph/wallClock";
+import { nsToStamp } from "../../src/util/time";
 import type {
   Clock,
   LifecycleCallbacks,
@@ -229,7 +229,7 @@ class FakeNode implements LifecycleRosNode {
 
   getClock(): Clock {
     const graph = this.graph;
-    return { nowNs: () => graph.nowNs, now: () => nsToTime(graph.nowNs), isSimTime: true };
+    return { nowNs: () => graph.nowNs, now: () => nsToStamp(graph.nowNs), isSimTime: true };
   }
 
   destroy(): void {}

@@ -5,7 +5,7 @@
  * Every node under test runs with use_sim_time = true.
  */
 import { EmbeddedGraph, type Publisher } from "../../src/ros/graph";
-import { nsToTime } from "../../src/ros/graph/wallClock";
+import { nsToStamp } from "../../src/util/time";
 import { activateIfLifecycle, type LaunchedNode, type NodeFactory } from "../../src/ros/launch/NodeFactory";
 import type { ParameterValue } from "../../src/ros/graph/types";
 import { MS, fix, image, imu, vel } from "./fixtures";
@@ -45,7 +45,7 @@ export class SimRig {
     while (this.nowNs < toNs) {
       this.nowNs += 10n * MS;
       const t = this.nowNs;
-      this.clock.publish({ clock: nsToTime(t) });
+      this.clock.publish({ clock: nsToStamp(t) });
       this.graph.spinUntilIdle();
       if (this.enabled.imu) this.imuPub.publish(imu(t));
       if (this.enabled.gps && t % (100n * MS) === 0n) {

@@ -3,7 +3,7 @@ import { toStudentOutputMsg, type StudentOutputMsg } from "../../nodes/common/st
 import type { TwistStamped } from "../../nodes/common/sensorTypes";
 import { ACTIONS, NUM_ACTIONS } from "../../src/harness/actions";
 import { QOS_DEFAULT } from "../../src/ros/graph/types";
-import { nsToTime } from "../../src/ros/graph/wallClock";
+import { nsToStamp } from "../../src/util/time";
 import { MS } from "./fixtures";
 import { SimRig } from "./SimRig";
 
@@ -12,7 +12,7 @@ function policy(atNs: bigint, action: (typeof ACTIONS)[number], bad = false): St
   logits[ACTIONS.indexOf(action)] = 3;
   if (bad) logits[0] = Number.NaN;
   return toStudentOutputMsg(
-    { stamp: nsToTime(atNs), frame_id: "camera_optical" },
+    { stamp: nsToStamp(atNs), frame_id: "camera_optical" },
     { actionLogits: logits, cellProbs: new Float32Array(2 * 2 * 4), gridRows: 2, gridCols: 2, state: [], pooledSize: 0, pooledInput: [] },
     { width: 256, height: 256 },
     true,

@@ -9,7 +9,7 @@ import { toStudentOutputMsg, type StudentOutputMsg } from "../../nodes/common/st
 import type { TwistStamped } from "../../nodes/common/sensorTypes";
 import { enuToGeodetic } from "../../src/control/geodesy";
 import { QOS_TRANSIENT_LOCAL } from "../../src/ros/graph/types";
-import { nsToTime } from "../../src/ros/graph/wallClock";
+import { nsToStamp } from "../../src/util/time";
 import { MS } from "./fixtures";
 import { SimRig } from "./SimRig";
 
@@ -19,7 +19,7 @@ const ORIGIN = { lat_deg: 47.397, lon_deg: 8.545, alt_m: 500 };
 /** A harness/policy message from the pipeline detector: no action logits, `threat` cells. */
 function threatMsg(atNs: bigint, threat: Float32Array = new Float32Array(ROWS * COLS)): StudentOutputMsg {
   return toStudentOutputMsg(
-    { stamp: nsToTime(atNs), frame_id: "camera_optical" },
+    { stamp: nsToStamp(atNs), frame_id: "camera_optical" },
     { actionLogits: [], cellProbs: new Float32Array(ROWS * COLS * 4), gridRows: ROWS, gridCols: COLS, state: [], pooledSize: 0, pooledInput: [], threatProbs: threat },
     { width: 256, height: 256 },
     false,
@@ -56,7 +56,7 @@ async function setup(params: Record<string, number | boolean | string> = {}, goa
     pub.publish(threatMsg(ms * MS, threat));
     r.graph.spinUntilIdle();
     const c = cmd.at(-1)!.msg;
-    expect(c.header.stamp).toEqual(nsToTime(ms * MS));
+    expect(c.header.stamp).toEqual(nsToStamp(ms * MS));
     return c.twist;
   };
   return { r, frame, value };

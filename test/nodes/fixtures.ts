@@ -3,7 +3,7 @@ import type { Correction, Corrector, Detector, StudentOutputs } from "../../node
 import type { FrameState } from "../../nodes/common/SensorState";
 import type { Image, Imu, NavSatFix, TwistStamped } from "../../nodes/common/sensorTypes";
 import { ACTIONS, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../src/harness/actions";
-import { nsToTime } from "../../src/ros/graph/wallClock";
+import { nsToStamp } from "../../src/util/time";
 
 export const MS = 1_000_000n;
 
@@ -19,7 +19,7 @@ export function image(atNs: bigint, over: Partial<Image> = {}): Image {
   data[1] = (ms >> 8) & 0xff;
   data[2] = (ms >> 16) & 0xff;
   return {
-    header: { stamp: nsToTime(atNs), frame_id: "camera_optical" },
+    header: { stamp: nsToStamp(atNs), frame_id: "camera_optical" },
     height: 256,
     width: 256,
     encoding: "rgb8",
@@ -32,7 +32,7 @@ export function image(atNs: bigint, over: Partial<Image> = {}): Image {
 
 export function imu(atNs: bigint, over: Partial<Imu> = {}): Imu {
   return {
-    header: { stamp: nsToTime(atNs), frame_id: "imu_link" },
+    header: { stamp: nsToStamp(atNs), frame_id: "imu_link" },
     orientation: { x: 0, y: 0, z: 0, w: 1 },
     orientation_covariance: new Float64Array(9),
     angular_velocity: { x: 0, y: 0, z: 0 },
@@ -45,7 +45,7 @@ export function imu(atNs: bigint, over: Partial<Imu> = {}): Imu {
 
 export function fix(atNs: bigint, over: Partial<NavSatFix> = {}): NavSatFix {
   return {
-    header: { stamp: nsToTime(atNs), frame_id: "gps" },
+    header: { stamp: nsToStamp(atNs), frame_id: "gps" },
     status: { status: 0, service: 1 },
     latitude: 47.397,
     longitude: 8.545,
@@ -57,7 +57,7 @@ export function fix(atNs: bigint, over: Partial<NavSatFix> = {}): NavSatFix {
 }
 
 export function vel(atNs: bigint, x = 3): TwistStamped {
-  return { header: { stamp: nsToTime(atNs), frame_id: "map" }, twist: { linear: { x, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } } };
+  return { header: { stamp: nsToStamp(atNs), frame_id: "map" }, twist: { linear: { x, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } } };
 }
 
 /**

@@ -7,7 +7,7 @@
 import { odomToGpsVelNode, type OdometryMsg } from "../../nodes/odom_to_gps_vel";
 import type { TwistStamped } from "../../nodes/common/sensorTypes";
 import { EmbeddedGraph } from "../../src/ros/graph";
-import { nsToTime } from "../../src/ros/graph/wallClock";
+import { nsToStamp } from "../../src/util/time";
 import { QOS_SENSOR_DATA, type LifecycleRosNode, type ParameterValue } from "../../src/ros/graph/types";
 import { activateIfLifecycle } from "../../src/ros/launch/NodeFactory";
 import { eulerToQuaternion } from "../../sim/sensors";
@@ -20,7 +20,7 @@ function odometry(atNs: bigint, yaw: number, body: { x: number; y: number; z: nu
   const q = { x: 0, y: 0, z: 0, w: 1 };
   eulerToQuaternion(yaw, 0, 0, q);
   return {
-    header: { stamp: nsToTime(atNs), frame_id: "odom" },
+    header: { stamp: nsToStamp(atNs), frame_id: "odom" },
     child_frame_id: "base_link",
     pose: { pose: { position: { x: 1, y: 2, z: 10 }, orientation: q }, covariance: new Float64Array(36) },
     twist: { twist: { linear: body, angular: { x: 0, y: 0, z: 0.2 } }, covariance: new Float64Array(36) },
@@ -44,7 +44,7 @@ async function setup(params: Record<string, ParameterValue> = {}, activate = tru
   /** Advances /clock to `t` and publishes `msg` (stamped by the caller), then spins. */
   const step = (t: bigint, msg?: OdometryMsg): void => {
     nowNs = t;
-    clock.publish({ clock: nsToTime(t) });
+    clock.publish({ clock: nsToStamp(t) });
     graph.spinUntilIdle();
     if (msg !== undefined) odomPub.publish(msg);
     graph.spinUntilIdle();

@@ -3,7 +3,7 @@ import { safetyNode } from "../../nodes/safety";
 import { toStudentOutputMsg } from "../../nodes/common/studentOutputMsg";
 import type { TwistStamped } from "../../nodes/common/sensorTypes";
 import { ACTIONS, NUM_ACTIONS } from "../../src/harness/actions";
-import { nsToTime } from "../../src/ros/graph/wallClock";
+import { nsToStamp } from "../../src/util/time";
 import { activateIfLifecycle } from "../../src/ros/launch/NodeFactory";
 import { RclnodejsGraph } from "../../src/ros/rclnodejs/RclnodejsGraph";
 import { makeFakeRcl } from "../ros/rclnodejs/fakeRclnodejs";
@@ -34,7 +34,7 @@ describe("nodes on the rclnodejs adapter", () => {
     const logits = new Float32Array(NUM_ACTIONS);
     logits[ACTIONS.indexOf("climb")] = 2;
     io.createPublisher("drone_harness_msgs/msg/StudentOutput", "/harness/policy").publish(
-      toStudentOutputMsg({ stamp: nsToTime(t), frame_id: "camera_optical" }, { actionLogits: logits, cellProbs: new Float32Array(4), gridRows: 1, gridCols: 1, state: [], pooledSize: 0, pooledInput: [] }, { width: 256, height: 256 }, true),
+      toStudentOutputMsg({ stamp: nsToStamp(t), frame_id: "camera_optical" }, { actionLogits: logits, cellProbs: new Float32Array(4), gridRows: 1, gridCols: 1, state: [], pooledSize: 0, pooledInput: [] }, { width: 256, height: 256 }, true),
     );
     expect(got.length).toBeGreaterThan(0);
     expect(got.at(-1)!.twist.linear.z).toBeCloseTo(1.5, 6);

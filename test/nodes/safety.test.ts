@@ -2,7 +2,7 @@ import { safetyNode } from "../../nodes/safety";
 import type { Image, TwistStamped } from "../../nodes/common/sensorTypes";
 import type { OffboardControlMode, TrajectorySetpoint } from "../../src/control/px4";
 import { QOS_DEFAULT, QOS_SENSOR_DATA } from "../../src/ros/graph/types";
-import { nsToTime } from "../../src/ros/graph/wallClock";
+import { nsToStamp } from "../../src/util/time";
 import { MS, image, imu } from "./fixtures";
 import { SimRig } from "./SimRig";
 
@@ -11,7 +11,7 @@ function fakeController(r: SimRig) {
   const pub = r.graph.createNode("fake_controller").createPublisher<TwistStamped>("geometry_msgs/msg/TwistStamped", "/cmd_vel_raw");
   let alive = true;
   r.graph.createNode("fake_controller_timer", { parameterOverrides: { use_sim_time: true } }).createTimer(50n * MS, () => {
-    if (alive) pub.publish({ header: { stamp: nsToTime(r.nowNs), frame_id: "base_link" }, twist: { linear: { x: 2, y: 0, z: 1 }, angular: { x: 0, y: 0, z: 0.3 } } });
+    if (alive) pub.publish({ header: { stamp: nsToStamp(r.nowNs), frame_id: "base_link" }, twist: { linear: { x: 2, y: 0, z: 1 }, angular: { x: 0, y: 0, z: 0.3 } } });
   });
   return { kill: () => void (alive = false) };
 }

@@ -1,6 +1,6 @@
 import { buildWorld, pointSegmentDistance } from "../../sim";
 import { CollisionIndex, HIT_GROUND, HIT_NONE } from "../../sim/collision";
-import { Rng } from "../../sim/Rng";
+import { Rng } from "../../src/util/Rng";
 import { fastScenario } from "./fixtures";
 
 // Reference: the exact test on every segment in index order (the index must return the same

@@ -18,7 +18,7 @@ import { createSimulation } from "../../sim";
 import { rotateByQuaternion } from "../../sim/gazebo/odometryToEnu";
 import { eulerToQuaternion } from "../../sim/sensors";
 import { EmbeddedGraph } from "../../src/ros/graph";
-import { nsToTime } from "../../src/ros/graph/wallClock";
+import { nsToStamp } from "../../src/util/time";
 import { QOS_SENSOR_DATA } from "../../src/ros/graph/types";
 import { activateIfLifecycle } from "../../src/ros/launch/NodeFactory";
 import { fastScenario } from "./fixtures";
@@ -74,10 +74,10 @@ describe("Gazebo odometry -> odom_to_gps_vel -> /gps/vel matches the embedded si
       if (k % publishEvery !== 0) continue;
       const mean = (a: Float64Array): number => a.subarray(0, filled).reduce((s, x) => s + x, 0) / filled;
       const linear = { x: mean(ring.x), y: mean(ring.y), z: mean(ring.z) };
-      clock.publish({ clock: nsToTime(tNs) });
+      clock.publish({ clock: nsToStamp(tNs) });
       graph.spinUntilIdle();
       odomPub.publish({
-        header: { stamp: nsToTime(tNs), frame_id: "odom" },
+        header: { stamp: nsToStamp(tNs), frame_id: "odom" },
         child_frame_id: "base_link",
         pose: { pose: { position: { x: d.position[0]!, y: d.position[1]!, z: d.position[2]! }, orientation: { ...q } }, covariance: new Float64Array(36) },
         twist: { twist: { linear, angular: { x: d.angularVelocity[0]!, y: d.angularVelocity[1]!, z: d.angularVelocity[2]! } }, covariance: new Float64Array(36) },

@@ -3,7 +3,7 @@
  * against a brute-force scan of every segment at random drone states.
  */
 import { buildWorld, computePrivileged, makeDroneState, makePrivilegedState, segmentSegmentClosest, CLASS_WIRE, type World } from "../../sim";
-import { Rng } from "../../sim/Rng";
+import { Rng } from "../../src/util/Rng";
 import { fastScenario } from "./fixtures";
 
 const base = buildWorld(fastScenario("default", 64), 12);

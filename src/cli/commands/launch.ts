@@ -1,5 +1,5 @@
 import { NODE_REGISTRY } from "../../../nodes/index";
-import { LAUNCH_USAGE, runLaunch } from "../../ros/launch/runLaunch";
+import { LAUNCH_USAGE, runLaunch } from "../runLaunch";
 import type { CliCommand } from "../CliCommand";
 
 /** `drone-harness launch launch/<file>.launch.xml [name:=value ...]`: see src/ros/launch/runLaunch.ts. */

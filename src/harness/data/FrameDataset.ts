@@ -5,7 +5,7 @@
  */
 import { NUM_DETECTION_CLASSES } from "../actions";
 import { cellLabelsFromMask, gridCells, type GridSpec } from "../eval/CellLabels";
-import type { Rng } from "../training/Rng";
+import type { Rng } from "../../util/Rng";
 
 export type FrameSample = {
   seed: number;

@@ -13,7 +13,7 @@
  */
 import { NUM_ACTIONS } from "../actions";
 import { nearThreatCells } from "../eval/CellLabels";
-import { Rng } from "../training/Rng";
+import { Rng } from "../../util/Rng";
 import { StateHistory } from "../training/HarnessedPolicy";
 import { expertAction, threatInCorridor } from "./ExpertPilot";
 import { makeNavigation, type DroneEnvironment, type EnvironmentFactory } from "./DroneEnvironment";

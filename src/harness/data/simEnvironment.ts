@@ -8,7 +8,12 @@
  */
 import { actionToCommand, DEFAULT_ACTION_LIMITS, type BodyVelocityCommand } from "../actions";
 import { normaliseState, IMU_DIFF_WINDOW, type ImuSample } from "../models/stateVector";
-import { createSimulation, makeImuSample, makeGpsVelocity, makePrivilegedState, type Scenario, type Simulation, type Split } from "../../../sim";
+// The pure simulator modules, not sim/index.ts (which also carries the fs scenario loader).
+import { createSimulation, type Simulation } from "../../../sim/Simulation";
+import { makeImuSample, makeGpsVelocity } from "../../../sim/sensors";
+import { makePrivilegedState } from "../../../sim/privileged";
+import type { Scenario } from "../../../sim/Scenario";
+import type { Split } from "../../../sim/splits";
 import type { DroneEnvironment, EnvironmentFactory, FlightEvent, Navigation, RenderTruth } from "./DroneEnvironment";
 import type { ExpertObservation, ObstacleKind } from "./ExpertPilot";
 import { goalRelative } from "../../control/navigation";

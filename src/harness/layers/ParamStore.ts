@@ -5,7 +5,7 @@
  * a harness training step then cannot touch the student's weights, and vice versa.
  */
 import * as tf from "@tensorflow/tfjs";
-import { SeededRandom } from "./seededRandom";
+import { Rng } from "../../util/Rng";
 
 export type Init = "he" | "glorot" | "zeros";
 
@@ -39,14 +39,14 @@ export function withParameterBudget<T>(maxElements: number, build: () => T): T {
 export class ParamStore {
   private readonly instance = ++instances;
   private readonly vars = new Map<string, tf.Variable>();
-  private readonly rng: SeededRandom;
+  private readonly rng: Rng;
 
   /** @param prefix prepended to variable names (tfjs variable names must be unique per process). */
   constructor(
     readonly prefix: string,
     seed: number,
   ) {
-    this.rng = new SeededRandom(seed);
+    this.rng = new Rng(seed);
   }
 
   /**

@@ -6,4 +6,5 @@ export type { CheckedModelJson, DecodeLimits, DecodedModel, EncodedModel } from 
 export { configOf, modelFromDecoded, modelKindOf } from "./modelFromDecoded";
 export type { AnyModel } from "./modelFromDecoded";
 export { loadHarness, loadSpatialHarness, loadModel, loadStudent, loadTeacher, modelPaths, saveModel } from "./modelFiles";
+export { saveModelSync, writeFileAtomic, writeFileAtomicSync } from "./modelFiles";
 export type { ModelPaths } from "./modelFiles";

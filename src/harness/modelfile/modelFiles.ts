@@ -4,6 +4,7 @@
  * oversized or truncated file is rejected before allocation. Writes go to a temporary name and
  * are renamed into place (a crash never leaves a half-written model).
  */
+import * as fsSync from "node:fs";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { SpatialHarness } from "../spatial/SpatialHarness";
@@ -13,7 +14,7 @@ import { Teacher } from "../models/Teacher";
 import { checkFiniteOutputs } from "./checkFiniteOutputs";
 import { ModelFileError } from "./ModelFileError";
 import { MODEL_FORMAT_VERSION, inputSpecs, normalisationInfo, type ModelKind, type ModelManifest, type TrainingInfo } from "./ModelManifest";
-import { DEFAULT_MAX_JSON_BYTES, checkModelJson, decodeModel, encodeModel, modelFileName, weightsFileName, type DecodeLimits } from "./modelFileCodec";
+import { DEFAULT_MAX_JSON_BYTES, checkModelJson, decodeModel, encodeModel, modelFileName, weightsFileName, type DecodeLimits, type EncodedModel } from "./modelFileCodec";
 import { configOf, modelFromDecoded, modelKindOf, type AnyModel } from "./modelFromDecoded";
 
 export type ModelPaths = { modelJson: string; weightsBin: string };
@@ -22,14 +23,21 @@ export function modelPaths(dir: string, kind: ModelKind): ModelPaths {
   return { modelJson: path.join(dir, modelFileName(kind)), weightsBin: path.join(dir, weightsFileName(kind)) };
 }
 
-async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
+/** Writes `data` to `file` under a temporary name, then renames it into place (a crash never leaves half a file). */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
   await fs.writeFile(tmp, data);
   await fs.rename(tmp, file);
 }
 
-/** Writes `model` to `dir` (created if missing) and returns the paths and its manifest. */
-export async function saveModel(dir: string, model: AnyModel, training: TrainingInfo): Promise<ModelPaths & { manifest: ModelManifest }> {
+/** writeFileAtomic for code that cannot await (a checkpoint inside a training loop). */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  fsSync.writeFileSync(tmp, data);
+  fsSync.renameSync(tmp, file);
+}
+
+function encodeForFile(model: AnyModel, training: TrainingInfo): { kind: ModelKind; enc: EncodedModel } {
   const kind = modelKindOf(model);
   const enc = encodeModel(model.params.snapshot(), {
     formatVersion: MODEL_FORMAT_VERSION,
@@ -39,12 +47,27 @@ export async function saveModel(dir: string, model: AnyModel, training: Training
     normalisation: normalisationInfo(),
     training,
   });
+  return { kind, enc };
+}
+
+/** Writes `model` to `dir` (created if missing): weights first, then the manifest; returns the paths and the manifest. */
+export async function saveModel(dir: string, model: AnyModel, training: TrainingInfo): Promise<ModelPaths & { manifest: ModelManifest }> {
+  const { kind, enc } = encodeForFile(model, training);
   await fs.mkdir(dir, { recursive: true });
   const p = modelPaths(dir, kind);
-  await writeAtomic(p.weightsBin, enc.weightsBin);
-  await writeAtomic(p.modelJson, enc.modelJson);
-  const manifest = checkModelJson(p.modelJson, enc.modelJson).manifest;
-  return { ...p, manifest };
+  await writeFileAtomic(p.weightsBin, enc.weightsBin);
+  await writeFileAtomic(p.modelJson, enc.modelJson);
+  return { ...p, manifest: checkModelJson(p.modelJson, enc.modelJson).manifest };
+}
+
+/** saveModel, synchronously (the same bytes). */
+export function saveModelSync(dir: string, model: AnyModel, training: TrainingInfo): ModelPaths & { manifest: ModelManifest } {
+  const { kind, enc } = encodeForFile(model, training);
+  fsSync.mkdirSync(dir, { recursive: true });
+  const p = modelPaths(dir, kind);
+  writeFileAtomicSync(p.weightsBin, enc.weightsBin);
+  writeFileAtomicSync(p.modelJson, enc.modelJson);
+  return { ...p, manifest: checkModelJson(p.modelJson, enc.modelJson).manifest };
 }
 
 async function sizeOf(file: string): Promise<number> {

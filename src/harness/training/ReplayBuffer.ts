@@ -7,7 +7,7 @@
  * calls it exactly once per insert and never again, whatever is sampled later. When full, the
  * oldest sample is overwritten (ring buffer).
  */
-import type { Rng } from "./Rng";
+import type { Rng } from "../../util/Rng";
 
 export type ReplayEntry<Sample> = {
   sample: Sample;

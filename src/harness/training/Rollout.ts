@@ -6,7 +6,7 @@
  * (static shapes, SPEC "Deployment") and `valid` marks the real ones.
  */
 import { argmax, sampleWithTemperature, softmaxWithTemperature, ROLLOUT_TEMPERATURE } from "./sampleAction";
-import type { Rng } from "./Rng";
+import type { Rng } from "../../util/Rng";
 
 export const ROLLOUT_LENGTH = 3;
 

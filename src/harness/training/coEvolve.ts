@@ -38,7 +38,7 @@ import { FlightRollouts, type FlightObs } from "./FlightRollouts";
 import { decideFrame, rgbTensor } from "./HarnessedPolicy";
 import { ppoLoss, ENTROPY_BETA } from "./ppoLoss";
 import { ReplayBuffer } from "./ReplayBuffer";
-import { Rng } from "./Rng";
+import { Rng } from "../../util/Rng";
 import { collectRollout, createRollout, returnsToGo, ROLLOUT_LENGTH } from "./Rollout";
 
 export type CoEvolutionOptions = {

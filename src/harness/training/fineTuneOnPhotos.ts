@@ -15,7 +15,7 @@ import { NUM_DETECTION_CLASSES } from "../actions";
 import type { RgbImage } from "../data/imageCodec";
 import { imageInputFromRgb8 } from "../models/imageInput";
 import type { Teacher } from "../models/Teacher";
-import { Rng } from "./Rng";
+import { Rng } from "../../util/Rng";
 import { weightedCellCrossEntropy } from "./supervisedLosses";
 
 export type LabelledPhoto = { image: RgbImage; /** 1 at wire pixels */ wire: Uint8Array };

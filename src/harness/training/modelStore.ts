@@ -1,19 +1,13 @@
 /**
- * File adapter for the training pipeline (TrainIO's save/load/state): models in the tfjs format
- * of src/harness/modelfile (F1's codec, validation on load), written synchronously with an atomic
- * rename so a checkpoint taken inside a training loop is never half-written, and training.json.
+ * File adapter for the training pipeline (TrainIO's save/load/state): models through
+ * src/harness/modelfile's one writer (saveModelSync: atomic rename, so a checkpoint taken inside a
+ * training loop is never half-written; validation on load), and training.json.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SpatialHarness } from "../spatial/SpatialHarness";
-import { configOf, encodeModel, inputSpecs, loadModel, modelFileName, modelKindOf, normalisationInfo, weightsFileName, MODEL_FORMAT_VERSION, type AnyModel } from "../modelfile";
+import { loadModel, modelFileName, saveModelSync, writeFileAtomicSync, type AnyModel } from "../modelfile";
 import type { ModelSlot, TrainingState } from "./trainPipeline";
-
-function writeAtomicSync(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, data);
-  fs.renameSync(tmp, file);
-}
 
 function slotDir(root: string, dir: string, slot: ModelSlot): string {
   return path.join(root, dir, path.dirname(slot));
@@ -30,19 +24,7 @@ export function modelStore(root: string, training: { scenario: string; seed: num
   const stateFile = path.join(root, "training.json");
   return {
     save: (dir, slot, model, note) => {
-      const kind = modelKindOf(model);
-      const enc = encodeModel(model.params.snapshot(), {
-        formatVersion: MODEL_FORMAT_VERSION,
-        kind,
-        config: configOf(model),
-        inputs: inputSpecs(kind),
-        normalisation: normalisationInfo(),
-        training: { scenario: training.scenario, seed: training.seed, notes: note },
-      });
-      const d = slotDir(root, dir, slot);
-      fs.mkdirSync(d, { recursive: true });
-      writeAtomicSync(path.join(d, weightsFileName(kind)), enc.weightsBin);
-      writeAtomicSync(path.join(d, modelFileName(kind)), enc.modelJson);
+      saveModelSync(slotDir(root, dir, slot), model, { scenario: training.scenario, seed: training.seed, notes: note });
     },
     load: async (dir, slot) => {
       const d = slotDir(root, dir, slot);
@@ -62,7 +44,7 @@ export function modelStore(root: string, training: { scenario: string; seed: num
     },
     writeState: (state) => {
       fs.mkdirSync(root, { recursive: true });
-      writeAtomicSync(stateFile, `${JSON.stringify(state, null, 2)}\n`);
+      writeFileAtomicSync(stateFile, `${JSON.stringify(state, null, 2)}\n`);
     },
   };
 }

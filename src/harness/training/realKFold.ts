@@ -12,7 +12,7 @@ import { detectNative } from "../eval/detectNative";
 import { RealSetScore, nearWire, photoSamples } from "../eval/realPhotoMetrics";
 import { teacherWireNet } from "../eval/WireNet";
 import { fineTuneOnPhotos, type FineTuneOptions, type LabelledPhoto } from "./fineTuneOnPhotos";
-import { Rng } from "./Rng";
+import { Rng } from "../../util/Rng";
 
 export type SetPhoto = LabelledPhoto & { set: string; name: string };
 

@@ -3,7 +3,7 @@
  * the first rollout step takes the argmax action, later steps sample at temperature 1.2).
  * Computed stably (max subtracted before exp, as tfjs logSoftmax does).
  */
-import type { Rng } from "./Rng";
+import type { Rng } from "../../util/Rng";
 
 export const ROLLOUT_TEMPERATURE = 1.2;
 

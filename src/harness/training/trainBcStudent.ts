@@ -10,7 +10,7 @@ import * as tf from "@tensorflow/tfjs";
 import type { FrameDataset } from "../data/FrameDataset";
 import { buildImageInput } from "../models/imageInput";
 import { actionCrossEntropy, distillationLoss } from "./supervisedLosses";
-import { Rng } from "./Rng";
+import { Rng } from "../../util/Rng";
 
 export type TrainableStudent = {
   forward(inputs: { image: tf.Tensor4D; state: tf.Tensor2D; textureGain?: tf.Tensor1D }): { detLogits: tf.Tensor4D; actionLogits: tf.Tensor2D };

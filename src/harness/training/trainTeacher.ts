@@ -8,7 +8,7 @@ import * as tf from "@tensorflow/tfjs";
 import { cellTargets, classWeights, cropRgb01, cropTargets, randomCrop, type FrameDataset } from "../data/FrameDataset";
 import { buildImageInput } from "../models/imageInput";
 import { weightedCellCrossEntropy } from "./supervisedLosses";
-import { Rng } from "./Rng";
+import { Rng } from "../../util/Rng";
 
 /** What the trainer needs from a detector: image [N,H,W,4] -> cell logits, and its variables. */
 export type TrainableDetector = {

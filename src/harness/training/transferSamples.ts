@@ -19,7 +19,7 @@ import { STATE_DIM } from "../models/stateVector";
 import type { Student } from "../models/Student";
 import { FlightRollouts, type FlightObs } from "./FlightRollouts";
 import { decideFrame, rgbTensor } from "./HarnessedPolicy";
-import { Rng } from "./Rng";
+import { Rng } from "../../util/Rng";
 import { collectRollout, createRollout, ROLLOUT_LENGTH } from "./Rollout";
 
 export type TransferSample = {

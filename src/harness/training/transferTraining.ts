@@ -15,7 +15,7 @@ import { SENSITIVITY_ROWS, type HarnessNet, type HarnessScope } from "../models/
 import { buildHarnessImage, buildImageInput, ROLLOUT_STEPS } from "../models/imageInput";
 import { STATE_DIM } from "../models/stateVector";
 import { rgbTensor } from "./HarnessedPolicy";
-import { Rng } from "./Rng";
+import { Rng } from "../../util/Rng";
 import type { TransferSample } from "./transferSamples";
 
 export type FewSampleTrainingOptions = {

@@ -14,7 +14,8 @@ import { validateQoS } from "./qos";
 import type { RawSubscription, RawTopicAccess } from "./raw";
 import { QOS_DEFAULT } from "./types";
 import type { Clock, LifecycleRosNode, LogLevel, NodeOptions, QoSProfile, RosGraph, RosNode } from "./types";
-import { nsToTime, wallNowNs } from "./wallClock";
+import { nsToStamp } from "../../util/time";
+import { wallNowNs } from "./wallClock";
 
 export type EmbeddedGraphOptions = {
   /** Message definitions; default: the shared registry (ros2jazzy + msgs/). */
@@ -254,7 +255,7 @@ export class EmbeddedGraph implements RosGraph, RawTopicAccess {
   #print(r: LogRecord): void {
     if (this.#stderrLevel === "silent" || LOG_LEVEL_VALUES[r.level] < LOG_LEVEL_VALUES[this.#stderrLevel]) return;
     // rcutils default console format: "[{severity}] [{time}] [{name}]: {message}".
-    const t = nsToTime(r.timeNs);
+    const t = nsToStamp(r.timeNs);
     this.#writeLine(`[${r.level.toUpperCase()}] [${t.sec}.${String(t.nanosec).padStart(9, "0")}] [${r.name}]: ${r.message}`);
   }
 

@@ -26,7 +26,8 @@ import type {
   SubscriptionOptions,
   Timer,
 } from "./types";
-import { nsToTime, timeToNs, wallNowNs } from "./wallClock";
+import { nsToStamp, stampToNs } from "../../util/time";
+import { wallNowNs } from "./wallClock";
 
 /** What a node needs from its graph (implemented by EmbeddedGraph). */
 export type NodeHost = {
@@ -295,7 +296,7 @@ export class EmbeddedNode implements RosNode {
       const bus = this.host.bus;
       this.#clockSub = bus.addSubscription(this.fullyQualifiedName, "/clock", "rosgraph_msgs/msg/Clock", CLOCK_QOS, (d) => {
         const msg = this.#decodeOrDrop(d, "/clock");
-        if (msg !== UNDECODABLE) this.#clock.setSimNowNs(timeToNs((msg as { clock: { sec: number; nanosec: number } }).clock));
+        if (msg !== UNDECODABLE) this.#clock.setSimNowNs(stampToNs((msg as { clock: { sec: number; nanosec: number } }).clock));
       });
     } else if (!enabled && this.#clockSub !== undefined) {
       this.host.bus.removeSubscription(this.#clockSub);
@@ -308,7 +309,7 @@ export class EmbeddedNode implements RosNode {
   #publishParameterEvent(kind: "new_parameters" | "changed_parameters", param: Parameter): void {
     if (this.#parameterEvents === undefined || this.#destroyed) return;
     const event = {
-      stamp: nsToTime(this.#clock.nowNs()),
+      stamp: nsToStamp(this.#clock.nowNs()),
       node: this.fullyQualifiedName,
       new_parameters: kind === "new_parameters" ? [toParameterMsg(param)] : [],
       changed_parameters: kind === "changed_parameters" ? [toParameterMsg(param)] : [],
@@ -321,7 +322,7 @@ export class EmbeddedNode implements RosNode {
     this.host.printLog(record);
     if (this.#rosout === undefined || this.#destroyed) return;
     const log = {
-      stamp: nsToTime(record.timeNs),
+      stamp: nsToStamp(record.timeNs),
       level: LOG_LEVEL_VALUES[record.level],
       name: record.name,
       msg: record.message,

@@ -1,5 +1,6 @@
 import type { Clock, RosTime } from "./types";
-import { nsToTime, wallNowNs } from "./wallClock";
+import { nsToStamp } from "../../util/time";
+import { wallNowNs } from "./wallClock";
 
 /**
  * A node's clock (rclcpp TimeSource): wall time, or, when use_sim_time is true, the last time
@@ -31,6 +32,6 @@ export class NodeClock implements Clock {
   }
 
   now(): RosTime {
-    return nsToTime(this.nowNs());
+    return nsToStamp(this.nowNs());
   }
 }

@@ -6,6 +6,7 @@ export { EmbeddedNode, EmbeddedPublisher, EmbeddedSubscription } from "./Embedde
 export { EmbeddedLifecycleNode } from "./EmbeddedLifecycleNode";
 export { expandTopicName, resolveTopicName, parseRemapRules, remapArgsToRecord, validateFullTopicName } from "./names";
 export { incompatiblePolicy } from "./qos";
-export { wallNowNs, nsToTime, timeToNs } from "./wallClock";
+export { wallNowNs } from "./wallClock";
+export { nsToStamp, stampToNs } from "../../util/time";
 export { createGraph, MIDDLEWARES } from "./createGraph";
 export type { Middleware, CreateGraphOptions } from "./createGraph";

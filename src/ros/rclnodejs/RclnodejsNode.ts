@@ -20,7 +20,7 @@ import type {
   SubscriptionOptions,
   Timer,
 } from "../graph/types";
-import { nsToTime } from "../graph/wallClock";
+import { nsToStamp } from "../../util/time";
 import { PARAMETER_TYPE_CODE } from "../graph/parameterMsg";
 import { fromRclParameter, toRclQoS, toRclValue } from "./conversions";
 import type { RclnodejsModule, RclNode, RclNodeOptions, RclPublisher, RclSubscription, RclTimer } from "./rclnodejsApi";
@@ -89,7 +89,7 @@ export class RclnodejsNode implements RosNode {
     });
     this.#clock = {
       nowNs: () => inner.getClock().now().nanoseconds,
-      now: (): RosTime => nsToTime(inner.getClock().now().nanoseconds),
+      now: (): RosTime => nsToStamp(inner.getClock().now().nanoseconds),
       get isSimTime(): boolean {
         return inner.hasParameter("use_sim_time") && inner.getParameter("use_sim_time").value === true;
       },

@@ -51,7 +51,9 @@ describe("correctionBound", () => {
 
   it("avoids the wire when the expert's action is always reachable (an untrained student's logits are close together)", () => {
     // Scale the policy output to near zero: every margin < 0.5, so the oracle can always steer.
-    const flat = new Student({ channels: [4, 4, 4, 4], policyHidden: [8], seed: 7 });
+    // Seed 9: with the one RNG (src/util/Rng.ts, xoshiro128**) this untrained student flies into
+    // the fake wire without the correction (seed 7 did under the old mulberry32 initialiser).
+    const flat = new Student({ channels: [4, 4, 4, 4], policyHidden: [8], seed: 9 });
     flat.params.get("policy/out/w").assign(flat.params.get("policy/out/w").mul(0.001));
     try {
       const report = correctionBound(flat, harness, 0.3, { split: "test", splitOf, factory: (seed) => new FakeEnvironment(seed), flights: 3 });

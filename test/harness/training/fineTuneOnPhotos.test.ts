@@ -10,7 +10,7 @@ import { teacherWireNet } from "../../../src/harness/eval/WireNet";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { fineTuneOnPhotos, fineTuneParameterNames } from "../../../src/harness/training/fineTuneOnPhotos";
 import { crossValidate, foldsOf, type SetPhoto } from "../../../src/harness/training/realKFold";
-import { Rng } from "../../../src/harness/training/Rng";
+import { Rng } from "../../../src/util/Rng";
 
 beforeAll(async () => {
   await initBackend({ warn: () => undefined });

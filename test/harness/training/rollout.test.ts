@@ -1,6 +1,6 @@
 import { collectRollout, createRollout, returnsToGo, stateChangeRates, type RolloutEnvironment } from "../../../src/harness/training/Rollout";
 import { ReplayBuffer } from "../../../src/harness/training/ReplayBuffer";
-import { Rng } from "../../../src/harness/training/Rng";
+import { Rng } from "../../../src/util/Rng";
 import { sampleWithTemperature, softmaxWithTemperature } from "../../../src/harness/training/sampleAction";
 import { environmentReward } from "../../../src/harness/training/EnvironmentReward";
 

@@ -1,7 +1,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { actionCrossEntropy, distillationLoss, weightedCellCrossEntropy } from "../../../src/harness/training/supervisedLosses";
 import { cellTargets, cropTargets, randomCrop, type FrameDataset } from "../../../src/harness/data/FrameDataset";
-import { Rng } from "../../../src/harness/training/Rng";
+import { Rng } from "../../../src/util/Rng";
 
 beforeAll(async () => {
   await tf.setBackend("cpu");

@@ -17,7 +17,7 @@ import type { CorrectorParams } from "../../../nodes/common/ModelProvider";
 import { DEFAULT_SCENARIO } from "../../../sim/Scenario";
 import { HarnessNet } from "../../../src/harness/models/HarnessNet";
 import { Student } from "../../../src/harness/models/Student";
-import { nsToTime } from "../../../src/ros/graph/wallClock";
+import { nsToStamp } from "../../../src/util/time";
 import type { CameraIntrinsics, Vec3 } from "../../../src/vision/flowModel";
 import { loadOpenCv } from "../../../src/vision/opencv";
 import { VisionPipeline, type FrameInput } from "../../../src/vision/VisionPipeline";
@@ -41,7 +41,7 @@ function scene(atNs: bigint, shift: number): Image {
 
 function cameraInfo(atNs: bigint, k: number[], size = 256): CameraInfo & Record<string, unknown> {
   return {
-    header: { stamp: nsToTime(atNs), frame_id: "camera_optical" },
+    header: { stamp: nsToStamp(atNs), frame_id: "camera_optical" },
     height: size,
     width: size,
     distortion_model: "plumb_bob",

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NODE_REGISTRY } from "../../../nodes";
 import type { EmbeddedGraph } from "../../../src/ros/graph";
-import { runLaunch } from "../../../src/ros/launch/runLaunch";
+import { runLaunch } from "../../../src/cli/runLaunch";
 import { describeWithDds } from "./ddsTools";
 
 const DOMAIN = "23";

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import WebSocket from "ws";
 import { FoxgloveBridge } from "../../../src/ros/foxglove";
 import { EmbeddedGraph, QOS_DEFAULT, QOS_SENSOR_DATA } from "../../../src/ros/graph";
-import { runLaunch } from "../../../src/ros/launch/runLaunch";
+import { runLaunch } from "../../../src/cli/runLaunch";
 
 type Twist = { header: { stamp: { sec: number; nanosec: number }; frame_id: string }; twist: { linear: { x: number; y: number; z: number }; angular: { x: number; y: number; z: number } } };
 

@@ -10,7 +10,7 @@ import { runParam } from "../../../src/cli/commands/param";
 import { runTopic } from "../../../src/cli/commands/topic";
 import type { CliIO } from "../../../src/cli/CliCommand";
 import { domainIdOf } from "../../../src/ros/ipc/GraphClient";
-import { runLaunch } from "../../../src/ros/launch/runLaunch";
+import { runLaunch } from "../../../src/cli/runLaunch";
 import { talker } from "../launch/testNodes";
 
 type Captured = CliIO & { stdout: () => string; stderr: () => string };

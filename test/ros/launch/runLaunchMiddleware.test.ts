@@ -1,4 +1,4 @@
-import { runLaunch } from "../../../src/ros/launch/runLaunch";
+import { runLaunch } from "../../../src/cli/runLaunch";
 import { UsageError } from "../../../src/cli/CliCommand";
 import type { NodeRegistry } from "../../../src/ros/launch/NodeFactory";
 

@@ -1,19 +1,19 @@
 import { join } from "node:path";
-import { EmbeddedGraph, MIDDLEWARES, createGraph, type Middleware, type RosGraph } from "../graph";
-import { DdsGraph } from "../dds/DdsGraph";
-import { domainIdOf } from "../ipc/GraphClient";
-import { GraphServer } from "../ipc/GraphServer";
-import { introspectionDir, socketFileName } from "../ipc/socketDir";
-import { Launcher } from "./Launcher";
-import { launchIntrospection } from "./launchIntrospection";
-import { LaunchFileError } from "./LaunchFileError";
-import { loadLaunchFile, resolveLaunchPath } from "./loadLaunchFile";
-import type { NodeRegistry } from "./NodeFactory";
-import { findPackageRoot } from "./packageRoot";
-import { untilSignal } from "./standalone";
-import { NODE_STARTED, startSpread } from "./spreadLaunch";
-import { FOXGLOVE_DEFAULT_PORT, FoxgloveBridge } from "../foxglove/FoxgloveBridge";
-import { UsageError, type CliIO } from "../../cli/CliCommand";
+import { EmbeddedGraph, MIDDLEWARES, createGraph, type Middleware, type RosGraph } from "../ros/graph";
+import { DdsGraph } from "../ros/dds/DdsGraph";
+import { domainIdOf } from "../ros/ipc/GraphClient";
+import { GraphServer } from "../ros/ipc/GraphServer";
+import { introspectionDir, socketFileName } from "../ros/ipc/socketDir";
+import { Launcher } from "../ros/launch/Launcher";
+import { launchIntrospection } from "../ros/launch/launchIntrospection";
+import { LaunchFileError } from "../ros/launch/LaunchFileError";
+import { loadLaunchFile, resolveLaunchPath } from "../ros/launch/loadLaunchFile";
+import type { NodeRegistry } from "../ros/launch/NodeFactory";
+import { findPackageRoot } from "../ros/launch/packageRoot";
+import { untilSignal } from "../ros/launch/standalone";
+import { NODE_STARTED, startSpread } from "../ros/launch/spreadLaunch";
+import { FOXGLOVE_DEFAULT_PORT, FoxgloveBridge } from "../ros/foxglove/FoxgloveBridge";
+import { UsageError, type CliIO } from "./CliCommand";
 
 export const LAUNCH_USAGE =
   "drone-harness launch <file.launch.xml> [name:=value ...] [--print-plan] [--allow-absolute-includes] [--no-introspection] [--middleware embedded|ros2|dds] [--one-process] [--foxglove [port]] [--foxglove-host addr]";

@@ -1,9 +1,11 @@
 /**
- * Seeded pseudo-random numbers for the simulator: xoshiro128** (Blackman & Vigna, "Scrambled
+ * The one seeded pseudo-random number generator of the project (simulator, training, weight
+ * initialisation, tests): xoshiro128** (Blackman & Vigna, "Scrambled
  * linear pseudorandom number generators", 2018, https://prng.di.unimi.it/xoshiro128starstar.c)
  * seeded through splitmix32. 32-bit integer arithmetic only, so it is fast in JavaScript and gives
- * the same sequence on every platform. The simulator never uses Math.random: the same seed gives
- * the same world, the same sensor noise and the same frames byte for byte.
+ * the same sequence on every platform. Nothing uses Math.random: the same seed gives the same
+ * world, sensor noise and frames byte for byte (the golden bags depend on this stream), and the
+ * same training run.
  */
 export class Rng {
   private s0: number;
@@ -49,14 +51,32 @@ export class Rng {
     return this.nextU32() / 4294967296;
   }
 
-  /** Uniform in [min, max). */
-  uniform(min: number, max: number): number {
+  /** Uniform in [min, max) (default [0, 1), the same value as next()). */
+  uniform(min = 0, max = 1): number {
     return min + (max - min) * this.next();
   }
 
+  /** Uniform integer in [0, n) (n a positive integer). */
+  int(n: number): number;
   /** Uniform integer in [min, max] (both inclusive). */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
+  int(min: number, max: number): number;
+  int(a: number, b?: number): number {
+    if (b === undefined) {
+      if (!Number.isInteger(a) || a < 1) throw new RangeError(`n=${a}, expected a positive integer`);
+      return Math.floor(this.next() * a);
+    }
+    return a + Math.floor(this.next() * (b - a + 1));
+  }
+
+  /** In-place Fisher-Yates shuffle; returns `items`. */
+  shuffle<T>(items: T[]): T[] {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      const a = items[i] as T;
+      items[i] = items[j] as T;
+      items[j] = a;
+    }
+    return items;
   }
 
   /** True with probability p. */

@@ -2,10 +2,10 @@
  * The sim node (nodes/sim.ts) with a fault schedule applied to its sensor streams. The faults
  * come from `options.faults`, else from the scenario file's `faults:` block.
  */
-import { createSimNode, type SimLaunchedNode, type SimNodeDeps } from "../../nodes/sim";
-import type { NodeFactory } from "../../src/ros/launch/NodeFactory";
-import type { Fault } from "./FaultSpec";
-import { injectFaults, type FaultInjector } from "./faultyGraph";
+import { createSimNode, type SimLaunchedNode, type SimNodeDeps } from "./sim";
+import type { NodeFactory } from "../src/ros/launch/NodeFactory";
+import type { Fault } from "../sim/faults/FaultSpec";
+import { injectFaults, type FaultInjector } from "../sim/faults/faultyGraph";
 
 export type FaultySimLaunchedNode = SimLaunchedNode & { faults: FaultInjector };
 

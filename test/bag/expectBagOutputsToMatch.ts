@@ -5,10 +5,10 @@
  *
  *   await expectBagOutputsToMatch(goldenBag, replayedBag, { topics: ["/cmd_vel"], absTolerance: 1e-3 });
  */
-import { Bag } from "./BagReader";
-import { compareMessageStreams, formatDifferences, type CompareOptions, type CompareResult, type StreamMessage } from "./compareMessageStreams";
-import { decodeItems } from "./decodeItems";
-import { BagError } from "./types";
+import { Bag } from "../../src/bag/BagReader";
+import { compareMessageStreams, formatDifferences, type CompareOptions, type CompareResult, type StreamMessage } from "../../src/bag/compareMessageStreams";
+import { decodeItems } from "../../src/bag/decodeItems";
+import { BagError } from "../../src/bag/types";
 
 export type BagOutputs = Bag | AsyncIterable<StreamMessage> | Iterable<StreamMessage>;
 
