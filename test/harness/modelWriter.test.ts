@@ -11,8 +11,6 @@ import { modelPaths, saveModel, saveModelSync } from "../../src/harness/modelfil
 import { modelStore } from "../../src/harness/training/modelStore";
 import { listProductionFiles, REPO_ROOT } from "../architecture/importGraph";
 
-/** Files that still carry their own temporary-name-then-rename writer (the lead's files, issue 17). */
-const KNOWN_COPIES = ["src/cli/commands/fit.ts", "src/harness/data/node/FrameCacheDir.ts"];
 
 let dir: string;
 beforeAll(async () => {
@@ -47,6 +45,6 @@ describe("the model-file writer", () => {
     const own = listProductionFiles().filter(
       (f) => f !== "src/harness/modelfile/modelFiles.ts" && /\brenameSync?\(|\.rename\(/.test(fs.readFileSync(path.join(REPO_ROOT, f), "utf8")),
     );
-    expect(own).toEqual(KNOWN_COPIES);
+    expect(own).toEqual([]);
   });
 });

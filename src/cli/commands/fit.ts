@@ -14,7 +14,7 @@ import { splitOfSeed } from "../../../sim";
 import { initBackend } from "../../harness/backend";
 import { FrameCacheDir } from "../../harness/data/node/FrameCacheDir";
 import { SeedSource } from "../../harness/data/SeedSplit";
-import { configOf, encodeModel, inputSpecs, loadModel, loadTeacher, normalisationInfo, MODEL_FORMAT_VERSION } from "../../harness/modelfile";
+import { writeFileAtomicSync, configOf, encodeModel, inputSpecs, loadModel, loadTeacher, normalisationInfo, MODEL_FORMAT_VERSION } from "../../harness/modelfile";
 import { Teacher } from "../../harness/models/Teacher";
 import { runDetectorStage, type CurvePoint } from "../../harness/training/detectorStage";
 import { intArg, numberArg, printedHelp } from "../args";
@@ -59,12 +59,6 @@ export function parseFitArgs(args: string[]): FitArgs {
   return a;
 }
 
-function writeAtomic(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, data);
-  fs.renameSync(tmp, file);
-}
-
 function saveDetector(dir: string, model: Teacher, note: string, meta: Record<string, unknown>): void {
   const enc = encodeModel(model.params.snapshot(), {
     formatVersion: MODEL_FORMAT_VERSION,
@@ -75,9 +69,9 @@ function saveDetector(dir: string, model: Teacher, note: string, meta: Record<st
     training: { scenario: "default", seed: model.config.seed, notes: note },
   });
   fs.mkdirSync(dir, { recursive: true });
-  writeAtomic(path.join(dir, "teacher.weights.bin"), enc.weightsBin);
-  writeAtomic(path.join(dir, "teacher.model.json"), enc.modelJson);
-  writeAtomic(path.join(dir, "fit.json"), `${JSON.stringify(meta, null, 2)}\n`);
+  writeFileAtomicSync(path.join(dir, "teacher.weights.bin"), enc.weightsBin);
+  writeFileAtomicSync(path.join(dir, "teacher.model.json"), enc.modelJson);
+  writeFileAtomicSync(path.join(dir, "fit.json"), `${JSON.stringify(meta, null, 2)}\n`);
 }
 
 export const command: CliCommand = {

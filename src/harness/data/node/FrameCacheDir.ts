@@ -4,6 +4,7 @@
  * Files are written to a temporary name and renamed, so a killed run leaves only whole flights
  * and a later run with the same manifest resumes: flights already on disk are not flown again.
  */
+import { writeFileAtomicSync } from "../../modelfile";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { decodeFlight, encodeFlight, FrameCacheError } from "../frameCacheCodec";
@@ -58,10 +59,7 @@ export class FrameCacheDir {
   }
 
   write(seed: number, grid: GridSpec, stateDim: number, frames: readonly FrameSample[]): void {
-    const file = this.flightPath(seed);
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, encodeFlight(seed, grid, stateDim, frames));
-    fs.renameSync(tmp, file);
+    writeFileAtomicSync(this.flightPath(seed), encodeFlight(seed, grid, stateDim, frames));
   }
 
   /** Seeds of the flights on disk, ascending. */
