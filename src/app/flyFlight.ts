@@ -26,6 +26,7 @@ import { NUM_DETECTION_CLASSES } from "../harness/actions";
 import { EmbeddedGraph } from "../ros/graph";
 import { QOS_DEFAULT, QOS_SENSOR_DATA } from "../ros/graph/types";
 import { stampToNs as stampNs } from "../util/time";
+import { DecisionCheck } from "./decisionChange";
 import { factoryOptions } from "../ros/launch/Launcher";
 import type { LaunchPlan } from "../ros/launch/LaunchPlan";
 import { activateIfLifecycle, type LaunchedNode, type NodeRegistry } from "../ros/launch/NodeFactory";
@@ -57,6 +58,9 @@ export type FlightOptions = {
   /** Awaited every `yieldEvery` camera frames so asynchronous work (bag writes) can run. Default 1. */
   yieldEvery?: number;
 };
+
+/** Frames per flight kept where the correction changed the planner's manoeuvre. */
+const MAX_CHANGED_FRAMES = 4;
 
 function boxesOf(m: DetectionsMsg | undefined): Box[] {
   if (m === undefined) return [];
@@ -160,6 +164,9 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
     const latencyMs: number[] = [];
     const samples: FrameSample[] = [];
     let lastFrame: (() => FrameSample) | undefined;
+    const decisions = new DecisionCheck();
+    let decisionsChanged = 0;
+    const changedFrames: FrameSample[] = [];
     let framesWithoutCommand = 0;
     const withoutAt: number[] = [];
     let framesIncomplete = 0;
@@ -203,6 +210,16 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
       const pol = policy !== undefined && stampNs(policy.header.stamp) === c.stamp ? policy : undefined;
       const stu = student !== undefined && stampNs(student.header.stamp) === c.stamp ? student : undefined;
       if (gt === undefined || pol === undefined || stu === undefined || corr === undefined) framesIncomplete++;
+      const change = pol !== undefined && stu !== undefined ? decisions.compare(stu, pol, sim) : undefined;
+      if (change !== undefined) {
+        decisionsChanged++;
+        // The first few such frames are kept for the report (both box sets).
+        if (changedFrames.length < MAX_CHANGED_FRAMES) {
+          const rawNow = raw !== undefined && stampNs(raw.header.stamp) === c.stamp ? raw : undefined;
+          const corNow = corrected !== undefined && stampNs(corrected.header.stamp) === c.stamp ? corrected : undefined;
+          changedFrames.push({ frame: frames - 1, time_s: t, width: c.msg.width, height: c.msg.height, rgb: Uint8Array.from(c.msg.data), thinPixels: 0, raw: boxesOf(rawNow), corrected: boxesOf(corNow), truth: gt === undefined ? [] : truthBoxes(gt), decisionChange: change });
+        }
+      }
       if (gt !== undefined && pol !== undefined) {
         const grid = { width: gt.width, height: gt.height, cell_px: gt.width / pol.grid_cols };
         const n = pol.grid_rows * pol.grid_cols * NUM_DETECTION_CLASSES;
@@ -261,7 +278,8 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
       framesIncomplete,
       series,
       minClearance,
-      samples: [...samples, ...(sim.collision !== undefined && lastFrame !== undefined ? [lastFrame()] : [])].sort((a, b) => a.frame - b.frame),
+      samples: [...samples, ...changedFrames, ...(sim.collision !== undefined && lastFrame !== undefined ? [lastFrame()] : [])].sort((a, b) => a.frame - b.frame),
+      decisionsChanged,
       wallTime_ms: 0,
       callbackErrors: graph.callbackErrors,
       recorded: o.onStarted !== undefined,

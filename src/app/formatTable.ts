@@ -22,6 +22,7 @@ export function tableRows(arms: readonly ArmSummary[]): TableRow[] {
     row("latency camera->cmd_vel p99, ms", (a) => f(a.latencyMs.p99, 2)),
     row("r mean / p95", (a) => `${f(a.risk.mean, 3)} / ${f(a.risk.p95, 3)}`),
     row("max|delta| mean / p99 / max", (a) => `${f(a.maxAbsDelta.mean, 3)} / ${f(a.maxAbsDelta.p99, 3)} / ${f(a.maxAbsDelta.max, 3)}`),
+    row("frames where the correction changed the manoeuvre", (a) => String(a.decisionsChanged)),
     row("frames without cmd_vel", (a) => String(a.framesWithoutCommand)),
     row("frames missing truth/policy/correction", (a) => String(a.framesIncomplete)),
     row("callback errors", (a) => String(a.callbackErrors)),

@@ -27,6 +27,8 @@ export type ArmSummary = {
   framesWithoutCommand: number;
   framesIncomplete: number;
   callbackErrors: number;
+  /** Camera frames where the planner's manoeuvre on the corrected cells differs from the one on the student's cells. */
+  decisionsChanged: number;
 };
 
 export function nearestRank(sorted: ArrayLike<number>, q: number): number {
@@ -68,5 +70,6 @@ export function summarizeArm(
     framesWithoutCommand: mine.reduce((a, f) => a + f.framesWithoutCommand, 0),
     framesIncomplete: mine.reduce((a, f) => a + f.framesIncomplete, 0),
     callbackErrors: mine.reduce((a, f) => a + f.callbackErrors, 0),
+    decisionsChanged: mine.reduce((a, f) => a + f.decisionsChanged, 0),
   };
 }

@@ -29,6 +29,8 @@ export type FrameSample = {
   truth: Box[];
   /** The last camera frame before the flight's collision. */
   beforeCollision?: boolean;
+  /** A frame where the correction changed the planner's manoeuvre (student's cells -> corrected cells). */
+  decisionChange?: { raw: string; corrected: string };
 };
 
 /** Thin structures of a world seen from above, for the map (world ENU metres). */
@@ -81,6 +83,8 @@ export type FlightRecord = {
   /** Smallest distance from the drone's body to a structure (wire, branch, pole, trunk) over the camera frames, m, and when. */
   minClearance: { clearance_m: number; time_s: number };
   samples: FrameSample[];
+  /** Camera frames where the planner's manoeuvre on the corrected cells differs from the one on the student's cells. */
+  decisionsChanged: number;
   wallTime_ms: number;
   /** Callback errors on the graph during the flight (0 expected). */
   callbackErrors: number;

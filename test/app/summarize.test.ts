@@ -7,7 +7,7 @@ function flight(arm: "on" | "off", status: FlightRecord["status"], latency: numb
   return {
     arm, seed: 1, status, simTime_s: 2, cameraFrames: risk.length, distance_m: 5, collision: undefined, latencyMs: latency,
     framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0, series: { time_s: [], x: [], y: [], z: [], risk, maxAbsDelta: risk.map((r) => r / 2), cmdVx: [], cmdVz: [], cmdYawRate: [] },
-    samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 1, callbackErrors: 0, recorded: false,
+    samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 1, callbackErrors: 0, decisionsChanged: 0, recorded: false,
   };
 }
 const pr: PrSummary = { ap: 0.5, positives: 1, cells: 2, recall: [1], precision: [0.5] };

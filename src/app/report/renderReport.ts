@@ -43,13 +43,31 @@ function framePair(f: FlightRecord, s: FrameSample): string {
 function framesSection(flights: readonly FlightRecord[]): string {
   const out: string[] = [];
   for (const arm of ARMS) {
-    const f = flights.find((x) => x.arm === arm && x.samples.some((s) => s.beforeCollision !== true));
+    const plain = (s: FrameSample): boolean => s.beforeCollision !== true && s.decisionChange === undefined;
+    const f = flights.find((x) => x.arm === arm && x.samples.some(plain));
     if (f === undefined) continue;
     out.push(`<h3>${ARM_NAME[arm]}, seed ${f.seed}</h3><div class="frames">`);
-    for (const s of f.samples) if (s.beforeCollision !== true) out.push(framePair(f, s));
+    for (const s of f.samples) if (plain(s)) out.push(framePair(f, s));
     out.push(`</div>`);
   }
   return out.join("");
+}
+
+/**
+ * The frames of the ON arm where the correction changed the planner's manoeuvre (the student's
+ * cells say one manoeuvre, the corrected cells another; src/app/decisionChange.ts), per flight.
+ */
+export function decisionChangeFrames(flights: readonly FlightRecord[]): string {
+  const out: string[] = [];
+  for (const f of flights.filter((x) => x.arm === "on")) {
+    const kept = f.samples.filter((s) => s.decisionChange !== undefined);
+    out.push(`<h3>seed ${f.seed}: the correction changed the manoeuvre at ${f.decisionsChanged} of ${f.cameraFrames} camera frames${kept.length > 0 ? ` (the first ${kept.length} shown)` : ""}</h3>`);
+    if (kept.length === 0) continue;
+    out.push(`<div class="frames">`);
+    for (const s of kept) out.push(`<p>t=${s.time_s.toFixed(2)} s: student's cells -> <b>${esc(s.decisionChange?.raw ?? "")}</b>, corrected cells -> <b>${esc(s.decisionChange?.corrected ?? "")}</b></p>${framePair(f, s)}`);
+    out.push(`</div>`);
+  }
+  return out.length === 0 ? "<p>No harness-ON flight.</p>" : out.join("");
 }
 
 /** The last camera frame before each collision, both box sets. */
@@ -221,6 +239,8 @@ ${flightsTable}
 <h2>Camera frames: raw vs corrected detections</h2>
 <p>The frames of each arm's first flight with the most wire/branch pixels in the ground-truth mask. Box colours: wire red, branch green, pole/trunk yellow; thin white boxes: ground-truth wires and branches.</p>
 ${framesSection(result.flights)}
+<h2>Frames where the correction changed the planner's decision</h2>
+${decisionChangeFrames(result.flights)}
 <h2>The last camera frame before each collision</h2>
 ${collisionFrames(result.flights)}
 <h2>Altitude, commands, risk r and max|delta| over time, both arms on shared axes</h2>

@@ -35,7 +35,6 @@ export class SimEnvironment implements DroneEnvironment {
   private readonly imuRaw = makeImuSample();
   private readonly vel = makeGpsVelocity();
   private readonly priv = makePrivilegedState();
-  private readonly rel = { bearing_rad: 0, distance_m: 0 };
 
   constructor(
     scenario: Scenario,
@@ -78,17 +77,7 @@ export class SimEnvironment implements DroneEnvironment {
   }
 
   navigation(out: Navigation): Navigation {
-    const d = this.sim.drone;
-    const goal = this.sim.world.goal;
-    goalRelative(d.yaw, goal.x - (d.position[0] as number), goal.y - (d.position[1] as number), this.rel);
-    out.goalBearing_rad = this.rel.bearing_rad;
-    out.goalDistance_m = this.rel.distance_m;
-    out.altitude_m = this.altitude_m();
-    out.goalDz_m = goal.z - out.altitude_m;
-    out.forwardSpeed_m_s = Math.cos(d.yaw) * (d.velocity[0] as number) + Math.sin(d.yaw) * (d.velocity[1] as number);
-    out.pitch_rad = d.pitch;
-    out.yaw_rad = d.yaw;
-    return out;
+    return simNavigation(this.sim, out);
   }
 
   altitude_m(): number {
@@ -135,4 +124,21 @@ export class SimEnvironment implements DroneEnvironment {
 /** Factory of SimEnvironments for one scenario and split. */
 export function simEnvironmentFactory(scenario: Scenario, split: Split, options: SimEnvironmentOptions = {}): EnvironmentFactory {
   return (seed, { perturbed }) => new SimEnvironment(scenario, seed, split, perturbed, options);
+}
+
+const rel = { bearing_rad: 0, distance_m: 0 };
+
+/** The planner's navigation from the simulator's true state (eval, the data stage, the main job's decision check). */
+export function simNavigation(sim: Simulation, out: Navigation): Navigation {
+  const d = sim.drone;
+  const goal = sim.world.goal;
+  goalRelative(d.yaw, goal.x - (d.position[0] as number), goal.y - (d.position[1] as number), rel);
+  out.goalBearing_rad = rel.bearing_rad;
+  out.goalDistance_m = rel.distance_m;
+  out.altitude_m = d.position[2] as number;
+  out.goalDz_m = goal.z - out.altitude_m;
+  out.forwardSpeed_m_s = Math.cos(d.yaw) * (d.velocity[0] as number) + Math.sin(d.yaw) * (d.velocity[1] as number);
+  out.pitch_rad = d.pitch;
+  out.yaw_rad = d.yaw;
+  return out;
 }
