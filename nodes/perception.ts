@@ -85,7 +85,7 @@ export function createPerceptionNode(deps: PerceptionDeps): NodeFactory {
       minCells: declareInt(node, "min_cells", 1, "Smallest component reported, in cells", { from: 1, to: 1_000_000 }),
       publishStudentOutput: declareBool(node, "publish_student_output", true, "Publish harness/student_output for the harness node"),
       detector: declareString<DetectorKind>(node, "detector", "pipeline", "pipeline: class + near-threat cells for the controller's planner (teacher.model.json); policy: the older student with a policy head (student.model.json)", [...DETECTOR_KINDS]),
-      modelDir: declareString(node, "model_dir", "models/pipeline/student", "Folder with the detector's model files (relative to the working directory): teacher.model.json + .weights.bin for detector:=pipeline, student.* for detector:=policy"),
+      modelDir: declareString(node, "model_dir", "models/coevo/student", "Folder with the detector's model files (relative to the working directory): teacher.model.json + .weights.bin for detector:=pipeline, student.* for detector:=policy"),
       homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
       firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level (false: home_altitude_m; the sim launch sets the simulator's ground)"),
       statePeriod: declareDouble(node, "state_period_s", 0, "Seconds between IMU window samples of the state vector (0 = the models' control period from <model_dir>/training.json, else 0.25)", { from: 0, to: 10 }),

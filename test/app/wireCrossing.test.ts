@@ -1,8 +1,8 @@
 /**
  * Closed-loop wire crossing through the nodes (issue 12: "a closed-loop flight in lock-step
  * across a wire placed over the path climbs or turns and passes it"; issue 6 could not write it):
- * the nodes of launch/sim.launch.xml (sim, perception with the committed pipeline detector
- * models/pipeline/student, harness, controller with the local planner, safety) flown in lock-step
+ * the nodes of launch/sim.launch.xml (sim, perception with the committed co-evolved detector
+ * models/coevo/student, harness with models/coevo/harness, controller with the local planner, safety) flown in lock-step
  * by the main job's own loop (src/app/flyFlight.ts).
  *
  * Scenario: test-split seed 228 of sim/scenarios/default.yaml (never a training seed,

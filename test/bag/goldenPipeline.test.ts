@@ -352,7 +352,7 @@ describe("golden bag: perception + harness + controller + safety with the commit
     expectMatch(r);
   });
 
-  it("the recorded outputs are not trivial: boxes, threat cells, the planner's forward commands; the harness passes the pipeline's cells through", async () => {
+  it("the recorded outputs are not trivial: boxes, threat cells, the planner's forward commands; the harness only raises the pipeline's near-threat cells", async () => {
     const raw = await recorded<DetectionsMsg>("/harness/obstacles_raw");
     expect(raw.some((m) => m.detections.length >= 2)).toBe(true);
     const student = await recorded<StudentOutputMsg>("/harness/student_output");
@@ -363,11 +363,15 @@ describe("golden bag: perception + harness + controller + safety with the commit
       expect(m.action_logits).toHaveLength(0);
     }
     expect(Math.max(...student.flatMap((m) => Array.from(m.threat_probs)))).toBeGreaterThan(0.05);
-    // No harness for the pipeline detector yet (issue 13): the controller gets the detector's
-    // cells unchanged, in both arms, and the correction reports that nothing was applied.
-    policy.forEach((p, i) => expect(Array.from(p.threat_probs)).toEqual(Array.from(student[i]!.threat_probs)));
+    // The spatial harness (issue 13) corrects the detector's cells: delta <= 0 on the free logit,
+    // so a near-threat probability never falls below the student's; the correction is applied.
+    policy.forEach((p, i) => {
+      expect(p.corrected).toBe(true);
+      p.threat_probs.forEach((t, c) => expect(t).toBeGreaterThanOrEqual(student[i]!.threat_probs[c]! - 1e-6));
+    });
     const corr = await recorded<CorrectionMsg>("/harness/correction");
-    expect(corr.every((c) => !c.correction_enabled && c.max_abs_delta === 0)).toBe(true);
+    expect(corr.every((c) => c.correction_enabled && c.rollout_length === 1 && c.delta_norm_detection <= 0.5 + 1e-6)).toBe(true);
+    expect(corr.some((c) => c.max_abs_delta > 0)).toBe(true);
     // Headers are copied from the camera frames.
     const stamps = (await recorded<{ header: { stamp: { sec: number; nanosec: number } } }>("/camera/image_raw")).map((m) => m.header.stamp);
     expect(student.map((m) => m.header.stamp)).toEqual(stamps);
@@ -375,8 +379,20 @@ describe("golden bag: perception + harness + controller + safety with the commit
     expect(cmds.some((c) => c.twist.linear.x > 0.2)).toBe(true);
   });
 
-  it("the OFF arm reproduces the ON recording: the pass-through harness changes nothing (issue 13 gives it a correction)", async () => {
-    expectMatch(await replayArm(loaded(), "off", "on"));
+  it("the OFF arm: its harness computes the correction but applies none (no delta, texture gain 1)", async () => {
+    // The first frame's student output is the same in both arms; after it, the ON arm's student
+    // runs with the texture gain its harness set (seed 4.2), the OFF arm's with gain 1.
+    const on = await recorded<StudentOutputMsg>("/harness/student_output");
+    const offStudent = await recorded<StudentOutputMsg>("/off/harness/student_output");
+    const offPolicy = await recorded<StudentOutputMsg>("/off/harness/policy");
+    expect(Array.from(offStudent[0]!.threat_probs)).toEqual(Array.from(on[0]!.threat_probs));
+    expect((await recorded<{ data: number }>("/off/harness/texture_gain")).every((g) => g.data === 1)).toBe(true);
+    offPolicy.forEach((p, i) => {
+      expect(p.corrected).toBe(false);
+      expect(Array.from(p.threat_probs)).toEqual(Array.from(offStudent[i]!.threat_probs));
+    });
+    const corr = await recorded<CorrectionMsg>("/off/harness/correction");
+    expect(corr.every((c) => !c.correction_enabled && c.rollout_length === 1)).toBe(true);
   });
 
   /** Replays the ON arm with `delta` added to one output channel's bias of the pipeline detector's head. */
