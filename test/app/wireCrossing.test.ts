@@ -39,7 +39,9 @@ import { loadScenarioFile } from "../../sim/io/loadScenarioFile";
 import { splitOfSeed } from "../../sim/splits";
 import { CLASS_WIRE, type World } from "../../sim/World";
 
-jest.setTimeout(300_000);
+// Two lock-step flights through every node: about 75 s alone on the 2-core machine, 240 s while an
+// evaluation used both cores (load average 4-5); the timeout leaves room for that.
+jest.setTimeout(600_000);
 
 const SCENARIO = "default";
 const CROSSING_SEED = 228;

@@ -60,7 +60,8 @@ describe("NODE_REGISTRY (file-backed models)", () => {
     const r = new SimRig();
     const size = { expected_width: 256, expected_height: 256, model_dir: dir };
     await r.add(NODE_REGISTRY.perception!, "perception", size);
-    await r.add(NODE_REGISTRY.harness!, "harness", size);
+    // No spatial harness in this folder: the harness node passes the pipeline cells through.
+    await r.add(NODE_REGISTRY.harness!, "harness", { ...size, spatial_harness_dir: join(dir, "no-spatial-harness") });
     const student = r.record<StudentOutputMsg>("/harness/student_output", "drone_harness_msgs/msg/StudentOutput");
     const policy = r.record<StudentOutputMsg>("/harness/policy", "drone_harness_msgs/msg/StudentOutput");
     r.runTo(100n * MS);
@@ -70,7 +71,7 @@ describe("NODE_REGISTRY (file-backed models)", () => {
     expect(s.threat_probs).toHaveLength(32 * 32);
     expect(s.cell_probs).toHaveLength(32 * 32 * 4);
     for (const v of s.threat_probs) expect(v >= 0 && v <= 1).toBe(true);
-    // No harness for this detector yet: the cells reach the controller unchanged, not flagged corrected.
+    // Without a spatial harness the cells reach the controller unchanged, not flagged corrected.
     expect(p.corrected).toBe(false);
     const same = student.find((m) => m.msg.header.stamp.nanosec === p.header.stamp.nanosec && m.msg.header.stamp.sec === p.header.stamp.sec)!.msg;
     expect(Array.from(p.threat_probs)).toEqual(Array.from(same.threat_probs));
