@@ -24,6 +24,7 @@
  * simulator counts a collision when it falls below the body radius (sim/Scenario.ts
  * drone.bodyRadius_m, 0.35 m in default.yaml).
  */
+import * as path from "node:path";
 import { CellScoreAccumulator } from "../../src/app/CellScoreAccumulator";
 import { flyFlight } from "../../src/app/flyFlight";
 import { loadModels, type LoadedModels } from "../../src/app/loadModels";
@@ -43,7 +44,10 @@ import { CLASS_WIRE, type World } from "../../sim/World";
 // evaluation used both cores (load average 4-5); the timeout leaves room for that.
 jest.setTimeout(600_000);
 
-const SCENARIO = "default";
+// default.yaml with the camera at 15 Hz instead of 30 (test/fixtures/scenarios/default_camera15.yaml,
+// otherwise the same file, so the same world for seed 228): half the frames through every node,
+// which keeps this test near a minute; the controller still decides on every frame.
+const SCENARIO = path.join(__dirname, "..", "fixtures", "scenarios", "default_camera15.yaml");
 const CROSSING_SEED = 228;
 /** The line is 29 m ahead: the planner slows and climbs for it and passes its conductors at 15.9-17.4 s; the blind planner cruises through it at about 8.8 s. */
 const FLIGHT_S = 18;
@@ -167,9 +171,11 @@ describe("closed-loop flight across a wire (launch/sim.launch.xml, lock-step, co
     };
     const s = report("planner", seeing);
     const b = report("blind planner (threat_gain 0.01)", blind);
-    // It really met the wire: the plan-view path crosses a wire line, and the closest approach is within 3 m.
+    // It really met the wire: the plan-view path crosses a wire line, and the closest approach is
+    // within 4 m (the co-evolved pair climbs over it by 2.9 m at a 30 Hz camera, 3.4 m at 15 Hz;
+    // a detour that never came near the wire would be far more).
     expect(s.crossings.length).toBeGreaterThan(0);
-    expect(s.clearance_m).toBeLessThan(3);
+    expect(s.clearance_m).toBeLessThan(4);
     expect(seeing.record.collision).toBeUndefined();
     expect(seeing.record.callbackErrors).toBe(0);
     expect(s.clearance_m).toBeGreaterThan(bodyRadius);
