@@ -210,15 +210,20 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
       const pol = policy !== undefined && stampNs(policy.header.stamp) === c.stamp ? policy : undefined;
       const stu = student !== undefined && stampNs(student.header.stamp) === c.stamp ? student : undefined;
       if (gt === undefined || pol === undefined || stu === undefined || corr === undefined) framesIncomplete++;
-      const change = pol !== undefined && stu !== undefined ? decisions.compare(stu, pol, sim) : undefined;
+      // Both box sets of this frame, as one report sample (the boxes are copied only when a sample is kept).
+      const rawNow = raw !== undefined && stampNs(raw.header.stamp) === c.stamp ? raw : undefined;
+      const corNow = corrected !== undefined && stampNs(corrected.header.stamp) === c.stamp ? corrected : undefined;
+      const frame = frames - 1;
+      const sampleOf = (extra: Partial<FrameSample>): FrameSample => ({
+        frame, time_s: t, width: c.msg.width, height: c.msg.height, rgb: Uint8Array.from(c.msg.data), thinPixels: 0,
+        raw: boxesOf(rawNow), corrected: boxesOf(corNow), truth: gt === undefined ? [] : truthBoxes(gt), ...extra,
+      });
+      // Only a corrected policy can change the manoeuvre (the OFF arm's policy is the student's cells).
+      const change = pol !== undefined && pol.corrected && stu !== undefined ? decisions.compare(stu, pol, sim) : undefined;
       if (change !== undefined) {
         decisionsChanged++;
         // The first few such frames are kept for the report (both box sets).
-        if (changedFrames.length < MAX_CHANGED_FRAMES) {
-          const rawNow = raw !== undefined && stampNs(raw.header.stamp) === c.stamp ? raw : undefined;
-          const corNow = corrected !== undefined && stampNs(corrected.header.stamp) === c.stamp ? corrected : undefined;
-          changedFrames.push({ frame: frames - 1, time_s: t, width: c.msg.width, height: c.msg.height, rgb: Uint8Array.from(c.msg.data), thinPixels: 0, raw: boxesOf(rawNow), corrected: boxesOf(corNow), truth: gt === undefined ? [] : truthBoxes(gt), decisionChange: change });
-        }
+        if (changedFrames.length < MAX_CHANGED_FRAMES) changedFrames.push(sampleOf({ decisionChange: change }));
       }
       if (gt !== undefined && pol !== undefined) {
         const grid = { width: gt.width, height: gt.height, cell_px: gt.width / pol.grid_cols };
@@ -227,32 +232,15 @@ export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecor
         cellLabelsFromMask(gt.mask instanceof Uint8Array ? gt.mask : Uint8Array.from(gt.mask), grid, labelBuf);
         o.policyScores.add(pol.cell_probs, labelBuf, pol.class_names.length);
         if (stu !== undefined) o.studentScores.add(stu.cell_probs, labelBuf, stu.class_names.length);
-        {
-          const rawNow = raw !== undefined && stampNs(raw.header.stamp) === c.stamp ? raw : undefined;
-          const corNow = corrected !== undefined && stampNs(corrected.header.stamp) === c.stamp ? corrected : undefined;
-          const frame = frames - 1;
-          // The frame before a collision is kept whatever keepSamples says (the report shows it).
-          lastFrame = () => ({ frame, time_s: t, width: c.msg.width, height: c.msg.height, rgb: Uint8Array.from(c.msg.data), thinPixels: 0, raw: boxesOf(rawNow), corrected: boxesOf(corNow), truth: truthBoxes(gt), beforeCollision: true });
-        }
+        // The frame before a collision is kept whatever keepSamples says (the report shows it).
+        lastFrame = () => sampleOf({ beforeCollision: true });
         if (o.keepSamples > 0) {
           let thin = 0;
           for (let i = 0; i < gt.mask.length; i++) {
             const v = gt.mask[i]!;
             if (v === 1 || v === 2) thin++;
           }
-          const rawNow = raw !== undefined && stampNs(raw.header.stamp) === c.stamp ? raw : undefined;
-          const corNow = corrected !== undefined && stampNs(corrected.header.stamp) === c.stamp ? corrected : undefined;
-          offerSample(samples, o.keepSamples, 45, frames - 1, thin, () => ({
-            frame: frames - 1,
-            time_s: t,
-            width: c.msg.width,
-            height: c.msg.height,
-            rgb: Uint8Array.from(c.msg.data),
-            thinPixels: thin,
-            raw: boxesOf(rawNow),
-            corrected: boxesOf(corNow),
-            truth: truthBoxes(gt),
-          }));
+          offerSample(samples, o.keepSamples, 45, frame, thin, () => sampleOf({ thinPixels: thin }));
         }
       }
       o.onFrame?.(t);
