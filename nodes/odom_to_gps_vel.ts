@@ -20,13 +20,13 @@
 import { performance } from "node:perf_hooks";
 
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
-import { QOS_SENSOR_DATA, type Publisher, type RosGraph, type Subscription } from "../src/ros/graph/types";
+import { QOS_SENSOR_DATA, type LifecycleState, type Publisher, type RosGraph, type Subscription } from "../src/ros/graph/types";
 import type { Msg } from "../src/ros/msgs/generated";
 import { checkOdometry, makeTwist, odometryTwistToEnu, type OdometryLimits } from "../sim/gazebo/odometryToEnu";
 import { declareDouble, declareString } from "./common/declareParams";
 import { InputHealth } from "./common/InputHealth";
-import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
-import { RateStats } from "./common/RateStats";
+import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/NodeDiagnostics";
+import { RateStats, type RateSummary } from "./common/RateStats";
 import type { TwistStamped } from "./common/sensorTypes";
 import { StampGuard } from "./common/StampGuard";
 import { TWIST_STAMPED_TYPE } from "./common/studentOutputMsg";
@@ -39,6 +39,25 @@ export const ODOM_TO_GPS_VEL_TOPICS = {
   odom: "odom",
   gpsVel: "gps/vel",
 } as const;
+
+/** The /diagnostics status: flowing (OK) while active and converting, else WARN. */
+function odomToGpsVelStatus(s: { state: LifecycleState; rate: RateSummary; received: number; lastChildFrame: string; frameId: string; health: InputHealth }): DiagnosticTaskResult {
+  const flowing = s.state === "active" && s.rate.rate_hz > 0;
+  return {
+    level: flowing ? DIAG_OK : DIAG_WARN,
+    message: `${s.state}, ${flowing ? "converting" : "no odometry"}`,
+    values: [
+      { key: "state", value: s.state },
+      { key: "received", value: String(s.received) },
+      { key: "published", value: String(s.rate.count) },
+      { key: "rate_hz", value: s.rate.rate_hz.toFixed(2) },
+      { key: "latency_p50_ms", value: s.rate.latencyP50_ms.toFixed(3) },
+      { key: "odom_child_frame_id", value: s.lastChildFrame },
+      { key: "frame_id", value: s.frameId },
+      ...s.health.keyValues(),
+    ],
+  };
+}
 
 export const odomToGpsVelNode: NodeFactory = async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
   const node = createLaunchedLifecycleNode(graph, options);
@@ -61,24 +80,9 @@ export const odomToGpsVelNode: NodeFactory = async (graph: RosGraph, options: No
   let pub: Publisher<TwistStamped> | undefined;
   let sub: Subscription | undefined;
 
-  diagnostics.add("odom_to_gps_vel", () => {
-    const s = stats.summary(clock.nowNs());
-    const flowing = node.state === "active" && s.rate_hz > 0;
-    return {
-      level: flowing ? DIAG_OK : DIAG_WARN,
-      message: `${node.state}, ${flowing ? "converting" : "no odometry"}`,
-      values: [
-        { key: "state", value: node.state },
-        { key: "received", value: String(received) },
-        { key: "published", value: String(s.count) },
-        { key: "rate_hz", value: s.rate_hz.toFixed(2) },
-        { key: "latency_p50_ms", value: s.latencyP50_ms.toFixed(3) },
-        { key: "odom_child_frame_id", value: lastChildFrame },
-        { key: "frame_id", value: p.frameId },
-        ...health.keyValues(),
-      ],
-    };
-  });
+  diagnostics.add("odom_to_gps_vel", () =>
+    odomToGpsVelStatus({ state: node.state, rate: stats.summary(clock.nowNs()), received, lastChildFrame, frameId: p.frameId, health }),
+  );
 
   const onOdometry = (msg: OdometryMsg): void => {
     if (!active || pub === undefined) return;
