@@ -34,7 +34,18 @@ export type DdsParticipantOptions = {
   lookup: DefinitionLookup;
 };
 
+/** Where an endpoint's DDS topic name comes from. */
+export type DdsEndpointOptions = {
+  /**
+   * Use the topic name as the DDS topic name, without the "rt" prefix (rmw's QoS flag of the same
+   * name, which rmw sets for its own ros_discovery_info topic). Default false.
+   */
+  avoidRosNamespaceConventions?: boolean;
+};
+
 export type DdsWriter = {
+  /** The DDS writer's GUID (16 bytes): the key of its DCPSPublication sample. */
+  readonly guid: Uint8Array;
   /** Writes CDR bytes (with their 4-byte encapsulation header) as one sample. */
   write(bytes: Uint8Array): void;
   /** Readers matched outside this participant. */
@@ -42,7 +53,11 @@ export type DdsWriter = {
   destroy(): void;
 };
 
-export type DdsReader = { destroy(): void };
+export type DdsReader = {
+  /** The DDS reader's GUID (16 bytes): the key of its DCPSSubscription sample. */
+  readonly guid: Uint8Array;
+  destroy(): void;
+};
 
 type TopicEntry = { entity: number; typeName: string; sertype: unknown };
 
@@ -71,8 +86,12 @@ const NODES_KEY = "drone_harness_nodes";
 export type Discovered = {
   topics: Array<{ name: string; types: string[] }>;
   nodes: string[];
-  /** Each discovered writer on a ROS 2 topic with its offered QoS, and whether it is this participant's. */
-  publishers: Array<{ topic: string; qos: QoSProfile; local: boolean }>;
+  /** Each discovered writer on a ROS 2 topic with its offered QoS, its GUID, and whether it is this participant's. */
+  publishers: Array<{ topic: string; qos: QoSProfile; guid: Uint8Array; local: boolean }>;
+  /** Each discovered reader on a ROS 2 topic with its GUID, and whether it is this participant's. */
+  subscriptions: Array<{ topic: string; guid: Uint8Array; local: boolean }>;
+  /** The GUIDs (hex) of the participants alive on the domain, this one included. */
+  participants: string[];
 };
 
 /**
@@ -120,12 +139,13 @@ export class DdsParticipant {
     check(api, Number(api.waitset_attach(this.#ws, this.#guard, 0)), "dds_waitset_attach(guard)");
   }
 
-  createWriter(rosTopic: string, rosType: string, qos: QoSProfile): DdsWriter {
+  createWriter(rosTopic: string, rosType: string, qos: QoSProfile, options: DdsEndpointOptions = {}): DdsWriter {
     const api = this.#api;
-    const topic = this.#topic(rosTopic, rosType);
+    const topic = this.#topic(rosTopic, rosType, options);
     const writer = this.#withQos(qos, (q) => check(api, Number(api.create_writer(this.#pp, topic.entity, q, null)), `dds_create_writer(${rosTopic})`));
     const status = {};
     return {
+      guid: this.#guidOf(writer),
       write: (bytes) => {
         const iov = [{ iov_base: bytes, iov_len: bytes.byteLength }];
         const serdata: unknown = api.serdata_from_ser_iov(topic.sertype, SDK_DATA, 1, iov, bytes.byteLength);
@@ -143,15 +163,16 @@ export class DdsParticipant {
     };
   }
 
-  createReader(rosTopic: string, rosType: string, qos: QoSProfile, onSample: (bytes: Uint8Array) => void): DdsReader {
+  createReader(rosTopic: string, rosType: string, qos: QoSProfile, onSample: (bytes: Uint8Array) => void, options: DdsEndpointOptions = {}): DdsReader {
     const api = this.#api;
-    const topic = this.#topic(rosTopic, rosType);
+    const topic = this.#topic(rosTopic, rosType, options);
     const reader = this.#withQos(qos, (q) => check(api, Number(api.create_reader(this.#pp, topic.entity, q, null)), `dds_create_reader(${rosTopic})`));
     const cond = check(api, Number(api.create_readcondition(reader, 0)), "dds_create_readcondition");
     this.#readers.set(cond, { reader, onSample });
     check(api, Number(api.waitset_attach(this.#ws, cond, cond)), "dds_waitset_attach");
     this.#startWaiting();
     return {
+      guid: this.#guidOf(reader),
       destroy: () => {
         if (this.#closed || !this.#readers.delete(cond)) return;
         api.waitset_detach(this.#ws, cond);
@@ -181,21 +202,26 @@ export class DdsParticipant {
     const api = this.#api;
     const types = new Map<string, Set<string>>();
     const publishers: Discovered["publishers"] = [];
+    const subscriptions: Discovered["subscriptions"] = [];
     for (const kind of ["publication", "subscription"] as const) {
       this.#readBuiltin(kind, (sample) => {
-        const e = api.koffi.decode(sample, api.BuiltinEndpoint) as { topic_name: string; type_name: string; qos: unknown; participant_key: number[] };
+        const e = api.koffi.decode(sample, api.BuiltinEndpoint) as { key: number[]; topic_name: string; type_name: string; qos: unknown; participant_key: number[] };
         const name = rosTopicName(e.topic_name);
         const type = rosTypeName(e.type_name);
         if (name === undefined || type === undefined) return;
-        if (kind === "publication") publishers.push({ topic: name, qos: this.#qosOf(e.qos), local: this.#isSelf(e.participant_key) });
+        const endpoint = { topic: name, guid: Uint8Array.from(e.key), local: this.#isSelf(e.participant_key) };
+        if (kind === "publication") publishers.push({ ...endpoint, qos: this.#qosOf(e.qos) });
+        else subscriptions.push(endpoint);
         let set = types.get(name);
         if (set === undefined) types.set(name, (set = new Set()));
         set.add(type);
       });
     }
     const nodes = new Set<string>();
+    const participants: string[] = [];
     this.#readBuiltin("participant", (sample) => {
-      const p = api.koffi.decode(sample, api.BuiltinParticipant) as { qos: unknown };
+      const p = api.koffi.decode(sample, api.BuiltinParticipant) as { key: number[]; qos: unknown };
+      participants.push(Buffer.from(p.key).toString("hex"));
       const value: unknown[] = [null];
       const size: number[] = [0];
       if (p.qos === null || !(api.qget_userdata(p.qos, value, size) as boolean) || value[0] === null) return;
@@ -208,18 +234,28 @@ export class DdsParticipant {
       topics: [...types].map(([name, set]) => ({ name, types: [...set].sort() })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
       nodes: [...nodes].sort(),
       publishers,
+      subscriptions,
+      participants,
     };
   }
 
-  #guid: Buffer | undefined;
+  #guid: Uint8Array | undefined;
+
+  /** The participant's GUID (16 bytes): the key of its DCPSParticipant sample. */
+  get guid(): Uint8Array {
+    this.#guid ??= this.#guidOf(this.#pp);
+    return this.#guid;
+  }
+
+  /** dds_get_guid: a participant's, writer's or reader's 16-byte DDSI GUID (prefix + entity id). */
+  #guidOf(entity: number): Uint8Array {
+    const guid = Buffer.alloc(16);
+    check(this.#api, Number(this.#api.get_guid(entity, guid)), "dds_get_guid");
+    return new Uint8Array(guid);
+  }
 
   #isSelf(participantKey: ArrayLike<number>): boolean {
-    if (this.#guid === undefined) {
-      const guid = Buffer.alloc(16);
-      check(this.#api, Number(this.#api.get_guid(this.#pp, guid)), "dds_get_guid");
-      this.#guid = guid;
-    }
-    return Buffer.from(Array.from(participantKey)).equals(this.#guid);
+    return Buffer.from(Array.from(participantKey)).equals(this.guid);
   }
 
   /** A discovered endpoint's QoS in our terms (defaults where the sample does not say). */
@@ -267,8 +303,8 @@ export class DdsParticipant {
     this.#api.delete(this.#pp);
   }
 
-  #topic(rosTopic: string, rosType: string): TopicEntry {
-    const name = ddsTopicName(rosTopic);
+  #topic(rosTopic: string, rosType: string, options: DdsEndpointOptions): TopicEntry {
+    const name = options.avoidRosNamespaceConventions === true ? rosTopic : ddsTopicName(rosTopic);
     const have = this.#topics.get(name);
     if (have !== undefined) {
       if (have.typeName !== rosType) throw new Error(`DDS topic ${name} has type ${have.typeName} in this process; cannot use it as ${rosType}`);

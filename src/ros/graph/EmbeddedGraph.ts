@@ -88,7 +88,9 @@ export class EmbeddedGraph implements RosGraph, RawTopicAccess {
       removeTimer: (t) => this.#timers.delete(t),
       printLog: (r) => this.#print(r),
       nodeDestroyed: (n) => {
-        if (this.#nodes.get(n.fullyQualifiedName) === n) this.#nodes.delete(n.fullyQualifiedName);
+        if (this.#nodes.get(n.fullyQualifiedName) !== n) return;
+        this.#nodes.delete(n.fullyQualifiedName);
+        this.nodeRemoved(n);
       },
     };
   }
@@ -229,6 +231,12 @@ export class EmbeddedGraph implements RosGraph, RawTopicAccess {
     this.#rawPublishers.clear();
     this.#shutdown = true;
   }
+
+  /**
+   * Called after a node was destroyed and left the graph (its endpoints are removed already), for a
+   * middleware that announces this process's nodes (DdsGraph). Does nothing here.
+   */
+  protected nodeRemoved(_node: EmbeddedNode): void {}
 
   #register<N extends EmbeddedNode>(node: N): N {
     if (this.#shutdown) throw new Error(`cannot create node ${node.fullyQualifiedName}: the graph has been shut down`);

@@ -669,6 +669,25 @@ export interface rcl_interfaces__msg__SetParametersResult {
   reason: string;
 }
 
+/** rmw_dds_common/msg/Gid */
+export interface rmw_dds_common__msg__Gid {
+  data: Uint8Array | number[];
+}
+
+/** rmw_dds_common/msg/NodeEntitiesInfo */
+export interface rmw_dds_common__msg__NodeEntitiesInfo {
+  node_namespace: string;
+  node_name: string;
+  reader_gid_seq: rmw_dds_common__msg__Gid[];
+  writer_gid_seq: rmw_dds_common__msg__Gid[];
+}
+
+/** rmw_dds_common/msg/ParticipantEntitiesInfo */
+export interface rmw_dds_common__msg__ParticipantEntitiesInfo {
+  gid: rmw_dds_common__msg__Gid;
+  node_entities_info_seq: rmw_dds_common__msg__NodeEntitiesInfo[];
+}
+
 /** rosgraph_msgs/msg/Clock */
 export interface rosgraph_msgs__msg__Clock {
   clock: builtin_interfaces__msg__Time;
@@ -1610,6 +1629,9 @@ export interface MessageTypeMap {
   "rcl_interfaces/msg/ParameterValue": rcl_interfaces__msg__ParameterValue;
   "rcl_interfaces/msg/SetLoggerLevelsResult": rcl_interfaces__msg__SetLoggerLevelsResult;
   "rcl_interfaces/msg/SetParametersResult": rcl_interfaces__msg__SetParametersResult;
+  "rmw_dds_common/msg/Gid": rmw_dds_common__msg__Gid;
+  "rmw_dds_common/msg/NodeEntitiesInfo": rmw_dds_common__msg__NodeEntitiesInfo;
+  "rmw_dds_common/msg/ParticipantEntitiesInfo": rmw_dds_common__msg__ParticipantEntitiesInfo;
   "rosgraph_msgs/msg/Clock": rosgraph_msgs__msg__Clock;
   "sensor_msgs/msg/BatteryState": sensor_msgs__msg__BatteryState;
   "sensor_msgs/msg/CameraInfo": sensor_msgs__msg__CameraInfo;
