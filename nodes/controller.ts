@@ -22,19 +22,30 @@
 import { performance } from "node:perf_hooks";
 
 import { Controller, type ControllerOptions } from "../src/control/Controller";
-import { DEFAULT_PLANNER_OPTIONS, LocalPlanner, argmaxAction, plannerInput } from "../src/control/LocalPlanner";
-import { makeNavigation } from "../src/control/navigation";
+import { DEFAULT_PLANNER_OPTIONS, LocalPlanner } from "../src/control/LocalPlanner";
 import { NavigationState } from "../src/control/NavigationState";
-import { ACTIONS, NUM_ACTIONS } from "../src/harness/actions";
 import type { Detection2DArray } from "../src/control/visionTypes";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
-import { QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL, type Publisher, type RosGraph, type Subscription, type Timer } from "../src/ros/graph/types";
+import {
+  QOS_DEFAULT,
+  QOS_SENSOR_DATA,
+  QOS_TRANSIENT_LOCAL,
+  type Clock,
+  type LifecycleRosNode,
+  type Logger,
+  type Publisher,
+  type RosGraph,
+  type RosNode,
+  type Subscription,
+  type Timer,
+} from "../src/ros/graph/types";
 import { declareBool, declareDouble, declareString } from "./common/declareParams";
 import { checkedInput } from "./common/checkedInput";
 import { InputHealth } from "./common/InputHealth";
-import { DIAG_OK, DIAG_WARN, NodeDiagnostics } from "./common/NodeDiagnostics";
+import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/NodeDiagnostics";
+import { PlannerDecision } from "./common/PlannerDecision";
 import { RateStats } from "./common/RateStats";
-import { checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
+import { INPUT_OK, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
 import type { Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
 import { StampGuard, stampToNs } from "./common/StampGuard";
 import { DETECTION_ARRAY_TYPE, IMU_TYPE, NAV_SAT_FIX_TYPE, STUDENT_OUTPUT_TYPE, TWIST_STAMPED_TYPE, copyHeader, studentOutputProblem, type StudentOutputMsg } from "./common/studentOutputMsg";
@@ -65,42 +76,47 @@ function checkAttitude(m: Imu): InputCheck {
   return c;
 }
 
-export const controllerNode: NodeFactory = async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
-  const node = createLaunchedLifecycleNode(graph, options);
+/** The node's parameters with their defaults, descriptions and ranges. */
+function declareControllerParams(node: RosNode) {
   const speed = { from: 0, to: 50 };
-  const p = {
-    cruise: declareDouble(node, "cruise_speed_m_s", 4, "Forward speed of the cruise action", speed),
-    slowFraction: declareDouble(node, "slow_fraction", 0.35, "Forward speed of slow and manoeuvres, fraction of cruise", { from: 0, to: 1 }),
-    vertical: declareDouble(node, "vertical_speed_m_s", 1.5, "Vertical speed of climb/descend", speed),
-    yawRate: declareDouble(node, "yaw_rate_rad_s", 0.6, "Yaw rate of yaw_left/yaw_right", { from: 0, to: 10 }),
-    maxH: declareDouble(node, "max_horizontal_speed_m_s", 5, "Clamp on horizontal speed", speed),
-    maxV: declareDouble(node, "max_vertical_speed_m_s", 2, "Clamp on vertical speed", speed),
-    maxYaw: declareDouble(node, "max_yaw_rate_rad_s", 1, "Clamp on yaw rate", { from: 0, to: 10 }),
-    maxAccel: declareDouble(node, "max_accel_m_s2", 4, "Largest change of each velocity component per second (0 = unlimited)", { from: 0, to: 100 }),
-    smoothing: declareDouble(node, "smoothing", 0, "EMA weight of the previous command (0 = off)", { from: 0, to: 0.99 }),
-    inputTimeout: declareDouble(node, "input_timeout_s", 0.2, "Policy older than this -> hover", { from: 0.01, to: 10 }),
-    rate: declareDouble(node, "rate_hz", 20, "Timer rate: hover/keep-alive commands when no policy message arrives", { from: 10, to: 200 }),
-    frameId: declareString(node, "frame_id", "base_link", "frame_id of cmd_vel_raw (body FLU)"),
-    gate: declareBool(node, "gate_enabled", false, "Cap forward speed at slow when a confident wire/branch box is in the central corridor"),
-    gateScore: declareDouble(node, "gate_score", 0.6, "Detection score that arms the corridor gate", { from: 0, to: 1 }),
-    gateCorridor: declareDouble(node, "gate_corridor_fraction", 0.3, "Width of the central corridor, fraction of the image", { from: 0.01, to: 1 }),
-    mode: declareString<ControllerMode>(node, "mode", "planner", "planner: the local planner on harness/policy's threat cells and the goal; policy: the argmax of harness/policy's action logits", ["planner", "policy"]),
-    goalSource: declareString<"topic" | "parameters">(node, "goal_source", "topic", "Where the planner's goal comes from: topic (geographic_msgs/GeoPoseStamped on goal) or parameters (goal_*)", ["topic", "parameters"]),
-    goalLat: declareDouble(node, "goal_latitude_deg", 0, "Goal latitude, WGS84 degrees (goal_source:=parameters)", { from: -90, to: 90 }),
-    goalLon: declareDouble(node, "goal_longitude_deg", 0, "Goal longitude, WGS84 degrees (goal_source:=parameters)", { from: -180, to: 180 }),
-    goalAlt: declareDouble(node, "goal_altitude_m", 0, "Goal altitude, m, in gps/fix's datum (goal_source:=parameters)", { from: -1000, to: 100000 }),
-    navTimeout: declareDouble(node, "navigation_timeout_s", 1, "Attitude, fix or velocity older than this -> hover", { from: 0.01, to: 60 }),
-    homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
-    firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level (false: home_altitude_m)"),
-    threatGain: declareDouble(node, "threat_gain", DEFAULT_PLANNER_OPTIONS.threatGain, "Gain on the threat probabilities before planning (docs/pipeline.md)", { from: 0.01, to: 100 }),
-    clearance: declareDouble(node, "clearance_m", DEFAULT_PLANNER_OPTIONS.clearance_m, "Planner corridor radius, m", { from: 0.1, to: 20 }),
-    horizon: declareDouble(node, "horizon_s", DEFAULT_PLANNER_OPTIONS.horizon_s, "Planner horizon, s", { from: 0.1, to: 20 }),
-    minAltitude: declareDouble(node, "min_altitude_m", DEFAULT_PLANNER_OPTIONS.minAltitude_m, "Planner altitude floor above ground, m", { from: 0, to: 1000 }),
-    maxAltitude: declareDouble(node, "max_altitude_m", DEFAULT_PLANNER_OPTIONS.maxAltitude_m, "Planner altitude ceiling above ground, m", { from: 0, to: 10000 }),
-    hfov: declareDouble(node, "camera_hfov_rad", DEFAULT_PLANNER_OPTIONS.hfov_rad, "Camera horizontal field of view, rad", { from: 0.1, to: 3.1 }),
-    cameraPitch: declareDouble(node, "camera_pitch_rad", DEFAULT_PLANNER_OPTIONS.cameraPitch_rad, "Downward pitch of the camera's optical axis from body x, rad", { from: -1.5, to: 1.5 }),
+  return {
+  cruise: declareDouble(node, "cruise_speed_m_s", 4, "Forward speed of the cruise action", speed),
+  slowFraction: declareDouble(node, "slow_fraction", 0.35, "Forward speed of slow and manoeuvres, fraction of cruise", { from: 0, to: 1 }),
+  vertical: declareDouble(node, "vertical_speed_m_s", 1.5, "Vertical speed of climb/descend", speed),
+  yawRate: declareDouble(node, "yaw_rate_rad_s", 0.6, "Yaw rate of yaw_left/yaw_right", { from: 0, to: 10 }),
+  maxH: declareDouble(node, "max_horizontal_speed_m_s", 5, "Clamp on horizontal speed", speed),
+  maxV: declareDouble(node, "max_vertical_speed_m_s", 2, "Clamp on vertical speed", speed),
+  maxYaw: declareDouble(node, "max_yaw_rate_rad_s", 1, "Clamp on yaw rate", { from: 0, to: 10 }),
+  maxAccel: declareDouble(node, "max_accel_m_s2", 4, "Largest change of each velocity component per second (0 = unlimited)", { from: 0, to: 100 }),
+  smoothing: declareDouble(node, "smoothing", 0, "EMA weight of the previous command (0 = off)", { from: 0, to: 0.99 }),
+  inputTimeout: declareDouble(node, "input_timeout_s", 0.2, "Policy older than this -> hover", { from: 0.01, to: 10 }),
+  rate: declareDouble(node, "rate_hz", 20, "Timer rate: hover/keep-alive commands when no policy message arrives", { from: 10, to: 200 }),
+  frameId: declareString(node, "frame_id", "base_link", "frame_id of cmd_vel_raw (body FLU)"),
+  gate: declareBool(node, "gate_enabled", false, "Cap forward speed at slow when a confident wire/branch box is in the central corridor"),
+  gateScore: declareDouble(node, "gate_score", 0.6, "Detection score that arms the corridor gate", { from: 0, to: 1 }),
+  gateCorridor: declareDouble(node, "gate_corridor_fraction", 0.3, "Width of the central corridor, fraction of the image", { from: 0.01, to: 1 }),
+  mode: declareString<ControllerMode>(node, "mode", "planner", "planner: the local planner on harness/policy's threat cells and the goal; policy: the argmax of harness/policy's action logits", ["planner", "policy"]),
+  goalSource: declareString<"topic" | "parameters">(node, "goal_source", "topic", "Where the planner's goal comes from: topic (geographic_msgs/GeoPoseStamped on goal) or parameters (goal_*)", ["topic", "parameters"]),
+  goalLat: declareDouble(node, "goal_latitude_deg", 0, "Goal latitude, WGS84 degrees (goal_source:=parameters)", { from: -90, to: 90 }),
+  goalLon: declareDouble(node, "goal_longitude_deg", 0, "Goal longitude, WGS84 degrees (goal_source:=parameters)", { from: -180, to: 180 }),
+  goalAlt: declareDouble(node, "goal_altitude_m", 0, "Goal altitude, m, in gps/fix's datum (goal_source:=parameters)", { from: -1000, to: 100000 }),
+  navTimeout: declareDouble(node, "navigation_timeout_s", 1, "Attitude, fix or velocity older than this -> hover", { from: 0.01, to: 60 }),
+  homeAltitude: declareDouble(node, "home_altitude_m", 0, "Altitude of the ground (m, as in gps/fix) when use_first_fix_as_home is false"),
+  firstFixHome: declareBool(node, "use_first_fix_as_home", true, "Take the first valid fix's altitude as ground level (false: home_altitude_m)"),
+  threatGain: declareDouble(node, "threat_gain", DEFAULT_PLANNER_OPTIONS.threatGain, "Gain on the threat probabilities before planning (docs/pipeline.md)", { from: 0.01, to: 100 }),
+  clearance: declareDouble(node, "clearance_m", DEFAULT_PLANNER_OPTIONS.clearance_m, "Planner corridor radius, m", { from: 0.1, to: 20 }),
+  horizon: declareDouble(node, "horizon_s", DEFAULT_PLANNER_OPTIONS.horizon_s, "Planner horizon, s", { from: 0.1, to: 20 }),
+  minAltitude: declareDouble(node, "min_altitude_m", DEFAULT_PLANNER_OPTIONS.minAltitude_m, "Planner altitude floor above ground, m", { from: 0, to: 1000 }),
+  maxAltitude: declareDouble(node, "max_altitude_m", DEFAULT_PLANNER_OPTIONS.maxAltitude_m, "Planner altitude ceiling above ground, m", { from: 0, to: 10000 }),
+  hfov: declareDouble(node, "camera_hfov_rad", DEFAULT_PLANNER_OPTIONS.hfov_rad, "Camera horizontal field of view, rad", { from: 0.1, to: 3.1 }),
+  cameraPitch: declareDouble(node, "camera_pitch_rad", DEFAULT_PLANNER_OPTIONS.cameraPitch_rad, "Downward pitch of the camera's optical axis from body x, rad", { from: -1.5, to: 1.5 }),
+
   };
-  const controllerOptions: ControllerOptions = {
+}
+type ControllerParams = ReturnType<typeof declareControllerParams>;
+
+function controllerOptionsOf(p: ControllerParams): ControllerOptions {
+  return {
     limits: { cruiseSpeed_m_s: p.cruise, slowFraction: p.slowFraction, verticalSpeed_m_s: p.vertical, yawRate_rad_s: p.yawRate },
     maxHorizontalSpeed_m_s: p.maxH,
     maxVerticalSpeed_m_s: p.maxV,
@@ -110,223 +126,217 @@ export const controllerNode: NodeFactory = async (graph: RosGraph, options: Node
     inputTimeout_s: p.inputTimeout,
     gate: { enabled: p.gate, score: p.gateScore, corridorFraction: p.gateCorridor, classes: ["wire", "branch"] },
   };
-  const limits = controllerOptions.limits;
-  // The planner's manoeuvres fly at the controller's speeds: one set of limits for both.
-  const planner = p.mode === "planner"
-    ? new LocalPlanner({
-        threatGain: p.threatGain, clearance_m: p.clearance, horizon_s: p.horizon, minAltitude_m: p.minAltitude, maxAltitude_m: p.maxAltitude,
-        hfov_rad: p.hfov, cameraPitch_rad: p.cameraPitch,
-        limits: { cruiseSpeed_m_s: limits.cruiseSpeed_m_s, slowFraction: limits.slowFraction, verticalSpeed_m_s: limits.verticalSpeed_m_s, yawRate_rad_s: limits.yawRate_rad_s },
-      })
-    : undefined;
-  const navigation = new NavigationState({ timeout_s: p.navTimeout, ...(p.firstFixHome ? {} : { groundAltitude_m: p.homeAltitude }) });
-  if (p.mode === "planner" && p.goalSource === "parameters") navigation.setGoal({ latitude: p.goalLat, longitude: p.goalLon, altitude: p.goalAlt });
-  const nav = makeNavigation();
-  const plannerLogits = new Float32Array(NUM_ACTIONS);
-  const noLogits = new Float32Array(0);
-  let lastAction = "none";
-  let navProblem = "no frame yet";
-  const logger = node.getLogger();
-  const clock = node.getClock();
-  const health = new InputHealth(logger);
-  const stats = new RateStats();
+}
+
+/** The local planner of mode:=planner. Its manoeuvres fly at the controller's speeds: one set of limits for both. */
+function plannerOf(p: ControllerParams, limits: ControllerOptions["limits"]): LocalPlanner {
+  return new LocalPlanner({
+    threatGain: p.threatGain, clearance_m: p.clearance, horizon_s: p.horizon, minAltitude_m: p.minAltitude, maxAltitude_m: p.maxAltitude,
+    hfov_rad: p.hfov, cameraPitch_rad: p.cameraPitch,
+    limits: { cruiseSpeed_m_s: limits.cruiseSpeed_m_s, slowFraction: limits.slowFraction, verticalSpeed_m_s: limits.verticalSpeed_m_s, yawRate_rad_s: limits.yawRate_rad_s },
+  });
+}
+
+/** The controller node's state and callbacks; configure, activate, deactivate and release are its lifecycle transitions. */
+class ControllerNode {
+  private readonly p: ControllerParams;
+  private readonly controllerOptions: ControllerOptions;
+  private readonly navigation: NavigationState;
+  /** Planner mode's decision step; undefined with mode:=policy. */
+  private readonly planning: PlannerDecision | undefined;
+  readonly logger: Logger;
+  private readonly clock: Clock;
+  private readonly health: InputHealth;
+  private readonly stats = new RateStats();
   // Camera stamp -> command age on the node clock (SPEC "Speed": camera message to published
   // command), for the commands that answer a policy message.
-  const ages = new RateStats();
-  const guards = { policy: new StampGuard(), obstacles: new StampGuard() };
-  const diagnostics = new NodeDiagnostics(node, { hardwareId: "controller" });
-  const periodNs = BigInt(Math.round(1e9 / p.rate));
-  let controller: Controller | undefined;
-  let imageWidth = 0;
-  let lastPublishNs: bigint | undefined;
-  let active = false;
-  let pub: Publisher<TwistStamped> | undefined;
-  let timer: Timer | undefined;
-  const subs: Subscription[] = [];
-  let lastMode = "hover_no_input";
+  private readonly ages = new RateStats();
+  private readonly guards = { policy: new StampGuard(), obstacles: new StampGuard() };
+  private readonly diagnostics: NodeDiagnostics;
+  private readonly periodNs: bigint;
+  private controller: Controller | undefined;
+  private imageWidth = 0;
+  private lastPublishNs: bigint | undefined;
+  private active = false;
+  private pub: Publisher<TwistStamped> | undefined;
+  private timer: Timer | undefined;
+  private readonly subs: Subscription[] = [];
+  private lastMode = "hover_no_input";
 
-  diagnostics.add("controller", () => {
-    const s = stats.summary(clock.nowNs());
-    const a = ages.summary(clock.nowNs());
+  constructor(private readonly node: LifecycleRosNode) {
+    const p = declareControllerParams(node);
+    this.p = p;
+    this.controllerOptions = controllerOptionsOf(p);
+    this.logger = node.getLogger();
+    this.clock = node.getClock();
+    this.health = new InputHealth(this.logger);
+    const planner = p.mode === "planner" ? plannerOf(p, this.controllerOptions.limits) : undefined;
+    this.navigation = new NavigationState({ timeout_s: p.navTimeout, ...(p.firstFixHome ? {} : { groundAltitude_m: p.homeAltitude }) });
+    if (p.mode === "planner" && p.goalSource === "parameters") this.navigation.setGoal({ latitude: p.goalLat, longitude: p.goalLon, altitude: p.goalAlt });
+    this.planning = planner === undefined ? undefined : new PlannerDecision(planner, this.navigation, this.health, CONTROLLER_TOPICS.policy);
+    this.diagnostics = new NodeDiagnostics(node, { hardwareId: "controller" });
+    this.periodNs = BigInt(Math.round(1e9 / p.rate));
+    this.diagnostics.add("controller", () => this.status());
+  }
+
+  configure(): void {
+    const { node } = this;
+    this.controller = new Controller(this.controllerOptions);
+    this.pub = node.createPublisher<TwistStamped>(TWIST_STAMPED_TYPE, CONTROLLER_TOPICS.cmdVelRaw, { qos: QOS_DEFAULT });
+    this.subs.push(
+      node.createSubscription<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, CONTROLLER_TOPICS.policy, { qos: QOS_DEFAULT }, this.onPolicy),
+      node.createSubscription<Detection2DArray>(DETECTION_ARRAY_TYPE, CONTROLLER_TOPICS.obstacles, { qos: QOS_DEFAULT }, this.onObstacles),
+    );
+    if (this.planning !== undefined) this.subscribeNavigation();
+    this.diagnostics.start();
+  }
+
+  activate(): void {
+    this.controller?.reset();
+    this.lastPublishNs = undefined;
+    this.active = true;
+    this.timer = this.node.createTimer(this.periodNs, this.onTimer);
+  }
+
+  deactivate(): void {
+    this.active = false;
+    this.navigation.reset();
+    this.timer?.cancel();
+    this.timer = undefined;
+    for (const g of Object.values(this.guards)) g.reset();
+  }
+
+  release(): void {
+    this.active = false;
+    this.timer?.cancel();
+    this.timer = undefined;
+    for (const s of this.subs) this.node.destroySubscription(s);
+    this.subs.length = 0;
+    if (this.pub !== undefined) this.node.destroyPublisher(this.pub);
+    this.pub = undefined;
+    this.diagnostics.stop();
+    this.controller = undefined;
+  }
+
+  /** Planner mode's inputs: attitude, fix, velocity and (goal_source:=topic) the goal. */
+  private subscribeNavigation(): void {
+    const { node, navigation } = this;
+    const T = CONTROLLER_TOPICS;
+    this.subs.push(
+      node.createSubscription<Imu>(IMU_TYPE, T.imu, { qos: QOS_SENSOR_DATA }, this.navInput(T.imu, checkAttitude, (m, t) => navigation.onAttitude(m.orientation, t))),
+      node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, T.fix, { qos: QOS_SENSOR_DATA }, this.navInput(T.fix, checkNavSatFix, (m, t) => {
+        if (m.status.status >= 0) navigation.onFix(m, t);
+      })),
+      node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, T.vel, { qos: QOS_SENSOR_DATA }, this.navInput(T.vel, (m: TwistStamped) => checkTwistStamped(m), (m, t) => navigation.onVelocity(m.twist.linear, t))),
+    );
+    if (this.p.goalSource === "topic") {
+      this.subs.push(node.createSubscription<GeoPoseStamped>(GEO_POSE_STAMPED_TYPE, T.goal, { qos: { ...QOS_TRANSIENT_LOCAL, depth: 1 } }, this.onGoal));
+    }
+  }
+
+  /** A navigation input: validated, then folded into the navigation state with its receive time (node clock). */
+  private navInput<T>(topic: string, check: (m: T) => InputCheck, apply: (m: T, tNs: bigint) => void): (msg: T) => void {
+    return checkedInput<T>(this.health, topic, () => this.active, check, (m) => apply(m, this.clock.nowNs()));
+  }
+
+  private readonly onPolicy = (msg: StudentOutputMsg): void => {
+    const controller = this.controller;
+    if (!this.active || controller === undefined) return;
+    const topic = CONTROLLER_TOPICS.policy;
+    try {
+      const nowNs = this.clock.nowNs();
+      const problem = studentOutputProblem(msg);
+      const content: InputCheck = problem === undefined ? INPUT_OK : { type: "reject", reason: "bad_content", detail: problem };
+      // A stamp that jumps back (sim reset) restarts the controller's filters.
+      if (!this.health.admit(topic, content, () => this.guards.policy.check(msg.header.stamp, nowNs), () => controller.reset())) return;
+      const t0 = performance.now();
+      if (this.planning !== undefined) this.planning.decide(msg, nowNs, controller);
+      else if (!controller.setLogits(msg.action_logits, nowNs)) this.health.drop(topic, "non_finite", "action_logits has NaN/Inf: hover");
+      this.imageWidth = msg.image_width;
+      this.publish(copyHeader(msg.header), nowNs, t0);
+      this.ages.record(nowNs, Number(nowNs - stampToNs(msg.header.stamp)) / 1e6);
+    } catch (err) {
+      this.health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  private readonly onGoal = (msg: GeoPoseStamped): void => {
+    try {
+      this.navigation.setGoal(msg.geo_pose.position);
+      this.logger.info(`goal set: ${msg.geo_pose.position.latitude.toFixed(7)}, ${msg.geo_pose.position.longitude.toFixed(7)}, ${msg.geo_pose.position.altitude.toFixed(2)} m`);
+    } catch (err) {
+      this.health.drop(CONTROLLER_TOPICS.goal, "bad_content", err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  private readonly onObstacles = (msg: Detection2DArray): void => {
+    if (!this.active || this.controller === undefined) return;
+    const topic = CONTROLLER_TOPICS.obstacles;
+    try {
+      const v = this.guards.obstacles.check(msg.header.stamp, this.clock.nowNs());
+      if (v.type === "drop") {
+        this.health.drop(topic, v.reason, v.detail);
+        return;
+      }
+      this.controller.setDetections(msg.detections, this.imageWidth);
+    } catch (err) {
+      this.health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  /** Hover / keep-alive when no policy message came within one period. */
+  private readonly onTimer = (): void => {
+    if (!this.active) return;
+    const nowNs = this.clock.nowNs();
+    if (this.lastPublishNs !== undefined && nowNs >= this.lastPublishNs && nowNs - this.lastPublishNs < this.periodNs) return;
+    this.publish({ stamp: this.clock.now(), frame_id: this.p.frameId }, nowNs, performance.now());
+  };
+
+  private publish(header: { stamp: { sec: number; nanosec: number }; frame_id: string }, nowNs: bigint, t0: number): void {
+    if (this.controller === undefined || this.pub === undefined) return;
+    const out = this.controller.update(nowNs);
+    this.lastMode = out.mode;
+    const c = out.cmd;
+    this.pub.publish({
+      header: { stamp: { sec: header.stamp.sec, nanosec: header.stamp.nanosec }, frame_id: this.p.frameId },
+      twist: { linear: { x: c.vx_m_s, y: c.vy_m_s, z: c.vz_m_s }, angular: { x: 0, y: 0, z: c.yawRate_rad_s } },
+    });
+    this.lastPublishNs = nowNs;
+    this.stats.record(nowNs, performance.now() - t0);
+  }
+
+  private status(): DiagnosticTaskResult {
+    const { node, clock, lastMode } = this;
+    const s = this.stats.summary(clock.nowNs());
+    const a = this.ages.summary(clock.nowNs());
     return {
       level: node.state === "active" && lastMode === "policy" ? DIAG_OK : DIAG_WARN,
       message: `${node.state}, ${lastMode}`,
       values: [
         { key: "state", value: node.state },
         { key: "mode", value: lastMode },
-        { key: "decision", value: p.mode },
-        { key: "action", value: lastAction },
-        ...(p.mode === "planner"
-          ? [
-              { key: "navigation", value: navProblem },
-              { key: "goal", value: navigation.goal === undefined ? "none" : `${navigation.goal.latitude.toFixed(7)}, ${navigation.goal.longitude.toFixed(7)}, ${navigation.goal.altitude.toFixed(2)} m` },
-              { key: "goal_distance_m", value: nav.goalDistance_m.toFixed(2) },
-              { key: "goal_bearing_rad", value: nav.goalBearing_rad.toFixed(3) },
-              { key: "altitude_m", value: nav.altitude_m.toFixed(2) },
-            ]
-          : []),
+        { key: "decision", value: this.p.mode },
+        { key: "action", value: this.planning?.lastAction ?? "none" },
+        ...(this.planning?.keyValues() ?? []),
         { key: "commands", value: String(s.count) },
         { key: "rate_hz", value: s.rate_hz.toFixed(2) },
         { key: "latency_p50_ms", value: s.latencyP50_ms.toFixed(3) },
         { key: "camera_to_command_p50_ms", value: a.latencyP50_ms.toFixed(2) },
         { key: "camera_to_command_p99_ms", value: a.latencyP99_ms.toFixed(2) },
-        ...health.keyValues(),
+        ...this.health.keyValues(),
       ],
     };
-  });
+  }
+}
 
-  const publish = (header: { stamp: { sec: number; nanosec: number }; frame_id: string }, nowNs: bigint, t0: number): void => {
-    if (controller === undefined || pub === undefined) return;
-    const out = controller.update(nowNs);
-    lastMode = out.mode;
-    const c = out.cmd;
-    pub.publish({
-      header: { stamp: { sec: header.stamp.sec, nanosec: header.stamp.nanosec }, frame_id: p.frameId },
-      twist: { linear: { x: c.vx_m_s, y: c.vy_m_s, z: c.vz_m_s }, angular: { x: 0, y: 0, z: c.yawRate_rad_s } },
-    });
-    lastPublishNs = nowNs;
-    stats.record(nowNs, performance.now() - t0);
-  };
-
-  const onPolicy = (msg: StudentOutputMsg): void => {
-    if (!active || controller === undefined) return;
-    const topic = CONTROLLER_TOPICS.policy;
-    try {
-      const nowNs = clock.nowNs();
-      const problem = studentOutputProblem(msg);
-      if (problem !== undefined) {
-        health.drop(topic, "bad_content", problem);
-        return;
-      }
-      const v = guards.policy.check(msg.header.stamp, nowNs);
-      switch (v.type) {
-        case "drop":
-          health.drop(topic, v.reason, v.detail);
-          return;
-        case "jump_back":
-          health.timeJump(topic, v.detail);
-          controller.reset();
-          break;
-        case "ok":
-          break;
-      }
-      const t0 = performance.now();
-      if (planner !== undefined) plan(msg, nowNs);
-      else if (!controller.setLogits(msg.action_logits, nowNs)) health.drop(topic, "non_finite", "action_logits has NaN/Inf: hover");
-      imageWidth = msg.image_width;
-      publish(copyHeader(msg.header), nowNs, t0);
-      ages.record(nowNs, Number(nowNs - stampToNs(msg.header.stamp)) / 1e6);
-    } catch (err) {
-      health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
-    }
-  };
-
-  /** Planner mode: threat cells + navigation -> the planner's logits (hover with the reason when it cannot plan). */
-  const plan = (msg: StudentOutputMsg, nowNs: bigint): void => {
-    if (controller === undefined || planner === undefined) return;
-    if (msg.threat_probs.length === 0) {
-      health.drop(CONTROLLER_TOPICS.policy, "bad_content", "no threat_probs: the perception node runs detector:=policy; set the controller's mode:=policy, or run detector:=pipeline");
-      controller.setLogits(noLogits, nowNs);
-      return;
-    }
-    const read = navigation.read(nowNs, nav);
-    if (!read.ok) {
-      navProblem = read.reason;
-      controller.setLogits(noLogits, nowNs);
-      lastAction = "hover (no navigation)";
-      return;
-    }
-    navProblem = "ok";
-    const threat = msg.threat_probs instanceof Float32Array ? msg.threat_probs : Float32Array.from(msg.threat_probs);
-    planner.score(plannerInput({ threat, rows: msg.grid_rows, cols: msg.grid_cols, width: msg.image_width, height: msg.image_height }, nav), plannerLogits);
-    controller.setLogits(plannerLogits, nowNs);
-    lastAction = ACTIONS[argmaxAction(plannerLogits)] ?? "?";
-  };
-
-  /** A navigation input: validated, then folded into the navigation state with its receive time (node clock). */
-  const navInput = <T>(topic: string, check: (m: T) => InputCheck, apply: (m: T, tNs: bigint) => void) =>
-    checkedInput<T>(health, topic, () => active, check, (m) => apply(m, clock.nowNs()));
-
-  const onGoal = (msg: GeoPoseStamped): void => {
-    try {
-      navigation.setGoal(msg.geo_pose.position);
-      logger.info(`goal set: ${msg.geo_pose.position.latitude.toFixed(7)}, ${msg.geo_pose.position.longitude.toFixed(7)}, ${msg.geo_pose.position.altitude.toFixed(2)} m`);
-    } catch (err) {
-      health.drop(CONTROLLER_TOPICS.goal, "bad_content", err instanceof Error ? err.message : String(err));
-    }
-  };
-
-  const onObstacles = (msg: Detection2DArray): void => {
-    if (!active || controller === undefined) return;
-    const topic = CONTROLLER_TOPICS.obstacles;
-    try {
-      const v = guards.obstacles.check(msg.header.stamp, clock.nowNs());
-      if (v.type === "drop") {
-        health.drop(topic, v.reason, v.detail);
-        return;
-      }
-      controller.setDetections(msg.detections, imageWidth);
-    } catch (err) {
-      health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
-    }
-  };
-
-  const onTimer = (): void => {
-    if (!active) return;
-    const nowNs = clock.nowNs();
-    if (lastPublishNs !== undefined && nowNs >= lastPublishNs && nowNs - lastPublishNs < periodNs) return;
-    publish({ stamp: clock.now(), frame_id: p.frameId }, nowNs, performance.now());
-  };
-
-  const release = (): void => {
-    active = false;
-    timer?.cancel();
-    timer = undefined;
-    for (const s of subs) node.destroySubscription(s);
-    subs.length = 0;
-    if (pub !== undefined) node.destroyPublisher(pub);
-    pub = undefined;
-    diagnostics.stop();
-    controller = undefined;
-  };
-
+export const controllerNode: NodeFactory = async (graph: RosGraph, options: NodeFactoryOptions): Promise<LaunchedNode> => {
+  const node = createLaunchedLifecycleNode(graph, options);
+  const controller = new ControllerNode(node);
   return wireLifecycle(node, {
-    logger,
-    configure: () => {
-      controller = new Controller(controllerOptions);
-      pub = node.createPublisher<TwistStamped>(TWIST_STAMPED_TYPE, CONTROLLER_TOPICS.cmdVelRaw, { qos: QOS_DEFAULT });
-      subs.push(
-        node.createSubscription<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, CONTROLLER_TOPICS.policy, { qos: QOS_DEFAULT }, onPolicy),
-        node.createSubscription<Detection2DArray>(DETECTION_ARRAY_TYPE, CONTROLLER_TOPICS.obstacles, { qos: QOS_DEFAULT }, onObstacles),
-      );
-      if (planner !== undefined) {
-        const T = CONTROLLER_TOPICS;
-        subs.push(
-          node.createSubscription<Imu>(IMU_TYPE, T.imu, { qos: QOS_SENSOR_DATA }, navInput(T.imu, checkAttitude, (m, t) => navigation.onAttitude(m.orientation, t))),
-          node.createSubscription<NavSatFix>(NAV_SAT_FIX_TYPE, T.fix, { qos: QOS_SENSOR_DATA }, navInput(T.fix, checkNavSatFix, (m, t) => {
-            if (m.status.status >= 0) navigation.onFix(m, t);
-          })),
-          node.createSubscription<TwistStamped>(TWIST_STAMPED_TYPE, T.vel, { qos: QOS_SENSOR_DATA }, navInput(T.vel, (m: TwistStamped) => checkTwistStamped(m), (m, t) => navigation.onVelocity(m.twist.linear, t))),
-        );
-        if (p.goalSource === "topic") {
-          subs.push(node.createSubscription<GeoPoseStamped>(GEO_POSE_STAMPED_TYPE, T.goal, { qos: { ...QOS_TRANSIENT_LOCAL, depth: 1 } }, onGoal));
-        }
-      }
-      diagnostics.start();
-    },
-    activate: () => {
-      controller?.reset();
-      lastPublishNs = undefined;
-      active = true;
-      timer = node.createTimer(periodNs, onTimer);
-    },
-    deactivate: () => {
-      active = false;
-      navigation.reset();
-      timer?.cancel();
-      timer = undefined;
-      for (const g of Object.values(guards)) g.reset();
-    },
-    release,
+    logger: controller.logger,
+    configure: () => controller.configure(),
+    activate: () => controller.activate(),
+    deactivate: () => controller.deactivate(),
+    release: () => controller.release(),
   });
 };

@@ -17,7 +17,7 @@
  */
 import type { BodyVelocityCommand } from "../src/harness/actions";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
-import { QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL, type Publisher, type RosGraph } from "../src/ros/graph/types";
+import { QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL, type Logger, type Parameter, type Publisher, type RosGraph, type RosNode, type SetParametersResult } from "../src/ros/graph/types";
 import { wallNowNs } from "../src/ros/graph/wallClock";
 import { nsToStamp } from "../src/util/time";
 import type {
@@ -32,7 +32,8 @@ import type {
 } from "../src/ros/msgs/generated";
 import { eulerToQuaternion } from "../sim/sensors";
 import { loadScenarioFile } from "../sim/io/loadScenarioFile";
-import { makePrivilegedState } from "../sim/privileged";
+import { makePrivilegedState, type PrivilegedState } from "../sim/privileged";
+import type { BoxList } from "../sim/Renderer";
 import type { Scenario } from "../sim/Scenario";
 import { createSimulation, type Simulation } from "../sim/Simulation";
 import { GROUND_TRUTH_TYPE, SIM_TOPICS } from "../sim/topics";
@@ -72,6 +73,258 @@ const topicOf = (name: string): string => {
   return t.topic;
 };
 
+function declareSimParams(node: RosNode) {
+  return {
+    scenario: declareString(node, "scenario", "default", "Scenario name (sim/scenarios/NAME.yaml) or path to a scenario YAML"),
+    seed: declareInt(node, "seed", 1, "Scenario seed", { from: 0, to: 0xffffffff }),
+    perturbed: declareBool(node, "perturbed", false, "Apply the scenario's perturbation block"),
+    mode: declareString<SimMode>(node, "mode", "realtime", "realtime: wall-clock timer; lockstep: driven by explicit ticks", ["realtime", "lockstep"]),
+    width: declareInt(node, "image_width", 0, "Camera width in px (0 = the scenario's)", { from: 0, to: 4096 }),
+    height: declareInt(node, "image_height", 0, "Camera height in px (0 = the scenario's)", { from: 0, to: 4096 }),
+    cameraRate: declareDouble(node, "camera_rate_hz", 0, "Camera rate (0 = the scenario's)", { from: 0, to: 1000 }),
+    imuRate: declareDouble(node, "imu_rate_hz", 0, "IMU rate = physics tick rate (0 = the scenario's)", { from: 0, to: 2000 }),
+    gpsRate: declareDouble(node, "gps_rate_hz", 0, "GPS rate (0 = the scenario's)", { from: 0, to: 100 }),
+    groundTruth: declareBool(node, "publish_ground_truth", true, "Publish sim/ground_truth with every camera frame"),
+    cmdTimeout: declareDouble(node, "cmd_timeout_s", 0.5, "Hover when the last cmd_vel is older than this (sim time)", { from: 0.01, to: 60 }),
+    fixLost: declareBool(node, "gps_fix_lost", false, "Report STATUS_NO_FIX on gps/fix (settable at run time)"),
+  };
+}
+type SimParams = ReturnType<typeof declareSimParams>;
+
+/** The scenario with the parameters' camera, IMU and GPS overrides (0 keeps the scenario's). */
+function scenarioOf(p: SimParams, load: (nameOrPath: string) => Scenario): Scenario {
+  const scenario = load(p.scenario);
+  if (p.width > 0) scenario.camera.width = p.width;
+  if (p.height > 0) scenario.camera.height = p.height;
+  if (p.cameraRate > 0) scenario.camera.rate_hz = p.cameraRate;
+  if (p.imuRate > 0) scenario.imu.rate_hz = p.imuRate;
+  if (p.gpsRate > 0) scenario.gps.rate_hz = p.gpsRate;
+  return scenario;
+}
+
+/** gps_fix_lost, settable at run time. */
+function setGpsFixLost(sim: Simulation): (params: Parameter[]) => SetParametersResult {
+  return (params) => {
+    for (const q of params) {
+      if (q.name === "gps_fix_lost") {
+        if (typeof q.value !== "boolean") return { successful: false, reason: `gps_fix_lost=${JSON.stringify(q.value)}, expected a bool` };
+        sim.gpsFixLost = q.value;
+      }
+    }
+    return { successful: true, reason: "" };
+  };
+}
+
+type SimPublishers = {
+  image: Publisher<ImageMsg>;
+  info: Publisher<CameraInfoMsg>;
+  imu: Publisher<ImuMsg>;
+  fix: Publisher<NavSatFixMsg>;
+  vel: Publisher<TwistStampedMsg>;
+  clock: Publisher<ClockMsg>;
+  /** Undefined with publish_ground_truth:=false. */
+  truth: Publisher<GroundTruthMsg> | undefined;
+};
+
+function createSimPublishers(node: RosNode, groundTruth: boolean): SimPublishers {
+  return {
+    image: node.createPublisher<ImageMsg>("sensor_msgs/msg/Image", rel(topicOf("/camera/image_raw")), { qos: QOS_SENSOR_DATA }),
+    info: node.createPublisher<CameraInfoMsg>("sensor_msgs/msg/CameraInfo", rel(topicOf("/camera/camera_info")), { qos: QOS_SENSOR_DATA }),
+    imu: node.createPublisher<ImuMsg>("sensor_msgs/msg/Imu", rel(topicOf("/imu/data")), { qos: QOS_SENSOR_DATA }),
+    fix: node.createPublisher<NavSatFixMsg>("sensor_msgs/msg/NavSatFix", rel(topicOf("/gps/fix")), { qos: QOS_SENSOR_DATA }),
+    vel: node.createPublisher<TwistStampedMsg>("geometry_msgs/msg/TwistStamped", rel(topicOf("/gps/vel")), { qos: QOS_SENSOR_DATA }),
+    clock: node.createPublisher<ClockMsg>("rosgraph_msgs/msg/Clock", topicOf("/clock"), { qos: QOS_DEFAULT }),
+    truth: groundTruth ? node.createPublisher<GroundTruthMsg>(GROUND_TRUTH_TYPE, rel(topicOf("/sim/ground_truth")), { qos: QOS_DEFAULT }) : undefined,
+  };
+}
+
+/**
+ * The mission goal, once, latched (transient local: a controller that starts later still gets
+ * it), as a ground station or mission planner would send it: WGS84, the GPS's altitude datum.
+ */
+function publishGoal(node: RosNode, sim: Simulation): void {
+  const pubGoal = node.createPublisher<GeoPoseStampedMsg>("geographic_msgs/msg/GeoPoseStamped", rel(topicOf("/goal")), { qos: { ...QOS_TRANSIENT_LOCAL, depth: 1 } });
+  pubGoal.publish({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: "" }, geo_pose: { position: sim.goalGeodetic(), orientation: { x: 0, y: 0, z: 0, w: 1 } } });
+}
+
+/** The last valid cmd_vel and its receive time (sim time); non-finite twists are dropped, counted and logged once per burst. */
+class CommandInput {
+  readonly cmd: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
+  private readonly hover: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
+  private lastCmdNs = -1n;
+  dropped = 0;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly timeoutNs: bigint,
+  ) {}
+
+  receive(m: TwistStampedMsg, timeNs: bigint): void {
+    const l = m.twist.linear;
+    const a = m.twist.angular;
+    if (![l.x, l.y, l.z, a.z].every(Number.isFinite)) {
+      this.dropped++;
+      this.logger.throttle("warn", "bad_cmd", 1_000_000_000n, `cmd_vel dropped: non-finite twist (${l.x}, ${l.y}, ${l.z}, ${a.z}); ${this.dropped} dropped so far`);
+      return;
+    }
+    this.cmd.vx_m_s = l.x;
+    this.cmd.vy_m_s = l.y;
+    this.cmd.vz_m_s = l.z;
+    this.cmd.yawRate_rad_s = a.z;
+    this.lastCmdNs = timeNs;
+  }
+
+  /** The command to fly at `timeNs`: the last one, or hover when it is older than cmd_timeout_s. */
+  at(timeNs: bigint): BodyVelocityCommand {
+    const fresh = this.lastCmdNs >= 0n && timeNs - this.lastCmdNs <= this.timeoutNs;
+    return fresh ? this.cmd : this.hover;
+  }
+}
+
+const diag = (v: number): number[] => [v, 0, 0, 0, v, 0, 0, 0, v];
+
+/** The sensor messages of one physics tick: /clock and IMU every tick, GPS and camera when due at their rates. */
+class SensorOutputs {
+  private nextCameraNs = 0n;
+  private nextGpsNs = 0n;
+  private readonly cameraNs: bigint;
+  private readonly gpsNs: bigint;
+  private readonly width: number;
+  private readonly height: number;
+  private readonly mask: Uint8Array;
+  private readonly boxes: BoxList;
+  private readonly priv: PrivilegedState = makePrivilegedState();
+  private readonly info: ReturnType<Simulation["cameraInfo"]>;
+
+  constructor(
+    private readonly sim: Simulation,
+    private readonly pubs: SimPublishers,
+    private readonly run: { scenario: Scenario; seed: number; perturbed: boolean },
+  ) {
+    this.cameraNs = BigInt(Math.round(1e9 / run.scenario.camera.rate_hz));
+    this.gpsNs = BigInt(Math.round(1e9 / run.scenario.gps.rate_hz));
+    this.width = sim.camera.width;
+    this.height = sim.camera.height;
+    this.mask = new Uint8Array(this.width * this.height);
+    this.boxes = sim.makeBoxList();
+    this.info = sim.cameraInfo();
+  }
+
+  publishDue(timeNs: bigint): void {
+    const { sim, pubs } = this;
+    const st = nsToStamp(timeNs);
+    pubs.clock.publish({ clock: st });
+    const imu = sim.readImu();
+    const imuStd = sim.imuNoise;
+    pubs.imu.publish({
+      header: { stamp: st, frame_id: "imu_link" },
+      orientation: imu.orientation,
+      orientation_covariance: diag(1e-6),
+      angular_velocity: imu.angular_velocity,
+      angular_velocity_covariance: diag(imuStd.gyroNoiseStd_rad_s ** 2),
+      linear_acceleration: imu.linear_acceleration,
+      linear_acceleration_covariance: diag(imuStd.accelNoiseStd_m_s2 ** 2),
+    });
+    if (timeNs >= this.nextGpsNs) {
+      this.nextGpsNs += this.gpsNs;
+      const fix = sim.readGpsFix();
+      pubs.fix.publish({ header: { stamp: st, frame_id: "gps_link" }, ...fix, position_covariance: [...fix.position_covariance] });
+      const v = sim.readGpsVelocity();
+      pubs.vel.publish({ header: { stamp: st, frame_id: "gps_link" }, twist: { linear: { ...v.linear }, angular: { ...v.angular } } });
+    }
+    if (timeNs >= this.nextCameraNs) {
+      this.nextCameraNs += this.cameraNs;
+      this.publishCamera({ stamp: st, frame_id: "camera_optical_frame" });
+    }
+  }
+
+  private publishCamera(header: { stamp: { sec: number; nanosec: number }; frame_id: string }): void {
+    const { sim, pubs, info, mask, boxes, width: W, height: H } = this;
+    // A fresh buffer per published image: in-process subscribers may keep the message.
+    const rgb = new Uint8Array(W * H * 3);
+    // Ground truth (class mask + boxes) costs render time: skip it when nobody gets it.
+    if (pubs.truth !== undefined) sim.renderCamera({ rgb, mask, boxes });
+    else sim.renderCamera({ rgb });
+    pubs.image.publish({ header, height: H, width: W, encoding: "rgb8", is_bigendian: 0, step: W * 3, data: rgb });
+    pubs.info.publish({ header, ...info, d: [...info.d], k: [...info.k], r: [...info.r], p: [...info.p], roi: { ...info.roi } });
+    if (pubs.truth !== undefined) {
+      sim.privileged(this.priv);
+      pubs.truth.publish(groundTruthMsg(header, sim, this.run, { width: W, height: H, mask, boxes, priv: this.priv }));
+    }
+  }
+}
+
+/** sim/ground_truth for the frame just rendered into `frame.mask` and `frame.boxes`, with `frame.priv` just computed. */
+function groundTruthMsg(
+  header: { stamp: { sec: number; nanosec: number }; frame_id: string },
+  sim: Simulation,
+  run: { scenario: Scenario; seed: number; perturbed: boolean },
+  frame: { width: number; height: number; mask: Uint8Array; boxes: BoxList; priv: PrivilegedState },
+): GroundTruthMsg {
+  const { mask, boxes, priv } = frame;
+  const d = sim.drone;
+  const q = { x: 0, y: 0, z: 0, w: 1 };
+  eulerToQuaternion(d.yaw, d.pitch, d.roll, q);
+  const n = boxes.count;
+  return {
+    header,
+    scenario: run.scenario.name,
+    seed: run.seed,
+    perturbed: run.perturbed,
+    height: frame.height,
+    width: frame.width,
+    mask: mask.slice(),
+    box_object_id: Uint32Array.from(boxes.objectId.subarray(0, n)),
+    box_class: boxes.cls.slice(0, n),
+    box_x_min: boxes.x0.slice(0, n),
+    box_y_min: boxes.y0.slice(0, n),
+    box_x_max: boxes.x1.slice(0, n),
+    box_y_max: boxes.y1.slice(0, n),
+    pose: { position: { x: d.position[0]!, y: d.position[1]!, z: d.position[2]! }, orientation: q },
+    velocity_enu: { x: d.velocity[0]!, y: d.velocity[1]!, z: d.velocity[2]! },
+    angular_velocity_body: { x: d.angularVelocity[0]!, y: d.angularVelocity[1]!, z: d.angularVelocity[2]! },
+    nearest_distance: priv.nearestDistance_m,
+    nearest_class: priv.nearestClass,
+    nearest_azimuth: priv.nearestAzimuth_rad,
+    nearest_elevation: priv.nearestElevation_rad,
+    path_distance: priv.pathDistance_m,
+    path_class: priv.pathClass,
+    path_azimuth: priv.pathAzimuth_rad,
+    path_elevation: priv.pathElevation_rad,
+    time_to_collision: priv.timeToCollision_s,
+    class_distance: Float64Array.from(priv.classDistance_m),
+    ground_clearance: priv.groundClearance_m,
+    goal_distance: priv.goalDistance_m,
+    goal_azimuth: priv.goalAzimuth_rad,
+    status: sim.status,
+    collided: sim.collision !== undefined,
+    collision_class: sim.collision?.cls ?? 0,
+    collision_time: sim.collision?.time_s ?? 0,
+  };
+}
+
+/**
+ * Real time: /diagnostics and /clock rates are in sim time, so a sim that cannot keep up on a
+ * loaded machine looks healthy there; this compares with the wall clock and says so.
+ */
+function realtimeLagWarning(logger: Logger, tickNs: bigint, cameraRate_hz: number): (timeNs: bigint) => void {
+  let wallStartNs: bigint | undefined;
+  return (timeNs) => {
+    // From the first tick (the other nodes may still be loading models before it).
+    wallStartNs ??= wallNowNs() - tickNs;
+    const wallNs = wallNowNs() - wallStartNs;
+    if (wallNs - timeNs > REALTIME_LAG_WARN_NS) {
+      const ratio = Number(timeNs) / Number(wallNs);
+      logger.throttle(
+        "warn",
+        "realtime_lag",
+        5_000_000_000n,
+        `sim falls behind real time: ${(Number(timeNs) / 1e9).toFixed(1)} s simulated in ${(Number(wallNs) / 1e9).toFixed(1)} s of wall time (${ratio.toFixed(2)}x); the camera runs at about ${(cameraRate_hz * ratio).toFixed(1)} Hz wall-clock, not ${cameraRate_hz} Hz`,
+      );
+    }
+  };
+}
+
 export function createSimNode(deps: SimNodeDeps = {}): NodeFactory {
   return async (graph: RosGraph, options: NodeFactoryOptions): Promise<SimLaunchedNode> => {
     const node = graph.createNode(options.name, {
@@ -82,195 +335,33 @@ export function createSimNode(deps: SimNodeDeps = {}): NodeFactory {
     });
     const logger = node.getLogger();
     if (options.parameterOverrides.use_sim_time === true) logger.info("use_sim_time ignored: the simulator publishes /clock itself");
-    const p = {
-      scenario: declareString(node, "scenario", "default", "Scenario name (sim/scenarios/NAME.yaml) or path to a scenario YAML"),
-      seed: declareInt(node, "seed", 1, "Scenario seed", { from: 0, to: 0xffffffff }),
-      perturbed: declareBool(node, "perturbed", false, "Apply the scenario's perturbation block"),
-      mode: declareString<SimMode>(node, "mode", "realtime", "realtime: wall-clock timer; lockstep: driven by explicit ticks", ["realtime", "lockstep"]),
-      width: declareInt(node, "image_width", 0, "Camera width in px (0 = the scenario's)", { from: 0, to: 4096 }),
-      height: declareInt(node, "image_height", 0, "Camera height in px (0 = the scenario's)", { from: 0, to: 4096 }),
-      cameraRate: declareDouble(node, "camera_rate_hz", 0, "Camera rate (0 = the scenario's)", { from: 0, to: 1000 }),
-      imuRate: declareDouble(node, "imu_rate_hz", 0, "IMU rate = physics tick rate (0 = the scenario's)", { from: 0, to: 2000 }),
-      gpsRate: declareDouble(node, "gps_rate_hz", 0, "GPS rate (0 = the scenario's)", { from: 0, to: 100 }),
-      groundTruth: declareBool(node, "publish_ground_truth", true, "Publish sim/ground_truth with every camera frame"),
-      cmdTimeout: declareDouble(node, "cmd_timeout_s", 0.5, "Hover when the last cmd_vel is older than this (sim time)", { from: 0.01, to: 60 }),
-      fixLost: declareBool(node, "gps_fix_lost", false, "Report STATUS_NO_FIX on gps/fix (settable at run time)"),
-    };
-    const scenario = (deps.loadScenario ?? loadScenarioFile)(p.scenario);
-    if (p.width > 0) scenario.camera.width = p.width;
-    if (p.height > 0) scenario.camera.height = p.height;
-    if (p.cameraRate > 0) scenario.camera.rate_hz = p.cameraRate;
-    if (p.imuRate > 0) scenario.imu.rate_hz = p.imuRate;
-    if (p.gpsRate > 0) scenario.gps.rate_hz = p.gpsRate;
+    const p = declareSimParams(node);
+    const scenario = scenarioOf(p, deps.loadScenario ?? loadScenarioFile);
     const sim = createSimulation(scenario, { seed: p.seed, perturbed: p.perturbed });
     sim.gpsFixLost = p.fixLost;
-    node.addOnSetParametersCallback((params) => {
-      for (const q of params) {
-        if (q.name === "gps_fix_lost") {
-          if (typeof q.value !== "boolean") return { successful: false, reason: `gps_fix_lost=${JSON.stringify(q.value)}, expected a bool` };
-          sim.gpsFixLost = q.value;
-        }
-      }
-      return { successful: true, reason: "" };
-    });
+    node.addOnSetParametersCallback(setGpsFixLost(sim));
 
-    const pubImage = node.createPublisher<ImageMsg>("sensor_msgs/msg/Image", rel(topicOf("/camera/image_raw")), { qos: QOS_SENSOR_DATA });
-    const pubInfo = node.createPublisher<CameraInfoMsg>("sensor_msgs/msg/CameraInfo", rel(topicOf("/camera/camera_info")), { qos: QOS_SENSOR_DATA });
-    const pubImu = node.createPublisher<ImuMsg>("sensor_msgs/msg/Imu", rel(topicOf("/imu/data")), { qos: QOS_SENSOR_DATA });
-    const pubFix = node.createPublisher<NavSatFixMsg>("sensor_msgs/msg/NavSatFix", rel(topicOf("/gps/fix")), { qos: QOS_SENSOR_DATA });
-    const pubVel = node.createPublisher<TwistStampedMsg>("geometry_msgs/msg/TwistStamped", rel(topicOf("/gps/vel")), { qos: QOS_SENSOR_DATA });
-    const pubClock = node.createPublisher<ClockMsg>("rosgraph_msgs/msg/Clock", topicOf("/clock"), { qos: QOS_DEFAULT });
-    const pubTruth: Publisher<GroundTruthMsg> | undefined = p.groundTruth
-      ? node.createPublisher<GroundTruthMsg>(GROUND_TRUTH_TYPE, rel(topicOf("/sim/ground_truth")), { qos: QOS_DEFAULT })
-      : undefined;
-
-    // The mission goal, once, latched (transient local: a controller that starts later still gets
-    // it), as a ground station or mission planner would send it: WGS84, the GPS's altitude datum.
-    const pubGoal = node.createPublisher<GeoPoseStampedMsg>("geographic_msgs/msg/GeoPoseStamped", rel(topicOf("/goal")), { qos: { ...QOS_TRANSIENT_LOCAL, depth: 1 } });
-    pubGoal.publish({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: "" }, geo_pose: { position: sim.goalGeodetic(), orientation: { x: 0, y: 0, z: 0, w: 1 } } });
-
-    const cmd: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
-    const hover: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
-    let lastCmdNs = -1n;
-    let dropped = 0;
-    node.createSubscription<TwistStampedMsg>("geometry_msgs/msg/TwistStamped", rel(topicOf("/cmd_vel")), { qos: QOS_DEFAULT }, (m) => {
-      const l = m.twist.linear;
-      const a = m.twist.angular;
-      if (![l.x, l.y, l.z, a.z].every(Number.isFinite)) {
-        dropped++;
-        logger.throttle("warn", "bad_cmd", 1_000_000_000n, `cmd_vel dropped: non-finite twist (${l.x}, ${l.y}, ${l.z}, ${a.z}); ${dropped} dropped so far`);
-        return;
-      }
-      cmd.vx_m_s = l.x;
-      cmd.vy_m_s = l.y;
-      cmd.vz_m_s = l.z;
-      cmd.yawRate_rad_s = a.z;
-      lastCmdNs = timeNs;
-    });
+    const pubs = createSimPublishers(node, p.groundTruth);
+    publishGoal(node, sim);
+    let timeNs = 0n;
+    const command = new CommandInput(logger, BigInt(Math.round(p.cmdTimeout * 1e9)));
+    node.createSubscription<TwistStampedMsg>("geometry_msgs/msg/TwistStamped", rel(topicOf("/cmd_vel")), { qos: QOS_DEFAULT }, (m) => command.receive(m, timeNs));
 
     const tickNs = BigInt(Math.round(1e9 / scenario.imu.rate_hz));
     const tick_s = Number(tickNs) / 1e9;
-    const cameraNs = BigInt(Math.round(1e9 / scenario.camera.rate_hz));
-    const gpsNs = BigInt(Math.round(1e9 / scenario.gps.rate_hz));
-    const timeoutNs = BigInt(Math.round(p.cmdTimeout * 1e9));
-    let timeNs = 0n;
-    let nextCameraNs = 0n;
-    let nextGpsNs = 0n;
-    const W = sim.camera.width;
-    const H = sim.camera.height;
-    const mask = new Uint8Array(W * H);
-    const boxes = sim.makeBoxList();
-    const priv = makePrivilegedState();
-    const info = sim.cameraInfo();
-    const imuStd = sim.imuNoise;
-    const diag = (v: number): number[] => [v, 0, 0, 0, v, 0, 0, 0, v];
-    const stamp = (): { sec: number; nanosec: number } => nsToStamp(timeNs);
-
-    const publishDue = (): void => {
-      const st = stamp();
-      pubClock.publish({ clock: st });
-      const imu = sim.readImu();
-      pubImu.publish({
-        header: { stamp: st, frame_id: "imu_link" },
-        orientation: imu.orientation,
-        orientation_covariance: diag(1e-6),
-        angular_velocity: imu.angular_velocity,
-        angular_velocity_covariance: diag(imuStd.gyroNoiseStd_rad_s ** 2),
-        linear_acceleration: imu.linear_acceleration,
-        linear_acceleration_covariance: diag(imuStd.accelNoiseStd_m_s2 ** 2),
-      });
-      if (timeNs >= nextGpsNs) {
-        nextGpsNs += gpsNs;
-        const fix = sim.readGpsFix();
-        pubFix.publish({ header: { stamp: st, frame_id: "gps_link" }, ...fix, position_covariance: [...fix.position_covariance] });
-        const v = sim.readGpsVelocity();
-        pubVel.publish({ header: { stamp: st, frame_id: "gps_link" }, twist: { linear: { ...v.linear }, angular: { ...v.angular } } });
-      }
-      if (timeNs >= nextCameraNs) {
-        nextCameraNs += cameraNs;
-        // A fresh buffer per published image: in-process subscribers may keep the message.
-        const rgb = new Uint8Array(W * H * 3);
-        // Ground truth (class mask + boxes) costs render time: skip it when nobody gets it.
-        if (pubTruth !== undefined) sim.renderCamera({ rgb, mask, boxes });
-        else sim.renderCamera({ rgb });
-        const header = { stamp: st, frame_id: "camera_optical_frame" };
-        pubImage.publish({ header, height: H, width: W, encoding: "rgb8", is_bigendian: 0, step: W * 3, data: rgb });
-        pubInfo.publish({ header, ...info, d: [...info.d], k: [...info.k], r: [...info.r], p: [...info.p], roi: { ...info.roi } });
-        if (pubTruth !== undefined) pubTruth.publish(groundTruth(header));
-      }
-    };
-
-    const groundTruth = (header: { stamp: { sec: number; nanosec: number }; frame_id: string }): GroundTruthMsg => {
-      sim.privileged(priv);
-      const d = sim.drone;
-      const q = { x: 0, y: 0, z: 0, w: 1 };
-      eulerToQuaternion(d.yaw, d.pitch, d.roll, q);
-      const n = boxes.count;
-      return {
-        header,
-        scenario: scenario.name,
-        seed: p.seed,
-        perturbed: p.perturbed,
-        height: H,
-        width: W,
-        mask: mask.slice(),
-        box_object_id: Uint32Array.from(boxes.objectId.subarray(0, n)),
-        box_class: boxes.cls.slice(0, n),
-        box_x_min: boxes.x0.slice(0, n),
-        box_y_min: boxes.y0.slice(0, n),
-        box_x_max: boxes.x1.slice(0, n),
-        box_y_max: boxes.y1.slice(0, n),
-        pose: { position: { x: d.position[0]!, y: d.position[1]!, z: d.position[2]! }, orientation: q },
-        velocity_enu: { x: d.velocity[0]!, y: d.velocity[1]!, z: d.velocity[2]! },
-        angular_velocity_body: { x: d.angularVelocity[0]!, y: d.angularVelocity[1]!, z: d.angularVelocity[2]! },
-        nearest_distance: priv.nearestDistance_m,
-        nearest_class: priv.nearestClass,
-        nearest_azimuth: priv.nearestAzimuth_rad,
-        nearest_elevation: priv.nearestElevation_rad,
-        path_distance: priv.pathDistance_m,
-        path_class: priv.pathClass,
-        path_azimuth: priv.pathAzimuth_rad,
-        path_elevation: priv.pathElevation_rad,
-        time_to_collision: priv.timeToCollision_s,
-        class_distance: Float64Array.from(priv.classDistance_m),
-        ground_clearance: priv.groundClearance_m,
-        goal_distance: priv.goalDistance_m,
-        goal_azimuth: priv.goalAzimuth_rad,
-        status: sim.status,
-        collided: sim.collision !== undefined,
-        collision_class: sim.collision?.cls ?? 0,
-        collision_time: sim.collision?.time_s ?? 0,
-      };
-    };
-
-    // Real time: /diagnostics and /clock rates are in sim time, so a sim that cannot keep up on
-    // a loaded machine looks healthy there; compare with the wall clock and say so.
-    let wallStartNs: bigint | undefined;
+    const sensors = new SensorOutputs(sim, pubs, { scenario, seed: p.seed, perturbed: p.perturbed });
+    const lag = p.mode === "realtime" ? realtimeLagWarning(logger, tickNs, scenario.camera.rate_hz) : undefined;
     const tick = (): void => {
-      const fresh = lastCmdNs >= 0n && timeNs - lastCmdNs <= timeoutNs;
-      sim.step(fresh ? cmd : hover, tick_s);
+      sim.step(command.at(timeNs), tick_s);
       timeNs += tickNs;
-      publishDue();
-      if (p.mode === "realtime") {
-        // From the first tick (the other nodes may still be loading models before it).
-        wallStartNs ??= wallNowNs() - tickNs;
-        const wallNs = wallNowNs() - wallStartNs;
-        if (wallNs - timeNs > REALTIME_LAG_WARN_NS) {
-          const ratio = Number(timeNs) / Number(wallNs);
-          logger.throttle(
-            "warn",
-            "realtime_lag",
-            5_000_000_000n,
-            `sim falls behind real time: ${(Number(timeNs) / 1e9).toFixed(1)} s simulated in ${(Number(wallNs) / 1e9).toFixed(1)} s of wall time (${ratio.toFixed(2)}x); the camera runs at about ${(scenario.camera.rate_hz * ratio).toFixed(1)} Hz wall-clock, not ${scenario.camera.rate_hz} Hz`,
-          );
-        }
-      }
+      sensors.publishDue(timeNs);
+      lag?.(timeNs);
     };
     // Publish the initial state at t = 0 so subscribers see the first frame before any command.
-    publishDue();
+    sensors.publishDue(timeNs);
 
     const timer = p.mode === "realtime" ? node.createTimer(tickNs, tick) : undefined;
-    logger.info(`sim: scenario ${scenario.name} seed ${p.seed}${p.perturbed ? " (perturbed)" : ""}, ${W}x${H} @ ${scenario.camera.rate_hz} Hz, tick ${tick_s * 1000} ms, ${p.mode}`);
+    logger.info(`sim: scenario ${scenario.name} seed ${p.seed}${p.perturbed ? " (perturbed)" : ""}, ${sim.camera.width}x${sim.camera.height} @ ${scenario.camera.rate_hz} Hz, tick ${tick_s * 1000} ms, ${p.mode}`);
 
     const controller: SimNodeController = {
       sim,
@@ -284,7 +375,7 @@ export function createSimNode(deps: SimNodeDeps = {}): NodeFactory {
       },
       timeNs: () => timeNs,
       get droppedCommands() {
-        return dropped;
+        return command.dropped;
       },
     };
     return {
