@@ -10,9 +10,9 @@
  * ratio, and peak RSS of the process.
  */
 import { HarnessNet, Student, initBackend } from "../src/harness";
-import { HarnessCorrector } from "../nodes/common/HarnessCorrector";
-import { StudentDetector } from "../nodes/common/StudentDetector";
-import type { TwistStamped } from "../nodes/common/sensorTypes";
+import { HarnessCorrector } from "../nodes/common/models/HarnessCorrector";
+import { StudentDetector } from "../nodes/common/models/StudentDetector";
+import type { TwistStamped } from "../nodes/common/sensors/sensorTypes";
 import { createNodeRegistry } from "../nodes";
 import { EmbeddedGraph } from "../src/ros/graph";
 import { nsToStamp } from "../src/util/time";

@@ -39,17 +39,17 @@ import {
   type Subscription,
   type Timer,
 } from "../src/ros/graph/types";
-import { declareBool, declareDouble, declareString } from "./common/declareParams";
-import { checkedInput } from "./common/checkedInput";
-import { InputHealth } from "./common/InputHealth";
-import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/NodeDiagnostics";
-import { PlannerDecision } from "./common/PlannerDecision";
-import { RateStats } from "./common/RateStats";
-import { INPUT_OK, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
-import type { Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
-import { StampGuard, stampToNs } from "./common/StampGuard";
-import { DETECTION_ARRAY_TYPE, IMU_TYPE, NAV_SAT_FIX_TYPE, STUDENT_OUTPUT_TYPE, TWIST_STAMPED_TYPE, copyHeader, studentOutputProblem, type StudentOutputMsg } from "./common/studentOutputMsg";
-import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
+import { declareBool, declareDouble, declareString } from "./common/ros/declareParams";
+import { checkedInput } from "./common/ros/checkedInput";
+import { InputHealth } from "./common/ros/InputHealth";
+import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/ros/NodeDiagnostics";
+import { PlannerDecision } from "./common/models/PlannerDecision";
+import { RateStats } from "./common/ros/RateStats";
+import { INPUT_OK, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/sensors/inputValidation";
+import type { Imu, NavSatFix, TwistStamped } from "./common/sensors/sensorTypes";
+import { StampGuard, stampToNs } from "./common/ros/StampGuard";
+import { DETECTION_ARRAY_TYPE, IMU_TYPE, NAV_SAT_FIX_TYPE, STUDENT_OUTPUT_TYPE, TWIST_STAMPED_TYPE, copyHeader, studentOutputProblem, type StudentOutputMsg } from "./common/models/studentOutputMsg";
+import { createLaunchedLifecycleNode, wireLifecycle } from "./common/ros/wireLifecycle";
 
 export const CONTROLLER_TOPICS = {
   policy: "harness/policy",

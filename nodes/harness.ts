@@ -33,18 +33,18 @@ import type { Detection2DArray } from "../src/control/visionTypes";
 import { ACTIONS } from "../src/harness/actions";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
 import { QOS_DEFAULT, QOS_SENSOR_DATA, type Clock, type LifecycleRosNode, type Logger, type Parameter, type Publisher, type RosGraph, type RosNode, type SetParametersResult, type Subscription } from "../src/ros/graph/types";
-import { CorrectionApplier } from "./common/applyCorrection";
-import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/declareParams";
-import { InputHealth } from "./common/InputHealth";
-import { INPUT_OK, checkCameraInfo, checkImage, type ImageExpectation, type InputCheck } from "./common/inputValidation";
-import type { CorrectorParams } from "./common/ModelProvider";
-import type { Correction, Corrector, StudentOutputs } from "./common/models";
-import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/NodeDiagnostics";
-import { RateStats } from "./common/RateStats";
-import { SENSOR_TOPICS, SensorInputs, declareSensorStateParams } from "./common/SensorInputs";
-import type { CameraInfo, Image } from "./common/sensorTypes";
-import { StampGuard, stampToNs, type StampVerdict } from "./common/StampGuard";
-import { StudentImageMatcher } from "./common/StudentImageMatcher";
+import { CorrectionApplier } from "./common/models/applyCorrection";
+import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/ros/declareParams";
+import { InputHealth } from "./common/ros/InputHealth";
+import { INPUT_OK, checkCameraInfo, checkImage, type ImageExpectation, type InputCheck } from "./common/sensors/inputValidation";
+import type { CorrectorParams } from "./common/models/ModelProvider";
+import type { Correction, Corrector, StudentOutputs } from "./common/models/models";
+import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/ros/NodeDiagnostics";
+import { RateStats } from "./common/ros/RateStats";
+import { SENSOR_TOPICS, SensorInputs, declareSensorStateParams } from "./common/sensors/SensorInputs";
+import type { CameraInfo, Image } from "./common/sensors/sensorTypes";
+import { StampGuard, stampToNs, type StampVerdict } from "./common/ros/StampGuard";
+import { StudentImageMatcher } from "./common/sensors/StudentImageMatcher";
 import type { CameraIntrinsics } from "../src/vision/flowModel";
 import {
   DETECTION_ARRAY_TYPE,
@@ -57,9 +57,9 @@ import {
   toStudentOutputMsg,
   type HarnessCorrectionMsg,
   type StudentOutputMsg,
-} from "./common/studentOutputMsg";
-import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
-import { loadSpatialCorrector, type SpatialCorrection, type SpatialCorrector } from "./common/SpatialCorrector";
+} from "./common/models/studentOutputMsg";
+import { createLaunchedLifecycleNode, wireLifecycle } from "./common/ros/wireLifecycle";
+import { loadSpatialCorrector, type SpatialCorrection, type SpatialCorrector } from "./common/models/SpatialCorrector";
 import { DELTA_NORM_MAX } from "../src/harness/correction/constants";
 import { DEFAULT_PLANNER_OPTIONS } from "../src/control/LocalPlanner";
 

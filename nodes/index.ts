@@ -7,7 +7,7 @@
  * (nodes/sim.ts).
  */
 import type { NodeRegistry } from "../src/ros/launch/NodeFactory";
-import { FILE_MODEL_PROVIDER, type ModelProvider } from "./common/ModelProvider";
+import { FILE_MODEL_PROVIDER, type ModelProvider } from "./common/models/ModelProvider";
 import { controllerNode } from "./controller";
 import { createHarnessNode } from "./harness";
 import { odomToGpsVelNode } from "./odom_to_gps_vel";
@@ -16,7 +16,7 @@ import { safetyNode } from "./safety";
 import { createFaultySimNode } from "./faultySim";
 import { loadScenarioFaults } from "../sim/faults/io/loadScenarioFaults";
 
-export type { ModelProvider } from "./common/ModelProvider";
+export type { ModelProvider } from "./common/models/ModelProvider";
 
 export function createNodeRegistry(models: ModelProvider): NodeRegistry {
   return {

@@ -23,14 +23,14 @@ import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/l
 import { QOS_SENSOR_DATA, type LifecycleState, type Publisher, type RosGraph, type Subscription } from "../src/ros/graph/types";
 import type { Msg } from "../src/ros/msgs/generated";
 import { checkOdometry, makeTwist, odometryTwistToEnu, type OdometryLimits } from "../sim/gazebo/odometryToEnu";
-import { declareDouble, declareString } from "./common/declareParams";
-import { InputHealth } from "./common/InputHealth";
-import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/NodeDiagnostics";
-import { RateStats, type RateSummary } from "./common/RateStats";
-import type { TwistStamped } from "./common/sensorTypes";
-import { StampGuard } from "./common/StampGuard";
-import { TWIST_STAMPED_TYPE } from "./common/studentOutputMsg";
-import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
+import { declareDouble, declareString } from "./common/ros/declareParams";
+import { InputHealth } from "./common/ros/InputHealth";
+import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/ros/NodeDiagnostics";
+import { RateStats, type RateSummary } from "./common/ros/RateStats";
+import type { TwistStamped } from "./common/sensors/sensorTypes";
+import { StampGuard } from "./common/ros/StampGuard";
+import { TWIST_STAMPED_TYPE } from "./common/models/studentOutputMsg";
+import { createLaunchedLifecycleNode, wireLifecycle } from "./common/ros/wireLifecycle";
 
 export const ODOMETRY_TYPE = "nav_msgs/msg/Odometry";
 export type OdometryMsg = Msg<typeof ODOMETRY_TYPE>;

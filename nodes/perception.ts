@@ -33,17 +33,17 @@ import { CELL_SIZE_PX } from "../src/harness/models/Student";
 import { TEXTURE_MAX_BOOST } from "../src/harness/correction/constants";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
 import { QOS_DEFAULT, QOS_SENSOR_DATA, type Clock, type LifecycleRosNode, type Logger, type Publisher, type RosGraph, type RosNode, type Subscription } from "../src/ros/graph/types";
-import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/declareParams";
-import { InputHealth } from "./common/InputHealth";
-import { checkCameraInfo, checkImage, type ImageExpectation, type InputCheck } from "./common/inputValidation";
-import type { Detector, StudentOutputs } from "./common/models";
-import { DETECTOR_KINDS, type DetectorKind, type DetectorParams } from "./common/ModelProvider";
+import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/ros/declareParams";
+import { InputHealth } from "./common/ros/InputHealth";
+import { checkCameraInfo, checkImage, type ImageExpectation, type InputCheck } from "./common/sensors/inputValidation";
+import type { Detector, StudentOutputs } from "./common/models/models";
+import { DETECTOR_KINDS, type DetectorKind, type DetectorParams } from "./common/models/ModelProvider";
 import { countNonFinite } from "../src/harness/modelfile/checkFiniteOutputs";
-import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/NodeDiagnostics";
-import { RateStats } from "./common/RateStats";
-import { SENSOR_TOPICS, SensorInputs, declareSensorStateParams } from "./common/SensorInputs";
-import type { CameraInfo, Image } from "./common/sensorTypes";
-import { StampGuard, stampToNs } from "./common/StampGuard";
+import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/ros/NodeDiagnostics";
+import { RateStats } from "./common/ros/RateStats";
+import { SENSOR_TOPICS, SensorInputs, declareSensorStateParams } from "./common/sensors/SensorInputs";
+import type { CameraInfo, Image } from "./common/sensors/sensorTypes";
+import { StampGuard, stampToNs } from "./common/ros/StampGuard";
 import {
   DETECTION_ARRAY_TYPE,
   IMAGE_TYPE,
@@ -51,8 +51,8 @@ import {
   copyHeader,
   toStudentOutputMsg,
   type StudentOutputMsg,
-} from "./common/studentOutputMsg";
-import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
+} from "./common/models/studentOutputMsg";
+import { createLaunchedLifecycleNode, wireLifecycle } from "./common/ros/wireLifecycle";
 
 export const PERCEPTION_TOPICS = {
   image: "camera/image_raw",

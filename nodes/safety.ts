@@ -43,14 +43,14 @@ import {
   type Subscription,
   type Timer,
 } from "../src/ros/graph/types";
-import { declareBool, declareDouble, declareInt, declareString } from "./common/declareParams";
-import { InputHealth } from "./common/InputHealth";
-import { IMAGE_ENCODINGS, checkImage, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/inputValidation";
-import { DIAG_ERROR, DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/NodeDiagnostics";
-import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensorTypes";
-import { StampGuard } from "./common/StampGuard";
-import { HARNESS_CORRECTION_TYPE, IMAGE_TYPE, IMU_TYPE, NAV_SAT_FIX_TYPE, TWIST_STAMPED_TYPE, type HarnessCorrectionMsg } from "./common/studentOutputMsg";
-import { createLaunchedLifecycleNode, wireLifecycle } from "./common/wireLifecycle";
+import { declareBool, declareDouble, declareInt, declareString } from "./common/ros/declareParams";
+import { InputHealth } from "./common/ros/InputHealth";
+import { IMAGE_ENCODINGS, checkImage, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/sensors/inputValidation";
+import { DIAG_ERROR, DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/ros/NodeDiagnostics";
+import type { Image, Imu, NavSatFix, TwistStamped } from "./common/sensors/sensorTypes";
+import { StampGuard } from "./common/ros/StampGuard";
+import { HARNESS_CORRECTION_TYPE, IMAGE_TYPE, IMU_TYPE, NAV_SAT_FIX_TYPE, TWIST_STAMPED_TYPE, type HarnessCorrectionMsg } from "./common/models/studentOutputMsg";
+import { createLaunchedLifecycleNode, wireLifecycle } from "./common/ros/wireLifecycle";
 
 export const SAFETY_TOPICS = {
   image: "camera/image_raw",

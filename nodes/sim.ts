@@ -37,7 +37,7 @@ import type { BoxList } from "../sim/Renderer";
 import type { Scenario } from "../sim/Scenario";
 import { createSimulation, type Simulation } from "../sim/Simulation";
 import { GROUND_TRUTH_TYPE, SIM_TOPICS } from "../sim/topics";
-import { declareBool, declareDouble, declareInt, declareString } from "./common/declareParams";
+import { declareBool, declareDouble, declareInt, declareString } from "./common/ros/declareParams";
 
 export type SimMode = "realtime" | "lockstep";
 

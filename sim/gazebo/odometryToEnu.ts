@@ -19,7 +19,7 @@
  *   heading_deg): R(q) v_body is ENU.
  * Both linear and angular velocity are rotated (the full twist in the parent frame). The
  * embedded simulator's GPS velocity leaves angular at zero (a GPS measures no rates); the nodes
- * read only twist.linear from gps/vel (nodes/common/SensorState.ts).
+ * read only twist.linear from gps/vel (nodes/common/sensors/SensorState.ts).
  */
 
 export type Vector3 = { x: number; y: number; z: number };
@@ -33,7 +33,7 @@ export type OdometryTwistSource = {
 
 export type Twist = { linear: Vector3; angular: Vector3 };
 
-/** The rejection reasons are a subset of nodes/common/inputValidation.ts DropReason. */
+/** The rejection reasons are a subset of nodes/common/sensors/inputValidation.ts DropReason. */
 export type OdometryCheck = { type: "ok" } | { type: "reject"; reason: "non_finite" | "absurd_magnitude"; detail: string };
 
 export type OdometryLimits = {

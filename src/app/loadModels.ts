@@ -6,11 +6,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { HarnessCorrector } from "../../nodes/common/HarnessCorrector";
-import { StudentDetector } from "../../nodes/common/StudentDetector";
+import { HarnessCorrector } from "../../nodes/common/models/HarnessCorrector";
+import { StudentDetector } from "../../nodes/common/models/StudentDetector";
 import { createNodeRegistry } from "../../nodes";
 import { initBackend } from "../harness/backend";
-import { ThreatDetector } from "../../nodes/common/ThreatDetector";
+import { ThreatDetector } from "../../nodes/common/models/ThreatDetector";
 import { loadHarness, loadStudent, loadTeacher, modelPaths } from "../harness/modelfile";
 import type { Teacher } from "../harness/models/Teacher";
 import type { HarnessNet } from "../harness/models/HarnessNet";

@@ -12,7 +12,7 @@ import { NodeBagFileSystem } from "../../src/bag/node/NodeBagFileSystem";
 import { main } from "../../src/cli/main";
 import { decodeImage } from "../../src/harness/data/imageCodec";
 import { defaultRegistry } from "../../src/ros/msgs";
-import type { StudentOutputMsg } from "../../nodes/common/studentOutputMsg";
+import type { StudentOutputMsg } from "../../nodes/common/models/studentOutputMsg";
 import { initBackend } from "../../src/harness/backend";
 import { activePerceptionAnySize } from "../nodes/common/perceptionWithStudent";
 

@@ -11,9 +11,9 @@
  * 20 Hz) also lands within 0.15 + 0.05 = 0.2 s.
  */
 import { controllerNode } from "../../nodes/controller";
-import type { Detector, StudentOutputs } from "../../nodes/common/models";
-import type { Image } from "../../nodes/common/sensorTypes";
-import type { FrameState } from "../../nodes/common/SensorState";
+import type { Detector, StudentOutputs } from "../../nodes/common/models/models";
+import type { Image } from "../../nodes/common/sensors/sensorTypes";
+import type { FrameState } from "../../nodes/common/sensors/SensorState";
 import { Launcher, type LaunchEvent } from "../../src/ros/launch/Launcher";
 import type { LaunchPlan } from "../../src/ros/launch/LaunchPlan";
 import type { NodeFactory } from "../../src/ros/launch/NodeFactory";

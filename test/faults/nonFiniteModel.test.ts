@@ -4,9 +4,9 @@
  * /diagnostics); the controller gets no input and hovers after its input timeout; cruise resumes
  * when the outputs are finite again. Lock-step flight of test/faults/flight.ts.
  */
-import type { StudentOutputs } from "../../nodes/common/models";
-import type { Image } from "../../nodes/common/sensorTypes";
-import type { FrameState } from "../../nodes/common/SensorState";
+import type { StudentOutputs } from "../../nodes/common/models/models";
+import type { Image } from "../../nodes/common/sensors/sensorTypes";
+import type { FrameState } from "../../nodes/common/sensors/SensorState";
 import { QOS_DEFAULT } from "../../src/ros/graph/types";
 import { FakeDetector } from "../nodes/fixtures";
 import { SEC, between, isHover, startFlight } from "./flight";

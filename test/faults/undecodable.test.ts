@@ -5,7 +5,7 @@
  * none (before: "safety crashed: 1 callback error(s); stopping it" and /cmd_vel silent for 1 s).
  * Lock-step flight of test/faults/flight.ts: the sim node and the four real nodes.
  */
-import { UNDECODABLE_TASK } from "../../nodes/common/NodeDiagnostics";
+import { UNDECODABLE_TASK } from "../../nodes/common/ros/NodeDiagnostics";
 import { QOS_DEFAULT } from "../../src/ros/graph/types";
 import { SEC, startFlight } from "./flight";
 

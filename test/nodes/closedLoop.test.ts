@@ -3,7 +3,7 @@ import { createHarnessNode } from "../../nodes/harness";
 import { createPerceptionNode } from "../../nodes/perception";
 import { safetyNode } from "../../nodes/safety";
 import { createSimNode, type SimLaunchedNode } from "../../nodes/sim";
-import type { TwistStamped } from "../../nodes/common/sensorTypes";
+import type { TwistStamped } from "../../nodes/common/sensors/sensorTypes";
 import { EmbeddedGraph } from "../../src/ros/graph";
 import { activateIfLifecycle, type LaunchedNode } from "../../src/ros/launch/NodeFactory";
 import { FakeCorrector, FakeDetector } from "./fixtures";

@@ -1,6 +1,6 @@
 import { controllerNode } from "../../nodes/controller";
-import { toStudentOutputMsg, type StudentOutputMsg } from "../../nodes/common/studentOutputMsg";
-import type { TwistStamped } from "../../nodes/common/sensorTypes";
+import { toStudentOutputMsg, type StudentOutputMsg } from "../../nodes/common/models/studentOutputMsg";
+import type { TwistStamped } from "../../nodes/common/sensors/sensorTypes";
 import { ACTIONS, NUM_ACTIONS } from "../../src/harness/actions";
 import { QOS_DEFAULT } from "../../src/ros/graph/types";
 import { nsToStamp } from "../../src/util/time";

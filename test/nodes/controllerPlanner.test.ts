@@ -5,8 +5,8 @@
  * velocity 3 m/s east.
  */
 import { GEO_POSE_STAMPED_TYPE, controllerNode } from "../../nodes/controller";
-import { toStudentOutputMsg, type StudentOutputMsg } from "../../nodes/common/studentOutputMsg";
-import type { TwistStamped } from "../../nodes/common/sensorTypes";
+import { toStudentOutputMsg, type StudentOutputMsg } from "../../nodes/common/models/studentOutputMsg";
+import type { TwistStamped } from "../../nodes/common/sensors/sensorTypes";
 import { enuToGeodetic } from "../../src/control/geodesy";
 import { QOS_TRANSIENT_LOCAL } from "../../src/ros/graph/types";
 import { nsToStamp } from "../../src/util/time";

@@ -1,7 +1,7 @@
 import { createPerceptionNode } from "../../nodes/perception";
-import type { Detector, StudentOutputs } from "../../nodes/common/models";
-import type { Image } from "../../nodes/common/sensorTypes";
-import type { FrameState } from "../../nodes/common/SensorState";
+import type { Detector, StudentOutputs } from "../../nodes/common/models/models";
+import type { Image } from "../../nodes/common/sensors/sensorTypes";
+import type { FrameState } from "../../nodes/common/sensors/SensorState";
 import type { Detection2DArray } from "../../src/control/visionTypes";
 import { FakeDetector, MS, image } from "./fixtures";
 import { SimRig } from "./SimRig";

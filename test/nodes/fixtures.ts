@@ -1,7 +1,7 @@
 /** Message builders and deterministic fake models for the node tests. */
-import type { Correction, Corrector, Detector, StudentOutputs } from "../../nodes/common/models";
-import type { FrameState } from "../../nodes/common/SensorState";
-import type { Image, Imu, NavSatFix, TwistStamped } from "../../nodes/common/sensorTypes";
+import type { Correction, Corrector, Detector, StudentOutputs } from "../../nodes/common/models/models";
+import type { FrameState } from "../../nodes/common/sensors/SensorState";
+import type { Image, Imu, NavSatFix, TwistStamped } from "../../nodes/common/sensors/sensorTypes";
 import { ACTIONS, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../src/harness/actions";
 import { nsToStamp } from "../../src/util/time";
 

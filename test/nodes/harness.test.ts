@@ -1,6 +1,6 @@
 import { createHarnessNode } from "../../nodes/harness";
 import { createPerceptionNode } from "../../nodes/perception";
-import type { StudentOutputMsg } from "../../nodes/common/studentOutputMsg";
+import type { StudentOutputMsg } from "../../nodes/common/models/studentOutputMsg";
 import { ACTIONS } from "../../src/harness/actions";
 import type { Detection2DArray } from "../../src/control/visionTypes";
 import { FakeCorrector, FakeDetector, MS, image } from "./fixtures";

@@ -5,7 +5,7 @@
  * sensor-data QoS; silent until active; bad messages dropped and counted on /diagnostics.
  */
 import { odomToGpsVelNode, type OdometryMsg } from "../../nodes/odom_to_gps_vel";
-import type { TwistStamped } from "../../nodes/common/sensorTypes";
+import type { TwistStamped } from "../../nodes/common/sensors/sensorTypes";
 import { EmbeddedGraph } from "../../src/ros/graph";
 import { nsToStamp } from "../../src/util/time";
 import { QOS_SENSOR_DATA, type LifecycleRosNode, type ParameterValue } from "../../src/ros/graph/types";

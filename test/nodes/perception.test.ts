@@ -1,5 +1,5 @@
 import { createPerceptionNode } from "../../nodes/perception";
-import type { StudentOutputMsg } from "../../nodes/common/studentOutputMsg";
+import type { StudentOutputMsg } from "../../nodes/common/models/studentOutputMsg";
 import { activateIfLifecycle } from "../../src/ros/launch/NodeFactory";
 import type { Detection2DArray } from "../../src/control/visionTypes";
 import { QOS_DEFAULT, QOS_SENSOR_DATA } from "../../src/ros/graph/types";

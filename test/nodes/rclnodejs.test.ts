@@ -1,7 +1,7 @@
 import { controllerNode } from "../../nodes/controller";
 import { safetyNode } from "../../nodes/safety";
-import { toStudentOutputMsg } from "../../nodes/common/studentOutputMsg";
-import type { TwistStamped } from "../../nodes/common/sensorTypes";
+import { toStudentOutputMsg } from "../../nodes/common/models/studentOutputMsg";
+import type { TwistStamped } from "../../nodes/common/sensors/sensorTypes";
 import { ACTIONS, NUM_ACTIONS } from "../../src/harness/actions";
 import { nsToStamp } from "../../src/util/time";
 import { activateIfLifecycle } from "../../src/ros/launch/NodeFactory";

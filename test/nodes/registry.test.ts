@@ -5,7 +5,7 @@ import { join } from "node:path";
 import * as tf from "@tensorflow/tfjs";
 
 import { NODE_REGISTRY } from "../../nodes";
-import type { StudentOutputMsg } from "../../nodes/common/studentOutputMsg";
+import type { StudentOutputMsg } from "../../nodes/common/models/studentOutputMsg";
 import { saveModel } from "../../src/harness/modelfile";
 import { HarnessNet } from "../../src/harness/models/HarnessNet";
 import { Student } from "../../src/harness/models/Student";

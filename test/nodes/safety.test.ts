@@ -1,5 +1,5 @@
 import { safetyNode } from "../../nodes/safety";
-import type { Image, TwistStamped } from "../../nodes/common/sensorTypes";
+import type { Image, TwistStamped } from "../../nodes/common/sensors/sensorTypes";
 import type { OffboardControlMode, TrajectorySetpoint } from "../../src/control/px4";
 import { QOS_DEFAULT, QOS_SENSOR_DATA } from "../../src/ros/graph/types";
 import { nsToStamp } from "../../src/util/time";

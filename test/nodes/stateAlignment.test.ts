@@ -2,9 +2,9 @@ import { join } from "node:path";
 
 import * as tf from "@tensorflow/tfjs";
 
-import { StudentDetector } from "../../nodes/common/StudentDetector";
-import type { TwistStamped } from "../../nodes/common/sensorTypes";
-import { STUDENT_OUTPUT_TYPE, type StudentOutputMsg } from "../../nodes/common/studentOutputMsg";
+import { StudentDetector } from "../../nodes/common/models/StudentDetector";
+import type { TwistStamped } from "../../nodes/common/sensors/sensorTypes";
+import { STUDENT_OUTPUT_TYPE, type StudentOutputMsg } from "../../nodes/common/models/studentOutputMsg";
 import { createPerceptionNode } from "../../nodes/perception";
 import { createSimNode, type SimLaunchedNode } from "../../nodes/sim";
 import { ACTIONS, DEFAULT_ACTION_LIMITS, actionToCommand, type BodyVelocityCommand } from "../../src/harness/actions";

@@ -13,7 +13,7 @@
  * > 1 m/s), so the test sees the frame.
  */
 import { odomToGpsVelNode, type OdometryMsg } from "../../nodes/odom_to_gps_vel";
-import type { TwistStamped } from "../../nodes/common/sensorTypes";
+import type { TwistStamped } from "../../nodes/common/sensors/sensorTypes";
 import { createSimulation } from "../../sim";
 import { rotateByQuaternion } from "../../sim/gazebo/odometryToEnu";
 import { eulerToQuaternion } from "../../sim/sensors";

@@ -3,7 +3,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { stampToNs as nodesStampToNs } from "../../nodes/common/StampGuard";
+import { stampToNs as nodesStampToNs } from "../../nodes/common/ros/StampGuard";
 import { nsToStamp as graphNsToStamp, stampToNs as graphStampToNs } from "../../src/ros/graph";
 import { nsToStamp, stampToNs } from "../../src/util/time";
 import { listProductionFiles, REPO_ROOT } from "../architecture/importGraph";

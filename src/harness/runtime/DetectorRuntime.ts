@@ -2,7 +2,7 @@
  * The per-frame detector step of the pipeline (issue 12 item 4, "one runtime"): an rgb8 camera
  * frame -> per-cell class probabilities (softmax of the 4 class logits {free, wire, branch,
  * pole/trunk}) and near-threat probabilities (sigmoid of the 5th logit). The perception node
- * (nodes/common/ThreatDetector.ts), the planner rows of `eval` (eval/PlannerPilot.ts), the
+ * (nodes/common/models/ThreatDetector.ts), the planner rows of `eval` (eval/PlannerPilot.ts), the
  * main job and training rollouts all run this class, so the same bytes give the same
  * probabilities everywhere. Buffers are allocated once per image size; every tensor is released.
  */

@@ -1,4 +1,4 @@
-import { InputHealth } from "../../../nodes/common/InputHealth";
+import { InputHealth } from "../../../nodes/common/ros/InputHealth";
 import type { Logger } from "../../../src/ros/graph/types";
 
 function silentLogger(): Logger & { warnings: string[] } {

@@ -1,5 +1,5 @@
-import { RateStats } from "../../../nodes/common/RateStats";
-import { InputHealth } from "../../../nodes/common/InputHealth";
+import { RateStats } from "../../../nodes/common/ros/RateStats";
+import { InputHealth } from "../../../nodes/common/ros/InputHealth";
 import type { Logger, LogLevel } from "../../../src/ros/graph/types";
 
 const MS = 1_000_000n;

@@ -1,4 +1,4 @@
-import { IMU_WINDOW, SensorState } from "../../../nodes/common/SensorState";
+import { IMU_WINDOW, SensorState } from "../../../nodes/common/sensors/SensorState";
 import { MS, fix, imu, vel } from "../fixtures";
 
 describe("SensorState", () => {

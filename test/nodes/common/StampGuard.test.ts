@@ -1,4 +1,4 @@
-import { StampGuard, stampToNs } from "../../../nodes/common/StampGuard";
+import { StampGuard, stampToNs } from "../../../nodes/common/ros/StampGuard";
 
 const t = (sec: number, nanosec = 0) => ({ sec, nanosec });
 const S = 1_000_000_000n;

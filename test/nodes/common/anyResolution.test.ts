@@ -3,11 +3,11 @@
  * to multiples of 64 by reflection and crops the cell grid back to the frame's ceil(H/8) x
  * ceil(W/8) cells; the perception node follows the frame's grid and honours camera/camera_info.
  */
-import { StudentDetector } from "../../../nodes/common/StudentDetector";
-import { ThreatDetector } from "../../../nodes/common/ThreatDetector";
+import { StudentDetector } from "../../../nodes/common/models/StudentDetector";
+import { ThreatDetector } from "../../../nodes/common/models/ThreatDetector";
 import { Teacher } from "../../../src/harness/models/Teacher";
-import { SensorState } from "../../../nodes/common/SensorState";
-import type { StudentOutputMsg } from "../../../nodes/common/studentOutputMsg";
+import { SensorState } from "../../../nodes/common/sensors/SensorState";
+import type { StudentOutputMsg } from "../../../nodes/common/models/studentOutputMsg";
 import { initBackend } from "../../../src/harness/backend";
 import { Student } from "../../../src/harness/models/Student";
 import { activePerceptionAnySize } from "./perceptionWithStudent";

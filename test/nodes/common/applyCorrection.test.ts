@@ -1,4 +1,4 @@
-import { CorrectionApplier } from "../../../nodes/common/applyCorrection";
+import { CorrectionApplier } from "../../../nodes/common/models/applyCorrection";
 
 describe("CorrectionApplier", () => {
   it("adds delta to the action logits and leaves them unchanged with no delta", () => {

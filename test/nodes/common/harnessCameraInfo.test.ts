@@ -6,14 +6,14 @@
  */
 import * as tf from "@tensorflow/tfjs";
 
-import { HarnessCorrector } from "../../../nodes/common/HarnessCorrector";
-import type { Correction, Corrector, StudentOutputs } from "../../../nodes/common/models";
-import { SensorState } from "../../../nodes/common/SensorState";
-import type { CameraInfo, Image } from "../../../nodes/common/sensorTypes";
-import { StudentDetector } from "../../../nodes/common/StudentDetector";
+import { HarnessCorrector } from "../../../nodes/common/models/HarnessCorrector";
+import type { Correction, Corrector, StudentOutputs } from "../../../nodes/common/models/models";
+import { SensorState } from "../../../nodes/common/sensors/SensorState";
+import type { CameraInfo, Image } from "../../../nodes/common/sensors/sensorTypes";
+import { StudentDetector } from "../../../nodes/common/models/StudentDetector";
 import { createHarnessNode } from "../../../nodes/harness";
 import { createPerceptionNode } from "../../../nodes/perception";
-import type { CorrectorParams } from "../../../nodes/common/ModelProvider";
+import type { CorrectorParams } from "../../../nodes/common/models/ModelProvider";
 import { DEFAULT_SCENARIO } from "../../../sim/Scenario";
 import { HarnessNet } from "../../../src/harness/models/HarnessNet";
 import { Student } from "../../../src/harness/models/Student";

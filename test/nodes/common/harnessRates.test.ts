@@ -1,8 +1,8 @@
 import * as tf from "@tensorflow/tfjs";
 
-import { HarnessCorrector } from "../../../nodes/common/HarnessCorrector";
-import { SensorState } from "../../../nodes/common/SensorState";
-import { StudentDetector } from "../../../nodes/common/StudentDetector";
+import { HarnessCorrector } from "../../../nodes/common/models/HarnessCorrector";
+import { SensorState } from "../../../nodes/common/sensors/SensorState";
+import { StudentDetector } from "../../../nodes/common/models/StudentDetector";
 import { HarnessNet } from "../../../src/harness/models/HarnessNet";
 import { Student } from "../../../src/harness/models/Student";
 import { MS, fix, image, imu, vel } from "../fixtures";

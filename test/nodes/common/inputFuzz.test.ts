@@ -1,8 +1,8 @@
 import fc from "fast-check";
 
-import { checkImage, checkImu, checkNavSatFix, checkTwistStamped } from "../../../nodes/common/inputValidation";
-import { StampGuard } from "../../../nodes/common/StampGuard";
-import type { Image, Imu, NavSatFix } from "../../../nodes/common/sensorTypes";
+import { checkImage, checkImu, checkNavSatFix, checkTwistStamped } from "../../../nodes/common/sensors/inputValidation";
+import { StampGuard } from "../../../nodes/common/ros/StampGuard";
+import type { Image, Imu, NavSatFix } from "../../../nodes/common/sensors/sensorTypes";
 
 // Property tests (issue 8): any field values, including NaN, Infinity, negative and huge sizes,
 // give an "ok" or a "reject" with a reason and never throw. FUZZ_RUNS raises the case count.

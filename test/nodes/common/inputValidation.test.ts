@@ -1,5 +1,5 @@
-import { checkImage, checkImu, checkNavSatFix, checkTwistStamped } from "../../../nodes/common/inputValidation";
-import type { Image, Imu, NavSatFix } from "../../../nodes/common/sensorTypes";
+import { checkImage, checkImu, checkNavSatFix, checkTwistStamped } from "../../../nodes/common/sensors/inputValidation";
+import type { Image, Imu, NavSatFix } from "../../../nodes/common/sensors/sensorTypes";
 
 const header = { stamp: { sec: 1, nanosec: 0 }, frame_id: "f" };
 const expected = { width: 4, height: 2, encodings: ["rgb8", "bgr8"] };

@@ -1,10 +1,10 @@
 import * as tf from "@tensorflow/tfjs";
 
-import { HarnessCorrector, STATE_FEATURE_NAMES } from "../../../nodes/common/HarnessCorrector";
-import { CorrectionApplier } from "../../../nodes/common/applyCorrection";
-import { SensorState } from "../../../nodes/common/SensorState";
-import { StudentDetector } from "../../../nodes/common/StudentDetector";
-import { Rgb8Converter } from "../../../nodes/common/toRgb8";
+import { HarnessCorrector, STATE_FEATURE_NAMES } from "../../../nodes/common/models/HarnessCorrector";
+import { CorrectionApplier } from "../../../nodes/common/models/applyCorrection";
+import { SensorState } from "../../../nodes/common/sensors/SensorState";
+import { StudentDetector } from "../../../nodes/common/models/StudentDetector";
+import { Rgb8Converter } from "../../../nodes/common/sensors/toRgb8";
 import { HarnessNet } from "../../../src/harness/models/HarnessNet";
 import { STATE_DIM, normaliseState } from "../../../src/harness/models/stateVector";
 import { Student } from "../../../src/harness/models/Student";

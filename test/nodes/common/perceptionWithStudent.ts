@@ -1,5 +1,5 @@
 /** A perception node on a FakeGraph with a tiny random Student accepting any image size (issue 14 tests). */
-import { StudentDetector } from "../../../nodes/common/StudentDetector";
+import { StudentDetector } from "../../../nodes/common/models/StudentDetector";
 import { createPerceptionNode } from "../../../nodes/perception";
 import { Student } from "../../../src/harness/models/Student";
 import { activateIfLifecycle, type LaunchedNode } from "../../../src/ros/launch/NodeFactory";

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { DEFAULT_STATE_PERIOD_S } from "../../../nodes/common/SensorState";
-import { resolveStatePeriod } from "../../../nodes/common/statePeriod";
+import { DEFAULT_STATE_PERIOD_S } from "../../../nodes/common/sensors/SensorState";
+import { resolveStatePeriod } from "../../../nodes/common/sensors/statePeriod";
 
 describe("resolveStatePeriod", () => {
   const dir = (content?: string): string => {

@@ -8,11 +8,11 @@
  */
 import * as tf from "@tensorflow/tfjs";
 
-import { HarnessCorrector } from "../../../nodes/common/HarnessCorrector";
-import type { Correction, StudentOutputs } from "../../../nodes/common/models";
-import type { FrameState } from "../../../nodes/common/SensorState";
-import type { Image } from "../../../nodes/common/sensorTypes";
-import { StudentDetector } from "../../../nodes/common/StudentDetector";
+import { HarnessCorrector } from "../../../nodes/common/models/HarnessCorrector";
+import type { Correction, StudentOutputs } from "../../../nodes/common/models/models";
+import type { FrameState } from "../../../nodes/common/sensors/SensorState";
+import type { Image } from "../../../nodes/common/sensors/sensorTypes";
+import { StudentDetector } from "../../../nodes/common/models/StudentDetector";
 import { createHarnessNode } from "../../../nodes/harness";
 import { createPerceptionNode } from "../../../nodes/perception";
 import { ACTIONS, NUM_DETECTION_CLASSES } from "../../../src/harness/actions";

@@ -4,7 +4,7 @@
  * failed configure (sync throw or async rejection) is logged, releases and leaves the node
  * unconfigured, as the four node files did before they shared this helper.
  */
-import { wireLifecycle, type LifecycleWork } from "../../../nodes/common/wireLifecycle";
+import { wireLifecycle, type LifecycleWork } from "../../../nodes/common/ros/wireLifecycle";
 import type { LifecycleCallbacks } from "../../../src/ros/graph/types";
 import { FakeGraph } from "../FakeGraph";
 

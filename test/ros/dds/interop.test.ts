@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { DdsGraph, LOOPBACK_CONFIG } from "../../../src/ros/dds";
 import { QOS_DEFAULT, QOS_SENSOR_DATA } from "../../../src/ros/graph";
-import type { Image } from "../../../nodes/common/sensorTypes";
+import type { Image } from "../../../nodes/common/sensors/sensorTypes";
 import { buildPeer, describeWithDds } from "./ddsTools";
 
 

@@ -78,9 +78,9 @@ describe("config/*.yaml", () => {
   // would be silently ignored, as ROS 2 ignores overrides of undeclared parameters).
   it.each(["sim", "perception", "harness", "controller", "safety"])("config/%s.yaml only sets parameters nodes/%s.ts (or a nodes/common module it imports) declares", (node) => {
     // The node file and the nodes/common modules it imports (shared declarations such as the
-    // SensorState parameters live in nodes/common/SensorInputs.ts).
+    // SensorState parameters live in nodes/common/sensors/SensorInputs.ts).
     const own = readFileSync(join(ROOT, "nodes", `${node}.ts`), "utf8");
-    const shared = [...own.matchAll(/from "\.\/common\/(\w+)"/g)].map((m) => readFileSync(join(ROOT, "nodes", "common", `${m[1]!}.ts`), "utf8"));
+    const shared = [...own.matchAll(/from "\.\/common\/([\w/]+)"/g)].map((m) => readFileSync(join(ROOT, "nodes", "common", `${m[1]!}.ts`), "utf8"));
     const source = [own, ...shared].join("\n");
     const parsed = parseParameterFile(readFileSync(join(ROOT, "config", `${node}.yaml`), "utf8"), `config/${node}.yaml`);
     const undeclared = [...parsed.sections[0]!.params.keys()].filter((k) => !new RegExp(`declare\\w*(?:<[^>]*>)?\\(\\s*node,\\s*"${k}"`).test(source));

@@ -32,23 +32,23 @@
  */
 import * as tf from "@tensorflow/tfjs";
 
-import { ACTIONS, DETECTION_CLASSES, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../src/harness/actions";
-import { DELTA_RUNAWAY } from "../../src/harness/correction/constants";
-import { cellGradientVariance, textureGain } from "../../src/harness/correction/textureGain";
-import { correctionDeltaTensor } from "../../src/harness/correction/correctionTensors";
-import { LambdaSchedule } from "../../src/harness/correction/LambdaSchedule";
-import type { HarnessNet } from "../../src/harness/models/HarnessNet";
-import { avgPoolToGrid } from "../../src/harness/layers/pooling";
-import { HARNESS_IMAGE_SIZE, ROLLOUT_STEPS, buildHarnessImage, buildImageInput } from "../../src/harness/models/imageInput";
-import { bodyFluToOptical, type CameraIntrinsics, type Vec3 } from "../../src/vision/flowModel";
-import type { RolloutTensors, VisionPipeline } from "../../src/vision/VisionPipeline";
-import { stampToNs } from "./StampGuard";
-import { STATE_DIM } from "../../src/harness/models/stateVector";
-import { StateHistory } from "../../src/harness/training/HarnessedPolicy";
+import { ACTIONS, DETECTION_CLASSES, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../../src/harness/actions";
+import { DELTA_RUNAWAY } from "../../../src/harness/correction/constants";
+import { cellGradientVariance, textureGain } from "../../../src/harness/correction/textureGain";
+import { correctionDeltaTensor } from "../../../src/harness/correction/correctionTensors";
+import { LambdaSchedule } from "../../../src/harness/correction/LambdaSchedule";
+import type { HarnessNet } from "../../../src/harness/models/HarnessNet";
+import { avgPoolToGrid } from "../../../src/harness/layers/pooling";
+import { HARNESS_IMAGE_SIZE, ROLLOUT_STEPS, buildHarnessImage, buildImageInput } from "../../../src/harness/models/imageInput";
+import { bodyFluToOptical, type CameraIntrinsics, type Vec3 } from "../../../src/vision/flowModel";
+import type { RolloutTensors, VisionPipeline } from "../../../src/vision/VisionPipeline";
+import { stampToNs } from "../ros/StampGuard";
+import { STATE_DIM } from "../../../src/harness/models/stateVector";
+import { StateHistory } from "../../../src/harness/training/HarnessedPolicy";
 import type { Correction, Corrector, StudentOutputs } from "./models";
-import type { FrameState } from "./SensorState";
-import type { Image } from "./sensorTypes";
-import { Rgb8Converter } from "./toRgb8";
+import type { FrameState } from "../sensors/SensorState";
+import type { Image } from "../sensors/sensorTypes";
+import { Rgb8Converter } from "../sensors/toRgb8";
 
 /** Names of the state features s_j (src/harness/models/stateVector.ts layout). */
 export const STATE_FEATURE_NAMES: readonly string[] = [

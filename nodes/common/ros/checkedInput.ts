@@ -4,7 +4,7 @@
  * an exception in `apply` is counted as callback_error, never thrown into the executor.
  */
 import type { InputHealth } from "./InputHealth";
-import type { InputCheck } from "./inputValidation";
+import type { InputCheck } from "../sensors/inputValidation";
 
 export function checkedInput<T>(health: InputHealth, topic: string, isActive: () => boolean, check: (m: T) => InputCheck, apply: (m: T) => void): (msg: T) => void {
   return (msg: T): void => {

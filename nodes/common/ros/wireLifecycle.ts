@@ -10,8 +10,8 @@
  * (ros2/demos lifecycle_talker.cpp `on_cleanup`/`on_shutdown` reset the publisher and timer).
  * Activate and deactivate stay node-specific (lifecycle_talker starts/stops its own timer).
  */
-import type { LaunchedNode, NodeFactoryOptions } from "../../src/ros/launch/NodeFactory";
-import type { LifecycleCallbacks, LifecycleRosNode, Logger, RosGraph, TransitionResult } from "../../src/ros/graph/types";
+import type { LaunchedNode, NodeFactoryOptions } from "../../../src/ros/launch/NodeFactory";
+import type { LifecycleCallbacks, LifecycleRosNode, Logger, RosGraph, TransitionResult } from "../../../src/ros/graph/types";
 
 /** The lifecycle node a factory creates from its launch options (name, namespace, parameters, remaps). */
 export function createLaunchedLifecycleNode(graph: RosGraph, options: NodeFactoryOptions): LifecycleRosNode {

@@ -10,18 +10,18 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { initBackend } from "../../src/harness/backend";
-import { loadSpatialHarness } from "../../src/harness/modelfile";
-import { makeNavigation, type Navigation } from "../../src/control/navigation";
-import { NUM_DETECTION_CLASSES } from "../../src/harness/actions";
-import { DETECTOR_CELL_PX } from "../../src/harness/runtime/DetectorRuntime";
-import { SpatialHarnessRuntime, type SpatialHarnessOptions, type SpatialStepInfo } from "../../src/harness/runtime/SpatialHarnessRuntime";
-import { REGION_CELLS, type SpatialHarness } from "../../src/harness/spatial/SpatialHarness";
-import { DETECTOR_OUTPUTS_PER_CELL } from "../../src/harness/spatial/spatialFeatures";
+import { initBackend } from "../../../src/harness/backend";
+import { loadSpatialHarness } from "../../../src/harness/modelfile";
+import { makeNavigation, type Navigation } from "../../../src/control/navigation";
+import { NUM_DETECTION_CLASSES } from "../../../src/harness/actions";
+import { DETECTOR_CELL_PX } from "../../../src/harness/runtime/DetectorRuntime";
+import { SpatialHarnessRuntime, type SpatialHarnessOptions, type SpatialStepInfo } from "../../../src/harness/runtime/SpatialHarnessRuntime";
+import { REGION_CELLS, type SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
+import { DETECTOR_OUTPUTS_PER_CELL } from "../../../src/harness/spatial/spatialFeatures";
 import type { StudentOutputs } from "./models";
-import type { FrameState } from "./SensorState";
-import type { Image } from "./sensorTypes";
-import { Rgb8Converter } from "./toRgb8";
+import type { FrameState } from "../sensors/SensorState";
+import type { Image } from "../sensors/sensorTypes";
+import { Rgb8Converter } from "../sensors/toRgb8";
 
 const P_MIN = 1e-6;
 

@@ -6,8 +6,8 @@
  * processes.
  */
 import type { Image } from "./sensorTypes";
-import { stampToNs } from "./StampGuard";
-import type { StudentOutputMsg } from "./studentOutputMsg";
+import { stampToNs } from "../ros/StampGuard";
+import type { StudentOutputMsg } from "../models/studentOutputMsg";
 
 /** A student output waiting for its image, with its stamp in ns. */
 export type WaitingOutput = { msg: StudentOutputMsg; stampNs: bigint };

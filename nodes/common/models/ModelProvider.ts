@@ -5,10 +5,10 @@
  * process, before any weight is created); the embedded launch of the main job can pass models it
  * holds in memory instead (`createNodeRegistry`), and tests inject deterministic fakes.
  */
-import { initBackend } from "../../src/harness/backend";
-import { loadHarness, loadStudent, loadTeacher } from "../../src/harness/modelfile";
-import { loadOpenCv } from "../../src/vision/opencv";
-import { VisionPipeline } from "../../src/vision/VisionPipeline";
+import { initBackend } from "../../../src/harness/backend";
+import { loadHarness, loadStudent, loadTeacher } from "../../../src/harness/modelfile";
+import { loadOpenCv } from "../../../src/vision/opencv";
+import { VisionPipeline } from "../../../src/vision/VisionPipeline";
 import { HarnessCorrector } from "./HarnessCorrector";
 import type { Corrector, Detector } from "./models";
 import { StudentDetector } from "./StudentDetector";

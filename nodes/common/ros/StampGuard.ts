@@ -4,9 +4,9 @@
  * the message is accepted and the caller clears its histories, as tf2's BufferCore does when
  * time goes backward.
  */
-import type { RosTime } from "../../src/ros/graph/types";
-import { stampToNs } from "../../src/util/time";
-import type { DropReason } from "./inputValidation";
+import type { RosTime } from "../../../src/ros/graph/types";
+import { stampToNs } from "../../../src/util/time";
+import type { DropReason } from "../sensors/inputValidation";
 
 export type StampVerdict =
   | { type: "ok" }

@@ -3,9 +3,9 @@
  * drone_harness_msgs/msg/HarnessCorrection records (msgs/msg/HarnessCorrection.msg), and the
  * conversions between StudentOutput and the in-memory StudentOutputs view.
  */
-import type { Header } from "../../src/control/visionTypes";
-import { ACTIONS, DETECTION_CLASSES } from "../../src/harness/actions";
-import type { Msg } from "../../src/ros/msgs/generated";
+import type { Header } from "../../../src/control/visionTypes";
+import { ACTIONS, DETECTION_CLASSES } from "../../../src/harness/actions";
+import type { Msg } from "../../../src/ros/msgs/generated";
 import type { StudentOutputs } from "./models";
 
 export const STUDENT_OUTPUT_TYPE = "drone_harness_msgs/msg/StudentOutput";

@@ -9,15 +9,15 @@
  * backward time jump runs the node's `onJumpBack`, which must reset `sensors`); an exception is
  * counted as callback_error, never thrown into the executor. QoS: sensor data.
  */
-import { QOS_SENSOR_DATA, type RosNode, type Subscription } from "../../src/ros/graph/types";
-import { declareBool, declareDouble } from "./declareParams";
-import type { InputHealth } from "./InputHealth";
+import { QOS_SENSOR_DATA, type RosNode, type Subscription } from "../../../src/ros/graph/types";
+import { declareBool, declareDouble } from "../ros/declareParams";
+import type { InputHealth } from "../ros/InputHealth";
 import { checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./inputValidation";
 import { SensorState } from "./SensorState";
 import type { Imu, NavSatFix, TwistStamped } from "./sensorTypes";
-import { StampGuard } from "./StampGuard";
+import { StampGuard } from "../ros/StampGuard";
 import { resolveStatePeriod } from "./statePeriod";
-import { IMU_TYPE, NAV_SAT_FIX_TYPE, TWIST_STAMPED_TYPE } from "./studentOutputMsg";
+import { IMU_TYPE, NAV_SAT_FIX_TYPE, TWIST_STAMPED_TYPE } from "../models/studentOutputMsg";
 
 export const SENSOR_TOPICS = {
   imu: "imu/data",

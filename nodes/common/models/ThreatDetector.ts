@@ -6,14 +6,14 @@
  * It has no policy head: actionLogits is empty and the controller's local planner turns the
  * threat cells into action logits; it reads no state vector and provides no pooled input.
  */
-import { NUM_DETECTION_CLASSES } from "../../src/harness/actions";
-import type { Teacher } from "../../src/harness/models/Teacher";
-import { DETECTOR_CELL_PX, DetectorRuntime } from "../../src/harness/runtime/DetectorRuntime";
+import { NUM_DETECTION_CLASSES } from "../../../src/harness/actions";
+import type { Teacher } from "../../../src/harness/models/Teacher";
+import { DETECTOR_CELL_PX, DetectorRuntime } from "../../../src/harness/runtime/DetectorRuntime";
 import type { Detector, StudentOutputs } from "./models";
-import type { FrameState } from "./SensorState";
-import type { Image } from "./sensorTypes";
-import { DetectorSize } from "./detectorSize";
-import { Rgb8Converter } from "./toRgb8";
+import type { FrameState } from "../sensors/SensorState";
+import type { Image } from "../sensors/sensorTypes";
+import { DetectorSize } from "../sensors/detectorSize";
+import { Rgb8Converter } from "../sensors/toRgb8";
 
 export class ThreatDetector implements Detector {
   readonly numClasses = NUM_DETECTION_CLASSES;

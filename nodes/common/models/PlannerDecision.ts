@@ -4,13 +4,13 @@
  * the local planner's scores as the Controller's action logits; hover (no logits) with the reason
  * when it cannot plan. The reason and the last choice go to the controller's /diagnostics.
  */
-import type { Controller } from "../../src/control/Controller";
-import { type LocalPlanner, argmaxAction, plannerInput } from "../../src/control/LocalPlanner";
-import { makeNavigation, type Navigation } from "../../src/control/navigation";
-import type { NavigationState } from "../../src/control/NavigationState";
-import { ACTIONS, NUM_ACTIONS } from "../../src/harness/actions";
-import type { InputHealth } from "./InputHealth";
-import type { KeyValue } from "./NodeDiagnostics";
+import type { Controller } from "../../../src/control/Controller";
+import { type LocalPlanner, argmaxAction, plannerInput } from "../../../src/control/LocalPlanner";
+import { makeNavigation, type Navigation } from "../../../src/control/navigation";
+import type { NavigationState } from "../../../src/control/NavigationState";
+import { ACTIONS, NUM_ACTIONS } from "../../../src/harness/actions";
+import type { InputHealth } from "../ros/InputHealth";
+import type { KeyValue } from "../ros/NodeDiagnostics";
 import type { StudentOutputMsg } from "./studentOutputMsg";
 
 export class PlannerDecision {

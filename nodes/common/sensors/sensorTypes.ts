@@ -3,7 +3,7 @@
  * definitions (sensor_msgs/msg/Image, Imu, NavSatFix, NavSatStatus; geometry_msgs/msg/TwistStamped)
  * as the embedded graph and rclnodejs deliver them.
  */
-import type { Header } from "../../src/control/visionTypes";
+import type { Header } from "../../../src/control/visionTypes";
 
 export type Vector3 = { x: number; y: number; z: number };
 export type Quaternion = { x: number; y: number; z: number; w: number };

@@ -4,9 +4,9 @@
  * "<node name>: <task>"). Each task returns its level, message and key/value pairs: rates, drops,
  * latency, lifecycle state.
  */
-import type { Publisher, RosNode, Timer } from "../../src/ros/graph/types";
-import { QOS_DEFAULT } from "../../src/ros/graph/types";
-import type { Header } from "../../src/control/visionTypes";
+import type { Publisher, RosNode, Timer } from "../../../src/ros/graph/types";
+import { QOS_DEFAULT } from "../../../src/ros/graph/types";
+import type { Header } from "../../../src/control/visionTypes";
 
 /** diagnostic_msgs/msg/DiagnosticStatus levels (byte constants OK, WARN, ERROR, STALE). */
 export const DIAG_OK = 0;

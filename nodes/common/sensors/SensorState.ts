@@ -18,10 +18,10 @@
  *
  * No allocation per message or frame: the window is a preallocated ring exposed oldest first.
  */
-import { pitchFromQuaternion } from "../../src/control/navigation";
-import { yawFromQuaternion } from "../../src/control/px4";
+import { pitchFromQuaternion } from "../../../src/control/navigation";
+import { yawFromQuaternion } from "../../../src/control/px4";
 import type { Imu, NavSatFix, TwistStamped } from "./sensorTypes";
-import { stampToNs } from "./StampGuard";
+import { stampToNs } from "../ros/StampGuard";
 
 export const IMU_WINDOW = 3;
 

@@ -3,8 +3,8 @@
  * per `throttle_s` of node time (Logger.throttle): a burst of bad messages gives one log line,
  * the counts go to /diagnostics (issue 8: "logged once per burst, counted, dropped").
  */
-import type { Logger } from "../../src/ros/graph/types";
-import type { DropReason, InputCheck } from "./inputValidation";
+import type { Logger } from "../../../src/ros/graph/types";
+import type { DropReason, InputCheck } from "../sensors/inputValidation";
 import type { StampVerdict } from "./StampGuard";
 
 export class InputHealth {

@@ -4,7 +4,7 @@
  * with its TypeScript type. A value of the wrong type or outside its range throws a RangeError
  * naming the parameter, its value and what is valid (the node's configure transition then fails).
  */
-import type { ParameterDescriptor, RosNode } from "../../src/ros/graph/types";
+import type { ParameterDescriptor, RosNode } from "../../../src/ros/graph/types";
 
 function fail(node: RosNode, name: string, value: unknown, expected: string): never {
   throw new RangeError(`${node.name}: parameter ${name}=${JSON.stringify(value)}, expected ${expected}`);

@@ -18,17 +18,17 @@
  */
 import * as tf from "@tensorflow/tfjs";
 
-import { NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../src/harness/actions";
-import { TEXTURE_MAX_BOOST } from "../../src/harness/correction/constants";
-import { HARNESS_IMAGE_SIZE, buildImageInput } from "../../src/harness/models/imageInput";
-import { avgPoolToGrid } from "../../src/harness/layers/pooling";
-import { STATE_DIM, normaliseState } from "../../src/harness/models/stateVector";
-import { CELL_SIZE_PX, type Student } from "../../src/harness/models/Student";
+import { NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../../../src/harness/actions";
+import { TEXTURE_MAX_BOOST } from "../../../src/harness/correction/constants";
+import { HARNESS_IMAGE_SIZE, buildImageInput } from "../../../src/harness/models/imageInput";
+import { avgPoolToGrid } from "../../../src/harness/layers/pooling";
+import { STATE_DIM, normaliseState } from "../../../src/harness/models/stateVector";
+import { CELL_SIZE_PX, type Student } from "../../../src/harness/models/Student";
 import type { Detector, StudentOutputs } from "./models";
-import type { FrameState } from "./SensorState";
-import type { Image } from "./sensorTypes";
-import { DetectorSize } from "./detectorSize";
-import { Rgb8Converter } from "./toRgb8";
+import type { FrameState } from "../sensors/SensorState";
+import type { Image } from "../sensors/sensorTypes";
+import { DetectorSize } from "../sensors/detectorSize";
+import { Rgb8Converter } from "../sensors/toRgb8";
 
 export class StudentDetector implements Detector {
   readonly numClasses = NUM_DETECTION_CLASSES;

@@ -2,9 +2,9 @@
  * The model interfaces the perception and harness nodes run, so tests can inject deterministic
  * fakes and the real networks (src/harness) plug in through one adapter each.
  */
-import type { CameraIntrinsics } from "../../src/vision/flowModel";
-import type { FrameState } from "./SensorState";
-import type { Image } from "./sensorTypes";
+import type { CameraIntrinsics } from "../../../src/vision/flowModel";
+import type { FrameState } from "../sensors/SensorState";
+import type { Image } from "../sensors/sensorTypes";
 
 /** The student's outputs for one image (mirrors drone_harness_msgs/msg/StudentOutput). */
 export type StudentOutputs = {
