@@ -25,7 +25,9 @@ function registry(seen: Seen): NodeRegistry {
       // Deep enough for all 50: a player that falls behind on a loaded machine catches up in a
       // burst (absolute deadlines), which a depth-10 queue would partly drop (keep_last).
       node.createSubscription("sensor_msgs/msg/Imu", "/imu/data", { qos: { history: "keep_last", depth: 100, reliability: "reliable", durability: "volatile" } }, () => seen.imu++);
-      node.createSubscription<{ clock: { sec: number; nanosec: number } }>("rosgraph_msgs/msg/Clock", "/clock", {}, (m) =>
+      // The same for /clock (one tick before every message plus the 200 Hz ticks): with the default
+      // depth the count below failed under load when the burst overflowed the queue.
+      node.createSubscription<{ clock: { sec: number; nanosec: number } }>("rosgraph_msgs/msg/Clock", "/clock", { qos: { history: "keep_last", depth: 1000, reliability: "reliable", durability: "volatile" } }, (m) =>
         seen.clockNs.push(BigInt(m.clock.sec) * 1_000_000_000n + BigInt(m.clock.nanosec)),
       );
       return { node, stop: async () => undefined };
