@@ -220,99 +220,117 @@ async function replayBench(root: string, cam: Uint8Array, imu: Uint8Array, print
   );
 }
 
+/**
+ * Large messages: the camera frames written and read as MCAP (none, zstd) and sqlite3 bags, against
+ * plain fs calls on the same bytes. Every figure is the median of REPS runs, alternating with the
+ * bag runs so machine load hits both alike.
+ */
+async function largeMessageBench(root: string, msgs: Uint8Array[], print: (line: string) => void): Promise<void> {
+  const total = msgs.reduce((n, m) => n + m.byteLength, 0);
+  const joined = Buffer.concat(msgs);
+  const refW: number[] = [];
+  const refR: number[] = [];
+  const bagW = { none: [] as number[], zstd: [] as number[], sqlite3: [] as number[] };
+  const bagR = { none: [] as number[], zstd: [] as number[], sqlite3: [] as number[] };
+  const sizes = { none: 0, zstd: 0, sqlite3: 0 };
+  for (let rep = 0; rep < REPS; rep++) {
+    const refFile = path.join(root, `ref_${rep}.bin`);
+    let t = performance.now();
+    writeFileSync(refFile, joined);
+    refW.push(performance.now() - t);
+    t = performance.now();
+    const back = readFileSync(refFile);
+    refR.push(performance.now() - t);
+    if (back.byteLength !== joined.byteLength) throw new Error("reference read size mismatch");
+    rmSync(refFile);
+    for (const compression of VARIANTS) {
+      const name = `bag_${compression}_${rep}`;
+      const dir = path.join(root, name);
+      bagW[compression].push(await writeBag(dir, msgs, compression));
+      const r = await readBag(dir);
+      if (r.bytes !== total) throw new Error(`read ${r.bytes} bytes, wrote ${total}`);
+      bagR[compression].push(r.ms);
+      sizes[compression] = readFileSync(path.join(dir, `${name}_0.${compression === "sqlite3" ? "db3" : "mcap"}`)).byteLength;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const fsW = mbps(total, median(refW));
+  const fsR = mbps(total, median(refR));
+  print(`reference fs.writeFileSync ${fsW.toFixed(0)} MB/s, fs.readFileSync ${fsR.toFixed(0)} MB/s (median of ${REPS})`);
+  for (const compression of VARIANTS) {
+    const w = mbps(total, median(bagW[compression]));
+    const rd = mbps(total, median(bagR[compression]));
+    print(
+      `${compression.padEnd(5)} write ${w.toFixed(0)} MB/s (${(w / fsW).toFixed(2)}x fs) | read ${rd.toFixed(0)} MB/s (${(rd / fsR).toFixed(2)}x fs) | file ${(sizes[compression] / 1e6).toFixed(1)} MB`,
+    );
+    if (compression === "none") {
+      print(`  target write >= 200 MB/s: ${w >= 200 ? "met" : "NOT met"}; target read >= 300 MB/s: ${rd >= 300 ? "met" : "NOT met"}`);
+    }
+  }
+  print(`  (none/zstd: MCAP chunk compression; sqlite3: .db3, rosbag2's default preset, ${(mbps(total, median(bagW.sqlite3)) / mbps(total, median(bagW.none))).toFixed(2)}x MCAP none write, ${(mbps(total, median(bagR.sqlite3)) / mbps(total, median(bagR.none))).toFixed(2)}x read)`);
+}
+
+/** Small messages: 20,000 sensor_msgs/Imu (200 Hz), where per-message cost dominates; MCAP and sqlite3. */
+async function smallMessageBench(root: string, print: (line: string) => void): Promise<void> {
+  const imuMsgs = Array.from({ length: 20_000 }, () => cdr("sensor_msgs/msg/Imu", IMU));
+  const small = { none: { w: [] as number[], r: [] as number[] }, sqlite3: { w: [] as number[], r: [] as number[] } };
+  for (let rep = 0; rep < REPS; rep++) {
+    for (const variant of ["none", "sqlite3"] as const) {
+      const dir = path.join(root, `imu_${variant}_${rep}`);
+      small[variant].w.push(await writeBag(dir, imuMsgs, variant, "sensor_msgs/msg/Imu", 5_000_000n));
+      small[variant].r.push((await readBag(dir)).ms);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const rate = (ms: number): string => `${((imuMsgs.length / ms) * 1000 / 1e3).toFixed(0)}k msg/s`;
+  print(
+    `20000 x sensor_msgs/Imu (${imuMsgs[0]!.byteLength} B): MCAP none write ${rate(median(small.none.w))}, read ${rate(median(small.none.r))} | sqlite3 write ${rate(median(small.sqlite3.w))}, read ${rate(median(small.sqlite3.r))} (median of ${REPS})`,
+  );
+}
+
+/**
+ * Play: a 60 s flight (camera 30 Hz, IMU 200 Hz) into the embedded graph with a typed camera
+ * subscriber, as fast as possible (the schedule runs on an instant clock).
+ */
+async function playBench(root: string, cam: Uint8Array, imu: Uint8Array, print: (line: string) => void): Promise<void> {
+  const flight = path.join(root, "flight");
+  const reg = defaultRegistry();
+  const w = await BagWriter.create({ fs: new NodeBagFileSystem(), directory: flight, compression: "none" });
+  await w.addTopic({ topic: "/camera/image_raw", type: "sensor_msgs/msg/Image", schemaText: reg.ros2msgText("sensor_msgs/msg/Image"), offeredQosProfiles: "" });
+  await w.addTopic({ topic: "/imu/data", type: "sensor_msgs/msg/Imu", schemaText: reg.ros2msgText("sensor_msgs/msg/Imu"), offeredQosProfiles: "" });
+  for (let ms = 0; ms < 60_000; ms += 5) {
+    const tns = T0 + BigInt(ms) * 1_000_000n;
+    await w.write("/imu/data", tns, imu);
+    if (ms % 35 === 0) await w.write("/camera/image_raw", tns, cam);
+  }
+  await w.close();
+  const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+  let frames = 0;
+  graph.createNode("sink").createSubscription("sensor_msgs/msg/Image", "/camera/image_raw", {}, () => frames++);
+  const target = {
+    publishRaw: (...a: Parameters<EmbeddedGraph["publishRaw"]>) => {
+      graph.publishRaw(...a);
+      graph.spinUntilIdle();
+    },
+  };
+  const t = performance.now();
+  const res = await playBag(await Bag.open(new NodeBagFileSystem(), flight), target, new InstantClock(), { rate: 1e6 });
+  const playMs = performance.now() - t;
+  await graph.shutdown();
+  print(`play 60 s flight (${res.published} messages, ${frames} decoded camera frames) into the embedded graph: ${(60_000 / playMs).toFixed(1)}x real time (bag + graph only, no nodes)`);
+}
+
 export async function run(print: (line: string) => void): Promise<void> {
   const msgs = images();
   const total = msgs.reduce((n, m) => n + m.byteLength, 0);
   const root = mkdtempSync(path.join(tmpdir(), "bag-bench-"));
   try {
     print(`${FRAMES} x sensor_msgs/Image 256x256 rgb8 (${(total / 1e6).toFixed(1)} MB of CDR)`);
-    // Reference: the same bytes through plain fs calls, in this run. Every figure is the median
-    // of REPS runs, alternating with the bag runs so machine load hits both alike.
-    const joined = Buffer.concat(msgs);
-    const refW: number[] = [];
-    const refR: number[] = [];
-    const bagW = { none: [] as number[], zstd: [] as number[], sqlite3: [] as number[] };
-    const bagR = { none: [] as number[], zstd: [] as number[], sqlite3: [] as number[] };
-    const sizes = { none: 0, zstd: 0, sqlite3: 0 };
-    for (let rep = 0; rep < REPS; rep++) {
-      const refFile = path.join(root, `ref_${rep}.bin`);
-      let t = performance.now();
-      writeFileSync(refFile, joined);
-      refW.push(performance.now() - t);
-      t = performance.now();
-      const back = readFileSync(refFile);
-      refR.push(performance.now() - t);
-      if (back.byteLength !== joined.byteLength) throw new Error("reference read size mismatch");
-      rmSync(refFile);
-      for (const compression of VARIANTS) {
-        const name = `bag_${compression}_${rep}`;
-        const dir = path.join(root, name);
-        bagW[compression].push(await writeBag(dir, msgs, compression));
-        const r = await readBag(dir);
-        if (r.bytes !== total) throw new Error(`read ${r.bytes} bytes, wrote ${total}`);
-        bagR[compression].push(r.ms);
-        sizes[compression] = readFileSync(path.join(dir, `${name}_0.${compression === "sqlite3" ? "db3" : "mcap"}`)).byteLength;
-        rmSync(dir, { recursive: true, force: true });
-      }
-    }
-    const fsW = mbps(total, median(refW));
-    const fsR = mbps(total, median(refR));
-    print(`reference fs.writeFileSync ${fsW.toFixed(0)} MB/s, fs.readFileSync ${fsR.toFixed(0)} MB/s (median of ${REPS})`);
-    for (const compression of VARIANTS) {
-      const w = mbps(total, median(bagW[compression]));
-      const rd = mbps(total, median(bagR[compression]));
-      print(
-        `${compression.padEnd(5)} write ${w.toFixed(0)} MB/s (${(w / fsW).toFixed(2)}x fs) | read ${rd.toFixed(0)} MB/s (${(rd / fsR).toFixed(2)}x fs) | file ${(sizes[compression] / 1e6).toFixed(1)} MB`,
-      );
-      if (compression === "none") {
-        print(`  target write >= 200 MB/s: ${w >= 200 ? "met" : "NOT met"}; target read >= 300 MB/s: ${rd >= 300 ? "met" : "NOT met"}`);
-      }
-    }
-    print(`  (none/zstd: MCAP chunk compression; sqlite3: .db3, rosbag2's default preset, ${(mbps(total, median(bagW.sqlite3)) / mbps(total, median(bagW.none))).toFixed(2)}x MCAP none write, ${(mbps(total, median(bagR.sqlite3)) / mbps(total, median(bagR.none))).toFixed(2)}x read)`);
-    // Small messages: 20,000 sensor_msgs/Imu (200 Hz), where per-message cost dominates.
-    const imuMsgs = Array.from({ length: 20_000 }, () => cdr("sensor_msgs/msg/Imu", IMU));
-    const small = { none: { w: [] as number[], r: [] as number[] }, sqlite3: { w: [] as number[], r: [] as number[] } };
-    for (let rep = 0; rep < REPS; rep++) {
-      for (const variant of ["none", "sqlite3"] as const) {
-        const dir = path.join(root, `imu_${variant}_${rep}`);
-        small[variant].w.push(await writeBag(dir, imuMsgs, variant, "sensor_msgs/msg/Imu", 5_000_000n));
-        small[variant].r.push((await readBag(dir)).ms);
-        rmSync(dir, { recursive: true, force: true });
-      }
-    }
-    const rate = (ms: number): string => `${((imuMsgs.length / ms) * 1000 / 1e3).toFixed(0)}k msg/s`;
-    print(
-      `20000 x sensor_msgs/Imu (${imuMsgs[0]!.byteLength} B): MCAP none write ${rate(median(small.none.w))}, read ${rate(median(small.none.r))} | sqlite3 write ${rate(median(small.sqlite3.w))}, read ${rate(median(small.sqlite3.r))} (median of ${REPS})`,
-    );
-    // Play: a 60 s flight (camera 30 Hz, IMU 200 Hz) into the embedded graph with a typed camera
-    // subscriber, as fast as possible (the schedule runs on an instant clock).
-    const flight = path.join(root, "flight");
-    const reg = defaultRegistry();
-    const w = await BagWriter.create({ fs: new NodeBagFileSystem(), directory: flight, compression: "none" });
-    await w.addTopic({ topic: "/camera/image_raw", type: "sensor_msgs/msg/Image", schemaText: reg.ros2msgText("sensor_msgs/msg/Image"), offeredQosProfiles: "" });
-    await w.addTopic({ topic: "/imu/data", type: "sensor_msgs/msg/Imu", schemaText: reg.ros2msgText("sensor_msgs/msg/Imu"), offeredQosProfiles: "" });
+    await largeMessageBench(root, msgs, print);
+    await smallMessageBench(root, print);
     const imu = cdr("sensor_msgs/msg/Imu", IMU);
     const cam = msgs[0]!;
-    for (let ms = 0; ms < 60_000; ms += 5) {
-      const tns = T0 + BigInt(ms) * 1_000_000n;
-      await w.write("/imu/data", tns, imu);
-      if (ms % 35 === 0) await w.write("/camera/image_raw", tns, cam);
-    }
-    await w.close();
-    const graph = new EmbeddedGraph({ stderrLevel: "silent" });
-    let frames = 0;
-    graph.createNode("sink").createSubscription("sensor_msgs/msg/Image", "/camera/image_raw", {}, () => frames++);
-    const target = {
-      publishRaw: (...a: Parameters<EmbeddedGraph["publishRaw"]>) => {
-        graph.publishRaw(...a);
-        graph.spinUntilIdle();
-      },
-    };
-    const t = performance.now();
-    const res = await playBag(await Bag.open(new NodeBagFileSystem(), flight), target, new InstantClock(), { rate: 1e6 });
-    const playMs = performance.now() - t;
-    await graph.shutdown();
-    print(`play 60 s flight (${res.published} messages, ${frames} decoded camera frames) into the embedded graph: ${(60_000 / playMs).toFixed(1)}x real time (bag + graph only, no nodes)`);
+    await playBench(root, cam, imu, print);
     await replayBench(root, cam, imu, print);
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -63,19 +63,15 @@ function timeIt(f: () => void, opts: { warmup: number; rounds: number; iteration
 
 const fmt = (t: Timing, digits = 2): string => `${t.min.toFixed(digits)} ms min, ${t.median.toFixed(digits)} ms median`;
 
-export async function run(print: (line: string) => void): Promise<void> {
-  const backend = await initBackend();
-  print(`backend: ${backend.name}${backend.simd ? " (SIMD)" : ""}, single thread`);
-  const student = new Student();
-  const harness = new HarnessNet();
-  print(formatParameterReport(harnessParameterReport(student, harness)));
+/** Tensors of one 256x256 frame shared by the inference benchmarks (the caller disposes them). */
+type FrameInputs = { rgb: tf.Tensor4D; rollout: tf.Tensor4D[]; state: tf.Tensor2D; rewards: tf.Tensor2D; ratesT: tf.Tensor2D };
 
-  // --- Inference, 256x256, batch 1 -----------------------------------------------------------
-  const rgb = tf.randomUniform<tf.Rank.R4>([1, 256, 256, 3], 0, 1, "float32", 1);
-  const rollout = [1, 2, 3].map((s) => tf.randomUniform<tf.Rank.R4>([1, 256, 256, 3], 0, 1, "float32", 10 + s));
-  const state = tf.zeros<tf.Rank.R2>([1, STATE_DIM]);
-  const rewards = tf.zeros<tf.Rank.R2>([1, ROLLOUT_STEPS]);
-  const ratesT = tf.fill<tf.Rank.R2>([1, STATE_DIM], 0.1);
+/**
+ * Student alone vs student + harness per frame (input prep, forward, readback, delta and the
+ * corrected softmax), with a reference 3-conv encoder in the same rounds. False when a timing is missing.
+ */
+function benchInference(print: (line: string) => void, student: Student, harness: HarnessNet, x: FrameInputs): boolean {
+  const { rgb, rollout, state, rewards, ratesT } = x;
   const logitsBuf = new Float32Array(NUM_ACTIONS);
   const piBuf = new Float32Array(NUM_ACTIONS);
   const delta = newCorrectionDelta();
@@ -123,12 +119,18 @@ export async function run(print: (line: string) => void): Promise<void> {
   };
   const [tStudent, tBoth, tRef] = timeInterleaved([studentOnly, withHarness, reference], { warmup: 5, rounds: 10, iterations: 5 });
   tf.dispose([...refW, refX]);
-  if (tStudent === undefined || tBoth === undefined || tRef === undefined) return;
+  if (tStudent === undefined || tBoth === undefined || tRef === undefined) return false;
   print(`inference 256x256 per frame (input prep + forward + readback), 10 interleaved rounds of 5 frames:`);
   print(`  student alone:      ${fmt(tStudent)}`);
   print(`  student + harness:  ${fmt(tBoth)}`);
   print(`  harness overhead:   ratio ${(tBoth.min / tStudent.min).toFixed(2)}x of min (+${(tBoth.min - tStudent.min).toFixed(2)} ms), ${(tBoth.median / tStudent.median).toFixed(2)}x of median`);
   print(`  reference 3-conv [16,32,64] encoder (SPEC "Known facts"): ${fmt(tRef)}; student / reference ${(tStudent.min / tRef.min).toFixed(2)}x of min`);
+  return true;
+}
+
+/** Parts of the inference: the student's heads from cached features, channel concatenation, the offline teacher. */
+function benchInferenceParts(print: (line: string) => void, student: Student, x: FrameInputs): void {
+  const { rgb, state } = x;
   const perception = tf.tidy(() => {
     const p = student.perceive(buildImageInput(rgb));
     return [p.detBase, p.pooled] as const;
@@ -167,10 +169,11 @@ export async function run(print: (line: string) => void): Promise<void> {
     y.dispose();
   }, { warmup: 2, rounds: 3, iterations: 3 });
   print(`  teacher (offline):  ${fmt(tTeacher)}`);
-  tf.dispose([rgb, ...rollout, state, rewards, ratesT]);
   teacher.dispose();
+}
 
-  // --- Training steps, batch 16 ----------------------------------------------------------------
+/** One Adam step of the student and of the harness on a batch of 16, interleaved. */
+function benchTrainingSteps(print: (line: string) => void, student: Student, harness: HarnessNet): void {
   const B = 16;
   const crop = 96;
   const img = tf.tidy(() => buildImageInput(tf.randomUniform<tf.Rank.R4>([B, crop, crop, 3], 0, 1, "float32", 2)));
@@ -208,16 +211,17 @@ export async function run(print: (line: string) => void): Promise<void> {
   tf.dispose([img, st, detT, actT, himg, rew, rates, rTrue, sgt]);
   optS.dispose();
   optH.dispose();
+}
 
-  // --- int8 vs float32 delta -------------------------------------------------------------------
-  const rng = new Rng(21);
-  const samples = 256;
-  const Ss = Array.from({ length: samples }, () => new Float32Array(SENSITIVITY_ROWS * STATE_DIM).map(() => rng.uniform() * 0.5));
-  const Rs = Array.from({ length: samples }, () => new Float32Array(STATE_DIM).map(() => rng.normal() * 0.3));
-  const risks = Array.from({ length: samples }, () => rng.uniform());
-  const f = newCorrectionDelta();
-  const q = newCorrectionDelta();
-  const ws = newInt8DeltaWorkspace();
+/** Random (S, rates, risk) samples for the delta benchmarks, from a seeded generator. */
+type DeltaSamples = { Ss: Float32Array[]; Rs: Float32Array[]; risks: number[] };
+
+/** Output buffers of the two delta computations. */
+type DeltaBuffers = { f: ReturnType<typeof newCorrectionDelta>; q: ReturnType<typeof newCorrectionDelta>; ws: ReturnType<typeof newInt8DeltaWorkspace> };
+
+/** The int8 delta against the float32 one on every sample: max and relative L2 error of the action delta, argmax flips of pi. */
+function int8DeltaError(x: DeltaSamples, buffers: DeltaBuffers): { errMax: number; relL2: number; argmaxFlips: number } {
+  const { f, q, ws } = buffers;
   let errMax = 0;
   let errSq = 0;
   let refSq = 0;
@@ -225,11 +229,11 @@ export async function run(print: (line: string) => void): Promise<void> {
   const pf = new Float32Array(NUM_ACTIONS);
   const pq = new Float32Array(NUM_ACTIONS);
   const zeroLogits = new Float32Array(NUM_ACTIONS);
-  for (let k = 0; k < samples; k++) {
-    const S = Ss[k] ?? new Float32Array(0);
-    const R = Rs[k] ?? new Float32Array(0);
-    correctionDelta(S, R, risks[k] ?? 0, 0.3, f);
-    correctionDeltaInt8(S, R, risks[k] ?? 0, 0.3, q, ws);
+  for (let k = 0; k < x.Ss.length; k++) {
+    const S = x.Ss[k] ?? new Float32Array(0);
+    const R = x.Rs[k] ?? new Float32Array(0);
+    correctionDelta(S, R, x.risks[k] ?? 0, 0.3, f);
+    correctionDeltaInt8(S, R, x.risks[k] ?? 0, 0.3, q, ws);
     for (let i = 0; i < NUM_ACTIONS; i++) {
       const d = (f.action[i] ?? 0) - (q.action[i] ?? 0);
       errMax = Math.max(errMax, Math.abs(d));
@@ -246,6 +250,20 @@ export async function run(print: (line: string) => void): Promise<void> {
     }
     if (af !== aq) argmaxFlips++;
   }
+  return { errMax, relL2: Math.sqrt(errSq / refSq), argmaxFlips };
+}
+
+/** The int8 vs float32 delta: time per call and error. False when a timing is missing. */
+function benchInt8Delta(print: (line: string) => void): boolean {
+  const rng = new Rng(21);
+  const samples = 256;
+  const Ss = Array.from({ length: samples }, () => new Float32Array(SENSITIVITY_ROWS * STATE_DIM).map(() => rng.uniform() * 0.5));
+  const Rs = Array.from({ length: samples }, () => new Float32Array(STATE_DIM).map(() => rng.normal() * 0.3));
+  const risks = Array.from({ length: samples }, () => rng.uniform());
+  const f = newCorrectionDelta();
+  const q = newCorrectionDelta();
+  const ws = newInt8DeltaWorkspace();
+  const { errMax, relL2, argmaxFlips } = int8DeltaError({ Ss, Rs, risks }, { f, q, ws });
   let idx = 0;
   const iters = 20000;
   const [tF, tQ] = timeInterleaved([() => {
@@ -255,10 +273,37 @@ export async function run(print: (line: string) => void): Promise<void> {
     idx = (idx + 1) % samples;
     correctionDeltaInt8(Ss[idx] ?? new Float32Array(0), Rs[idx] ?? new Float32Array(0), risks[idx] ?? 0, 0.3, q, ws);
   }], { warmup: 2000, rounds: 5, iterations: iters });
-  if (tF === undefined || tQ === undefined) return;
+  if (tF === undefined || tQ === undefined) return false;
   print(`delta computation (${SENSITIVITY_ROWS}x${STATE_DIM} S, per frame, JS typed arrays), ${samples} random samples:`);
   print(`  float32: ${(tF.min * 1000).toFixed(2)} us/call   int8 (incl. quantisation): ${(tQ.min * 1000).toFixed(2)} us/call (min of 5 rounds)   speed-up ${(tF.min / tQ.min).toFixed(2)}x`);
-  print(`  int8 error vs float32: max |d delta| ${errMax.toExponential(2)}, relative L2 ${(Math.sqrt(errSq / refSq) * 100).toFixed(3)} %, argmax(pi_corrected) changed in ${argmaxFlips}/${samples}`);
+  print(`  int8 error vs float32: max |d delta| ${errMax.toExponential(2)}, relative L2 ${(relL2 * 100).toFixed(3)} %, argmax(pi_corrected) changed in ${argmaxFlips}/${samples}`);
+  return true;
+}
+
+export async function run(print: (line: string) => void): Promise<void> {
+  const backend = await initBackend();
+  print(`backend: ${backend.name}${backend.simd ? " (SIMD)" : ""}, single thread`);
+  const student = new Student();
+  const harness = new HarnessNet();
+  print(formatParameterReport(harnessParameterReport(student, harness)));
+
+  // --- Inference, 256x256, batch 1 -----------------------------------------------------------
+  const frame: FrameInputs = {
+    rgb: tf.randomUniform<tf.Rank.R4>([1, 256, 256, 3], 0, 1, "float32", 1),
+    rollout: [1, 2, 3].map((s) => tf.randomUniform<tf.Rank.R4>([1, 256, 256, 3], 0, 1, "float32", 10 + s)),
+    state: tf.zeros<tf.Rank.R2>([1, STATE_DIM]),
+    rewards: tf.zeros<tf.Rank.R2>([1, ROLLOUT_STEPS]),
+    ratesT: tf.fill<tf.Rank.R2>([1, STATE_DIM], 0.1),
+  };
+  if (!benchInference(print, student, harness, frame)) return;
+  benchInferenceParts(print, student, frame);
+  tf.dispose([frame.rgb, ...frame.rollout, frame.state, frame.rewards, frame.ratesT]);
+
+  // --- Training steps, batch 16 ----------------------------------------------------------------
+  benchTrainingSteps(print, student, harness);
+
+  // --- int8 vs float32 delta -------------------------------------------------------------------
+  if (!benchInt8Delta(print)) return;
   student.dispose();
   harness.dispose();
 }

@@ -33,6 +33,7 @@ import { activateIfLifecycle, type LaunchedNode, type NodeRegistry } from "../ro
 import type { CellScoreAccumulator } from "./CellScoreAccumulator";
 import type { Arm, Box, FlightRecord, FrameSample, WorldSketch } from "./types";
 import { worldSketch } from "./worldSketch";
+import type { Simulation } from "../../sim/Simulation";
 
 export type FlightOptions = {
   arm: Arm;
@@ -98,180 +99,279 @@ function offerSample(samples: FrameSample[], k: number, gap: number, frame: numb
   if (samples[worst]!.thinPixels < thinPixels) samples[worst] = make();
 }
 
+/** One camera frame as the observers saw it after a spin: the image and the messages with its stamp. */
+type ObservedFrame = {
+  time_s: number;
+  image: ImageMsg;
+  /** Wall ms from the image reaching the graph to the /cmd_vel of its stamp; undefined when none came. */
+  latencyMs: number | undefined;
+  command: { vx: number; vz: number; wz: number } | undefined;
+  truth: GroundTruthMsg | undefined;
+  policy: StudentOutputMsg | undefined;
+  student: StudentOutputMsg | undefined;
+  correction: CorrectionMsg | undefined;
+  raw: DetectionsMsg | undefined;
+  corrected: DetectionsMsg | undefined;
+};
+
+type Stamped = { header: { stamp: Parameters<typeof stampNs>[0] } };
+
+/**
+ * The flight's observers: the latest message of each topic, and when the /cmd_vel answering the
+ * current camera image came. Created before the nodes, so its camera subscription is the first
+ * delivery of every image (the latency's t0).
+ */
+class FlightObserver {
+  private cam: { stamp: bigint; t0: bigint; msg: ImageMsg } | undefined;
+  private cmdAt: bigint | undefined;
+  private cmd: { vx: number; vz: number; wz: number } | undefined;
+  private truth: GroundTruthMsg | undefined;
+  private policy: StudentOutputMsg | undefined;
+  private student: StudentOutputMsg | undefined;
+  private correction: CorrectionMsg | undefined;
+  private raw: DetectionsMsg | undefined;
+  private corrected: DetectionsMsg | undefined;
+
+  constructor(graph: EmbeddedGraph) {
+    const obs = graph.createNode("main_job_observer");
+    const hr = (): bigint => process.hrtime.bigint();
+    const reliable = { qos: { ...QOS_DEFAULT, depth: 50 } };
+    obs.createSubscription<ImageMsg>("sensor_msgs/msg/Image", "/camera/image_raw", { qos: QOS_SENSOR_DATA }, (m) => {
+      this.cam = { stamp: stampNs(m.header.stamp), t0: hr(), msg: m };
+      this.cmdAt = undefined;
+      this.cmd = undefined;
+    });
+    obs.createSubscription<TwistStampedMsg>("geometry_msgs/msg/TwistStamped", "/cmd_vel", reliable, (m) => {
+      if (this.cam !== undefined && this.cmdAt === undefined && stampNs(m.header.stamp) === this.cam.stamp) {
+        this.cmdAt = hr();
+        this.cmd = { vx: m.twist.linear.x, vz: m.twist.linear.z, wz: m.twist.angular.z };
+      }
+    });
+    obs.createSubscription<GroundTruthMsg>("drone_harness_msgs/msg/GroundTruth", "/sim/ground_truth", reliable, (m) => (this.truth = m));
+    obs.createSubscription<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/policy", reliable, (m) => (this.policy = m));
+    obs.createSubscription<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/student_output", reliable, (m) => (this.student = m));
+    obs.createSubscription<CorrectionMsg>("drone_harness_msgs/msg/HarnessCorrection", "/harness/correction", reliable, (m) => (this.correction = m));
+    obs.createSubscription<DetectionsMsg>("vision_msgs/msg/Detection2DArray", "/harness/obstacles_raw", reliable, (m) => (this.raw = m));
+    obs.createSubscription<DetectionsMsg>("vision_msgs/msg/Detection2DArray", "/harness/obstacles", reliable, (m) => (this.corrected = m));
+  }
+
+  /** Forgets the camera image before a tick: a tick that publishes none is not a camera frame. */
+  clearCamera(): void {
+    this.cam = undefined;
+  }
+
+  /** The camera frame delivered during the last spin (undefined when none was), with the messages of its stamp. */
+  frame(): ObservedFrame | undefined {
+    const c = this.cam;
+    if (c === undefined) return undefined;
+    const same = <T extends Stamped>(m: T | undefined): T | undefined => (m !== undefined && stampNs(m.header.stamp) === c.stamp ? m : undefined);
+    return {
+      time_s: Number(c.stamp) / 1e9,
+      image: c.msg,
+      latencyMs: this.cmdAt === undefined ? undefined : Number(this.cmdAt - c.t0) / 1e6,
+      command: this.cmd,
+      truth: same(this.truth),
+      policy: same(this.policy),
+      student: same(this.student),
+      correction: same(this.correction),
+      raw: same(this.raw),
+      corrected: same(this.corrected),
+    };
+  }
+}
+
+/**
+ * Starts the plan's nodes on `graph` (the sim in lock-step, publishing ground truth), each added to
+ * `launched` as it starts so that the caller stops them whatever happens; returns the sim node.
+ */
+async function launchFlightNodes(graph: EmbeddedGraph, plan: LaunchPlan, registry: NodeRegistry, launched: LaunchedNode[]): Promise<SimLaunchedNode> {
+  let simNode: SimLaunchedNode | undefined;
+  for (const d of plan.nodes) {
+    const factory = registry[d.executable];
+    if (factory === undefined) throw new Error(`${d.source.file}:${d.source.line}: no node executable "${d.executable}" in the registry`);
+    const options = factoryOptions(d);
+    if (d.executable === "sim") options.parameterOverrides = { ...options.parameterOverrides, mode: "lockstep", publish_ground_truth: true };
+    const l = await factory(graph, options);
+    launched.push(l);
+    await activateIfLifecycle(l);
+    if (d.executable === "sim") simNode = l as SimLaunchedNode;
+  }
+  if (simNode === undefined) throw new Error("the launch plan has no sim node (launch/sim.launch.xml starts one)");
+  return simNode;
+}
+
+/** What a flight accumulates camera frame by camera frame for its FlightRecord. */
+class FlightLog {
+  frames = 0;
+  private distance = 0;
+  private px: number;
+  private py: number;
+  private pz: number;
+  private readonly series: FlightRecord["series"] = { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] };
+  private readonly latencyMs: number[] = [];
+  private framesWithoutCommand = 0;
+  private readonly withoutAt: number[] = [];
+  private framesIncomplete = 0;
+  private minClearance = { clearance_m: Number.POSITIVE_INFINITY, time_s: Number.NaN };
+  private readonly samples: FrameSample[] = [];
+  private lastFrame: (() => FrameSample) | undefined;
+  private readonly decisions = new DecisionCheck();
+  private decisionsChanged = 0;
+  private readonly changedFrames: FrameSample[] = [];
+  // Cell labels of the current frame, reused (sized on the first frame from the grid).
+  private labelBuf = new Uint8Array(0);
+
+  /** `position`: the drone's position array, read after every tick. */
+  constructor(private readonly position: Float64Array) {
+    this.px = position[0]!;
+    this.py = position[1]!;
+    this.pz = position[2]!;
+  }
+
+  /** After every tick: the distance flown since the last one. */
+  move(): void {
+    const p = this.position;
+    this.distance += Math.hypot(p[0]! - this.px, p[1]! - this.py, p[2]! - this.pz);
+    this.px = p[0]!;
+    this.py = p[1]!;
+    this.pz = p[2]!;
+  }
+
+  addFrame(f: ObservedFrame, sim: Simulation, o: FlightOptions): void {
+    this.frames++;
+    const t = f.time_s;
+    if (f.latencyMs === undefined) {
+      this.framesWithoutCommand++;
+      if (this.withoutAt.length < 20) this.withoutAt.push(t);
+    } else this.latencyMs.push(f.latencyMs);
+    this.addSeries(f, sim);
+    const { truth: gt, policy: pol, student: stu } = f;
+    if (gt === undefined || pol === undefined || stu === undefined || f.correction === undefined) this.framesIncomplete++;
+    const frame = this.frames - 1;
+    const sampleOf = frameSampler(f, frame);
+    // Only a corrected policy can change the manoeuvre (the OFF arm's policy is the student's cells).
+    const change = pol !== undefined && pol.corrected && stu !== undefined ? this.decisions.compare(stu, pol, sim) : undefined;
+    if (change !== undefined) {
+      this.decisionsChanged++;
+      // The first few such frames are kept for the report (both box sets).
+      if (this.changedFrames.length < MAX_CHANGED_FRAMES) this.changedFrames.push(sampleOf({ decisionChange: change }));
+    }
+    if (gt !== undefined && pol !== undefined) {
+      this.scoreCells(gt, pol, stu, o);
+      // The frame before a collision is kept whatever keepSamples says (the report shows it).
+      this.lastFrame = () => sampleOf({ beforeCollision: true });
+      if (o.keepSamples > 0) {
+        const thin = thinPixels(gt.mask);
+        offerSample(this.samples, o.keepSamples, 45, frame, thin, () => sampleOf({ thinPixels: thin }));
+      }
+    }
+  }
+
+  private addSeries(f: ObservedFrame, sim: Simulation): void {
+    const t = f.time_s;
+    const s = this.series;
+    s.time_s.push(t);
+    s.x.push(this.px);
+    s.y.push(this.py);
+    s.z.push(this.pz);
+    s.risk.push(f.correction?.risk ?? Number.NaN);
+    s.maxAbsDelta.push(f.correction?.max_abs_delta ?? Number.NaN);
+    const clearance = sim.clearance_m();
+    if (clearance < this.minClearance.clearance_m) this.minClearance = { clearance_m: clearance, time_s: t };
+    s.cmdVx.push(f.command?.vx ?? Number.NaN);
+    s.cmdVz.push(f.command?.vz ?? Number.NaN);
+    s.cmdYawRate.push(f.command?.wz ?? Number.NaN);
+  }
+
+  /** Adds the frame's policy and student cells, labelled from the ground-truth mask, to the arm's AP accumulators. */
+  private scoreCells(gt: GroundTruthMsg, pol: StudentOutputMsg, stu: StudentOutputMsg | undefined, o: FlightOptions): void {
+    const grid = { width: gt.width, height: gt.height, cell_px: gt.width / pol.grid_cols };
+    const n = pol.grid_rows * pol.grid_cols * NUM_DETECTION_CLASSES;
+    if (this.labelBuf.length !== n) this.labelBuf = new Uint8Array(n);
+    cellLabelsFromMask(gt.mask instanceof Uint8Array ? gt.mask : Uint8Array.from(gt.mask), grid, this.labelBuf);
+    o.policyScores.add(pol.cell_probs, this.labelBuf, pol.class_names.length);
+    if (stu !== undefined) o.studentScores.add(stu.cell_probs, this.labelBuf, stu.class_names.length);
+  }
+
+  /** The flight's record; wallTime_ms is left 0 for the caller. */
+  record(o: FlightOptions, sim: Simulation, callbackErrors: number): FlightRecord {
+    const col = sim.collision;
+    return {
+      arm: o.arm,
+      seed: o.seed,
+      status: sim.status,
+      simTime_s: sim.time_s,
+      cameraFrames: this.frames,
+      distance_m: this.distance,
+      collision: col === undefined ? undefined : { time_s: col.time_s, x: col.position[0], y: col.position[1], z: col.position[2], cls: col.cls },
+      latencyMs: this.latencyMs,
+      framesWithoutCommand: this.framesWithoutCommand,
+      framesWithoutCommandAt_s: this.withoutAt,
+      framesIncomplete: this.framesIncomplete,
+      series: this.series,
+      minClearance: this.minClearance,
+      samples: [...this.samples, ...this.changedFrames, ...(sim.collision !== undefined && this.lastFrame !== undefined ? [this.lastFrame()] : [])].sort((a, b) => a.frame - b.frame),
+      decisionsChanged: this.decisionsChanged,
+      wallTime_ms: 0,
+      callbackErrors,
+      recorded: o.onStarted !== undefined,
+    };
+  }
+}
+
+/** Both box sets of a frame, as one report sample (the image and boxes are copied only when a sample is kept). */
+function frameSampler(f: ObservedFrame, frame: number): (extra: Partial<FrameSample>) => FrameSample {
+  const { image, truth, raw, corrected } = f;
+  return (extra) => ({
+    frame, time_s: f.time_s, width: image.width, height: image.height, rgb: Uint8Array.from(image.data), thinPixels: 0,
+    raw: boxesOf(raw), corrected: boxesOf(corrected), truth: truth === undefined ? [] : truthBoxes(truth), ...extra,
+  });
+}
+
+/** Wire and branch pixels of a ground-truth mask. */
+function thinPixels(mask: ArrayLike<number>): number {
+  let thin = 0;
+  for (let i = 0; i < mask.length; i++) {
+    const v = mask[i]!;
+    if (v === 1 || v === 2) thin++;
+  }
+  return thin;
+}
+
 export async function flyFlight(o: FlightOptions): Promise<{ record: FlightRecord; world: WorldSketch }> {
   const t0Flight = Date.now();
   const graph = new EmbeddedGraph({ stderrLevel: "silent" });
-  const obs = graph.createNode("main_job_observer");
-  const hr = (): bigint => process.hrtime.bigint();
-
   // Observers first, so ours is the first delivery of every camera image.
-  let cam: { stamp: bigint; t0: bigint; msg: ImageMsg } | undefined;
-  let cmdAt: bigint | undefined;
-  const currentCamera = (): typeof cam => cam;
-  let cmd: { vx: number; vz: number; wz: number } | undefined;
-  const currentCommand = (): typeof cmd => cmd;
-  let truth: GroundTruthMsg | undefined;
-  let policy: StudentOutputMsg | undefined;
-  let student: StudentOutputMsg | undefined;
-  let correction: CorrectionMsg | undefined;
-  let raw: DetectionsMsg | undefined;
-  let corrected: DetectionsMsg | undefined;
-  const reliable = { qos: { ...QOS_DEFAULT, depth: 50 } };
-  obs.createSubscription<ImageMsg>("sensor_msgs/msg/Image", "/camera/image_raw", { qos: QOS_SENSOR_DATA }, (m) => {
-    cam = { stamp: stampNs(m.header.stamp), t0: hr(), msg: m };
-    cmdAt = undefined;
-    cmd = undefined;
-  });
-  obs.createSubscription<TwistStampedMsg>("geometry_msgs/msg/TwistStamped", "/cmd_vel", reliable, (m) => {
-    if (cam !== undefined && cmdAt === undefined && stampNs(m.header.stamp) === cam.stamp) {
-      cmdAt = hr();
-      cmd = { vx: m.twist.linear.x, vz: m.twist.linear.z, wz: m.twist.angular.z };
-    }
-  });
-  obs.createSubscription<GroundTruthMsg>("drone_harness_msgs/msg/GroundTruth", "/sim/ground_truth", reliable, (m) => (truth = m));
-  obs.createSubscription<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/policy", reliable, (m) => (policy = m));
-  obs.createSubscription<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/student_output", reliable, (m) => (student = m));
-  obs.createSubscription<CorrectionMsg>("drone_harness_msgs/msg/HarnessCorrection", "/harness/correction", reliable, (m) => (correction = m));
-  obs.createSubscription<DetectionsMsg>("vision_msgs/msg/Detection2DArray", "/harness/obstacles_raw", reliable, (m) => (raw = m));
-  obs.createSubscription<DetectionsMsg>("vision_msgs/msg/Detection2DArray", "/harness/obstacles", reliable, (m) => (corrected = m));
-
+  const observer = new FlightObserver(graph);
   const launched: LaunchedNode[] = [];
-  let simNode: SimLaunchedNode | undefined;
   let finish: (() => Promise<void>) | undefined;
   try {
-    for (const d of o.plan.nodes) {
-      const factory = o.registry[d.executable];
-      if (factory === undefined) throw new Error(`${d.source.file}:${d.source.line}: no node executable "${d.executable}" in the registry`);
-      const options = factoryOptions(d);
-      if (d.executable === "sim") options.parameterOverrides = { ...options.parameterOverrides, mode: "lockstep", publish_ground_truth: true };
-      const l = await factory(graph, options);
-      launched.push(l);
-      await activateIfLifecycle(l);
-      if (d.executable === "sim") simNode = l as SimLaunchedNode;
-    }
-    if (simNode === undefined) throw new Error("the launch plan has no sim node (launch/sim.launch.xml starts one)");
-    const ctl = simNode.controller;
+    const ctl = (await launchFlightNodes(graph, o.plan, o.registry, launched)).controller;
     const sim = ctl.sim;
     const world = worldSketch(sim.world);
     await o.onGraph?.(graph);
     finish = await o.onStarted?.(graph);
     graph.spinUntilIdle();
-
-    // Cell labels of the current frame, reused (sized on the first frame from the grid).
-    let labelBuf = new Uint8Array(0);
-    let minClearance = { clearance_m: Number.POSITIVE_INFINITY, time_s: Number.NaN };
-    const series: FlightRecord["series"] = { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] };
-    const latencyMs: number[] = [];
-    const samples: FrameSample[] = [];
-    let lastFrame: (() => FrameSample) | undefined;
-    const decisions = new DecisionCheck();
-    let decisionsChanged = 0;
-    const changedFrames: FrameSample[] = [];
-    let framesWithoutCommand = 0;
-    const withoutAt: number[] = [];
-    let framesIncomplete = 0;
-    let frames = 0;
-    let distance = 0;
-    const p = sim.drone.position;
-    let px = p[0]!, py = p[1]!, pz = p[2]!;
+    const log = new FlightLog(sim.drone.position);
     const yieldEvery = o.yieldEvery ?? 1;
     const maxTicks = Math.ceil(o.duration_s / ctl.tick_s);
     for (let tick = 0; tick < maxTicks && sim.status === "flying"; tick++) {
-      cam = undefined;
+      observer.clearCamera();
       ctl.tick();
       graph.spinUntilIdle();
-      distance += Math.hypot(p[0]! - px, p[1]! - py, p[2]! - pz);
-      px = p[0]!;
-      py = p[1]!;
-      pz = p[2]!;
-      // Read through a function: the subscription callbacks assigned it during the spin.
-      const c = currentCamera();
-      if (c === undefined) continue;
-      frames++;
-      const t = Number(c.stamp) / 1e9;
-      if (cmdAt === undefined) {
-        framesWithoutCommand++;
-        if (withoutAt.length < 20) withoutAt.push(t);
-      } else latencyMs.push(Number(cmdAt - c.t0) / 1e6);
-      series.time_s.push(t);
-      series.x.push(px);
-      series.y.push(py);
-      series.z.push(pz);
-      const corr = correction !== undefined && stampNs(correction.header.stamp) === c.stamp ? correction : undefined;
-      series.risk.push(corr?.risk ?? Number.NaN);
-      series.maxAbsDelta.push(corr?.max_abs_delta ?? Number.NaN);
-      const clearance = sim.clearance_m();
-      if (clearance < minClearance.clearance_m) minClearance = { clearance_m: clearance, time_s: t };
-      const answer = currentCommand();
-      series.cmdVx.push(answer?.vx ?? Number.NaN);
-      series.cmdVz.push(answer?.vz ?? Number.NaN);
-      series.cmdYawRate.push(answer?.wz ?? Number.NaN);
-      const gt = truth !== undefined && stampNs(truth.header.stamp) === c.stamp ? truth : undefined;
-      const pol = policy !== undefined && stampNs(policy.header.stamp) === c.stamp ? policy : undefined;
-      const stu = student !== undefined && stampNs(student.header.stamp) === c.stamp ? student : undefined;
-      if (gt === undefined || pol === undefined || stu === undefined || corr === undefined) framesIncomplete++;
-      // Both box sets of this frame, as one report sample (the boxes are copied only when a sample is kept).
-      const rawNow = raw !== undefined && stampNs(raw.header.stamp) === c.stamp ? raw : undefined;
-      const corNow = corrected !== undefined && stampNs(corrected.header.stamp) === c.stamp ? corrected : undefined;
-      const frame = frames - 1;
-      const sampleOf = (extra: Partial<FrameSample>): FrameSample => ({
-        frame, time_s: t, width: c.msg.width, height: c.msg.height, rgb: Uint8Array.from(c.msg.data), thinPixels: 0,
-        raw: boxesOf(rawNow), corrected: boxesOf(corNow), truth: gt === undefined ? [] : truthBoxes(gt), ...extra,
-      });
-      // Only a corrected policy can change the manoeuvre (the OFF arm's policy is the student's cells).
-      const change = pol !== undefined && pol.corrected && stu !== undefined ? decisions.compare(stu, pol, sim) : undefined;
-      if (change !== undefined) {
-        decisionsChanged++;
-        // The first few such frames are kept for the report (both box sets).
-        if (changedFrames.length < MAX_CHANGED_FRAMES) changedFrames.push(sampleOf({ decisionChange: change }));
-      }
-      if (gt !== undefined && pol !== undefined) {
-        const grid = { width: gt.width, height: gt.height, cell_px: gt.width / pol.grid_cols };
-        const n = pol.grid_rows * pol.grid_cols * NUM_DETECTION_CLASSES;
-        if (labelBuf.length !== n) labelBuf = new Uint8Array(n);
-        cellLabelsFromMask(gt.mask instanceof Uint8Array ? gt.mask : Uint8Array.from(gt.mask), grid, labelBuf);
-        o.policyScores.add(pol.cell_probs, labelBuf, pol.class_names.length);
-        if (stu !== undefined) o.studentScores.add(stu.cell_probs, labelBuf, stu.class_names.length);
-        // The frame before a collision is kept whatever keepSamples says (the report shows it).
-        lastFrame = () => sampleOf({ beforeCollision: true });
-        if (o.keepSamples > 0) {
-          let thin = 0;
-          for (let i = 0; i < gt.mask.length; i++) {
-            const v = gt.mask[i]!;
-            if (v === 1 || v === 2) thin++;
-          }
-          offerSample(samples, o.keepSamples, 45, frame, thin, () => sampleOf({ thinPixels: thin }));
-        }
-      }
-      o.onFrame?.(t);
-      if (finish !== undefined && o.bagSeconds !== undefined && t >= o.bagSeconds) {
+      log.move();
+      const frame = observer.frame();
+      if (frame === undefined) continue;
+      log.addFrame(frame, sim, o);
+      o.onFrame?.(frame.time_s);
+      if (finish !== undefined && o.bagSeconds !== undefined && frame.time_s >= o.bagSeconds) {
         const f = finish;
         finish = undefined;
         await f();
       }
-      if (frames % yieldEvery === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (log.frames % yieldEvery === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    const col = sim.collision;
-    const record: FlightRecord = {
-      arm: o.arm,
-      seed: o.seed,
-      status: sim.status,
-      simTime_s: sim.time_s,
-      cameraFrames: frames,
-      distance_m: distance,
-      collision: col === undefined ? undefined : { time_s: col.time_s, x: col.position[0], y: col.position[1], z: col.position[2], cls: col.cls },
-      latencyMs,
-      framesWithoutCommand,
-      framesWithoutCommandAt_s: withoutAt,
-      framesIncomplete,
-      series,
-      minClearance,
-      samples: [...samples, ...changedFrames, ...(sim.collision !== undefined && lastFrame !== undefined ? [lastFrame()] : [])].sort((a, b) => a.frame - b.frame),
-      decisionsChanged,
-      wallTime_ms: 0,
-      callbackErrors: graph.callbackErrors,
-      recorded: o.onStarted !== undefined,
-    };
+    const record = log.record(o, sim, graph.callbackErrors);
     if (finish !== undefined) {
       const f = finish;
       finish = undefined;

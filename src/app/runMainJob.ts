@@ -9,6 +9,8 @@ import * as path from "node:path";
 import { seedsOfSplit } from "../../sim/splits";
 import { FoxgloveBridge } from "../ros/foxglove/FoxgloveBridge";
 import { loadLaunchFile, resolveLaunchPath } from "../ros/launch/loadLaunchFile";
+import type { LaunchPlan } from "../ros/launch/LaunchPlan";
+import type { NodeRegistry } from "../ros/launch/NodeFactory";
 import { findPackageRoot } from "../ros/launch/packageRoot";
 import { CellScoreAccumulator } from "./CellScoreAccumulator";
 import { flyFlight } from "./flyFlight";
@@ -64,6 +66,29 @@ export type MainJobResult = {
   peakRss_mb: number;
 };
 
+/** The discarded warm-up flight (WARMUP_S of sim time, harness on, nothing kept). */
+async function warmUp(plan: LaunchPlan, seed: number, registry: NodeRegistry): Promise<void> {
+  await flyFlight({
+    arm: "on",
+    seed,
+    plan,
+    registry,
+    duration_s: WARMUP_S,
+    policyScores: new CellScoreAccumulator(),
+    studentScores: new CellScoreAccumulator(),
+    keepSamples: 0,
+  });
+}
+
+/** Warns about an arm where more than a tenth of the camera frames missed a message of their stamp. */
+function warnIncomplete(arms: readonly ArmSummary[], io: MainJobIO): void {
+  for (const a of arms) {
+    if (a.framesIncomplete > 0.1 * a.cameraFrames) {
+      io.err(`main job: WARNING harness ${a.arm.toUpperCase()}: ${a.framesIncomplete} of ${a.cameraFrames} camera frames lacked sim/ground_truth, harness/policy, harness/student_output or harness/correction for their stamp; their figures are n/a or partial\n`);
+    }
+  }
+}
+
 export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<MainJobResult> {
   if (!Number.isInteger(o.flights) || o.flights < 1) throw new RangeError(`flights=${o.flights}, expected an integer >= 1`);
   if (!(o.duration_s > 0)) throw new RangeError(`duration_s=${o.duration_s}, expected > 0`);
@@ -73,6 +98,8 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
     const seeds = seedsOfSplit("test", o.flights, o.seedStart);
     const packageRoot = findPackageRoot();
     const launchPath = resolveLaunchPath(packageRoot, "sim.launch.xml");
+    const planFor = (seed: number, arm: Arm): LaunchPlan =>
+      loadLaunchFile(launchPath, { packageRoot, arguments: { scenario: o.scenario, seed: String(seed), harness: arm === "on" ? "true" : "false" } });
     io.err(`main job: scenario ${o.scenario}, test seeds ${seeds.join(", ")}, ${o.duration_s} s per flight, harness on/off, backend ${models.backend}\n`);
     const acc = Object.fromEntries(ARMS.map((a) => [a, { policy: new CellScoreAccumulator(), student: new CellScoreAccumulator() }])) as Record<Arm, { policy: CellScoreAccumulator; student: CellScoreAccumulator }>;
     const flights: FlightRecord[] = [];
@@ -81,20 +108,11 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
     const bar = new ProgressBar({ total: seeds.length * ARMS.length, write: io.err, isTTY: io.isTTY });
     // Warm-up: the first frames through the wasm networks and the JIT are several times slower
     // than the rest; one discarded second of flight keeps them out of the first arm's latency.
-    await flyFlight({
-      arm: "on",
-      seed: seeds[0]!,
-      plan: loadLaunchFile(launchPath, { packageRoot, arguments: { scenario: o.scenario, seed: String(seeds[0]), harness: "true" } }),
-      registry: models.registry,
-      duration_s: WARMUP_S,
-      policyScores: new CellScoreAccumulator(),
-      studentScores: new CellScoreAccumulator(),
-      keepSamples: 0,
-    });
+    await warmUp(planFor(seeds[0]!, "on"), seeds[0]!, models.registry);
     let peakRss = process.memoryUsage().rss;
     for (const [i, seed] of seeds.entries()) {
       for (const arm of ARMS) {
-        const plan = loadLaunchFile(launchPath, { packageRoot, arguments: { scenario: o.scenario, seed: String(seed), harness: arm === "on" ? "true" : "false" } });
+        const plan = planFor(seed, arm);
         const record = i < o.bagFlights;
         const label = `seed ${seed} harness ${arm.toUpperCase()}`;
         let bridge: FoxgloveBridge | undefined;
@@ -131,11 +149,7 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
     bar.clear();
     const arms = ARMS.map((a) => summarizeArm(a, flights, acc[a].policy.summary(), acc[a].student.summary()));
     io.out(formatTable(arms));
-    for (const a of arms) {
-      if (a.framesIncomplete > 0.1 * a.cameraFrames) {
-        io.err(`main job: WARNING harness ${a.arm.toUpperCase()}: ${a.framesIncomplete} of ${a.cameraFrames} camera frames lacked sim/ground_truth, harness/policy, harness/student_output or harness/correction for their stamp; their figures are n/a or partial\n`);
-      }
-    }
+    warnIncomplete(arms, io);
     return {
       options: o,
       seeds,

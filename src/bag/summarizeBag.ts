@@ -35,67 +35,81 @@ export async function summarizeBag(fs: BagFileSystem, bag: Bag): Promise<BagMeta
     rosDistro: "",
   };
   if (bag.storageId === "mcap") {
-    const readable = await fs.openRead(file);
-    try {
-      const reader = await tryIndexedReader(readable, await loadDecompressHandlers());
-      const stats = reader?.statistics;
-      if (reader !== undefined && stats !== undefined) {
-        const topics: BagTopicInfo[] = [...reader.channelsById.values()].map((ch) => {
-          const c = channelOf(ch, reader.schemasById.get(ch.schemaId));
-          return {
-            name: c.topic,
-            type: c.type,
-            serializationFormat: c.serializationFormat,
-            offeredQosProfiles: c.offeredQosProfiles,
-            typeDescriptionHash: c.typeHash,
-            messageCount: Number(stats.channelMessageCounts.get(ch.id) ?? 0n),
-          };
-        });
-        return {
-          ...base,
-          messageCount: Number(stats.messageCount),
-          startingTimeNs: stats.messageCount > 0n ? stats.messageStartTime : 0n,
-          durationNs: stats.messageCount > 0n ? stats.messageEndTime - stats.messageStartTime : 0n,
-          topics,
-        };
-      }
-    } finally {
-      await readable.close();
-    }
+    const fromSummary = await mcapSummaryMetadata(fs, file, base);
+    if (fromSummary !== undefined) return fromSummary;
   }
   // One pass over the messages (no summary, or a .db3 file).
-  const counts = new Map<string, BagTopicInfo>();
-  if (bag.storageId === "sqlite3") {
-    // Topics without messages are listed too, as rosbag2 does from the topics table.
-    let db: Db3Database;
-    let topics: Db3TopicRow[];
-    try {
-      db = fs.openDb3(file);
-    } catch (err) {
-      throw new BagError(file, `cannot open as a rosbag2 sqlite3 file: ${errorText(err)}`);
-    }
-    try {
-      topics = db.topics();
-    } catch (err) {
-      db.close();
-      // sqlite's own text ("database disk image is malformed") does not name the file.
-      throw new BagError(file, `not a readable rosbag2 sqlite3 file: ${errorText(err)}`);
-    }
-    try {
-      for (const t of topics) {
-        counts.set(t.name, {
-          name: t.name,
-          type: t.type,
-          serializationFormat: t.serializationFormat,
-          offeredQosProfiles: t.offeredQosProfiles,
-          typeDescriptionHash: t.typeDescriptionHash,
-          messageCount: 0,
-        });
-      }
-    } finally {
-      db.close();
-    }
+  const counts = bag.storageId === "sqlite3" ? db3Topics(fs, file) : new Map<string, BagTopicInfo>();
+  return await countMessages(bag, counts, base);
+}
+
+/** The metadata from an MCAP file's summary (statistics and channels); undefined when it has none. */
+async function mcapSummaryMetadata(fs: BagFileSystem, file: string, base: BagMetadata): Promise<BagMetadata | undefined> {
+  const readable = await fs.openRead(file);
+  try {
+    const reader = await tryIndexedReader(readable, await loadDecompressHandlers());
+    const stats = reader?.statistics;
+    if (reader === undefined || stats === undefined) return undefined;
+    const topics: BagTopicInfo[] = [...reader.channelsById.values()].map((ch) => {
+      const c = channelOf(ch, reader.schemasById.get(ch.schemaId));
+      return {
+        name: c.topic,
+        type: c.type,
+        serializationFormat: c.serializationFormat,
+        offeredQosProfiles: c.offeredQosProfiles,
+        typeDescriptionHash: c.typeHash,
+        messageCount: Number(stats.channelMessageCounts.get(ch.id) ?? 0n),
+      };
+    });
+    return {
+      ...base,
+      messageCount: Number(stats.messageCount),
+      startingTimeNs: stats.messageCount > 0n ? stats.messageStartTime : 0n,
+      durationNs: stats.messageCount > 0n ? stats.messageEndTime - stats.messageStartTime : 0n,
+      topics,
+    };
+  } finally {
+    await readable.close();
   }
+}
+
+/** The topics table of a .db3 file, each with a message count of 0. */
+function db3Topics(fs: BagFileSystem, file: string): Map<string, BagTopicInfo> {
+  // Topics without messages are listed too, as rosbag2 does from the topics table.
+  const counts = new Map<string, BagTopicInfo>();
+  let db: Db3Database;
+  let topics: Db3TopicRow[];
+  try {
+    db = fs.openDb3(file);
+  } catch (err) {
+    throw new BagError(file, `cannot open as a rosbag2 sqlite3 file: ${errorText(err)}`);
+  }
+  try {
+    topics = db.topics();
+  } catch (err) {
+    db.close();
+    // sqlite's own text ("database disk image is malformed") does not name the file.
+    throw new BagError(file, `not a readable rosbag2 sqlite3 file: ${errorText(err)}`);
+  }
+  try {
+    for (const t of topics) {
+      counts.set(t.name, {
+        name: t.name,
+        type: t.type,
+        serializationFormat: t.serializationFormat,
+        offeredQosProfiles: t.offeredQosProfiles,
+        typeDescriptionHash: t.typeDescriptionHash,
+        messageCount: 0,
+      });
+    }
+  } finally {
+    db.close();
+  }
+  return counts;
+}
+
+/** One pass over the bag's messages: counts per topic (added to `counts`), first and last log time. */
+async function countMessages(bag: Bag, counts: Map<string, BagTopicInfo>, base: BagMetadata): Promise<BagMetadata> {
   let first: bigint | undefined;
   let last: bigint | undefined;
   let n = 0;

@@ -8,6 +8,7 @@ import { Launcher } from "../ros/launch/Launcher";
 import { launchIntrospection } from "../ros/launch/launchIntrospection";
 import { LaunchFileError } from "../ros/launch/LaunchFileError";
 import { loadLaunchFile, resolveLaunchPath } from "../ros/launch/loadLaunchFile";
+import type { LaunchPlan } from "../ros/launch/LaunchPlan";
 import type { NodeRegistry } from "../ros/launch/NodeFactory";
 import { findPackageRoot } from "../ros/launch/packageRoot";
 import { untilSignal } from "../ros/launch/standalone";
@@ -33,8 +34,23 @@ export type LaunchContext = {
   onReady?: (info: { socketPath: string | undefined; graph: EmbeddedGraph; launcher: Launcher; foxglove?: { host: string; port: number } }) => void;
 };
 
-/** `drone-harness launch`: evaluates the launch file and runs its drone_harness nodes in this process. */
-export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): Promise<number> {
+/** The parsed command line of `launch`. */
+type LaunchArgs = {
+  file: string;
+  launchArgs: Record<string, string>;
+  printPlan: boolean;
+  allowAbsoluteIncludes: boolean;
+  introspection: boolean;
+  middleware: Middleware;
+  /** The one node this process runs (a child process of a spread launch). */
+  onlyNode: string | undefined;
+  oneProcess: boolean;
+  foxglove: { port: number; host: string } | undefined;
+  /** The arguments a spread launch passes on to each node process. */
+  childArgs: string[];
+};
+
+function parseLaunchArgs(args: string[]): LaunchArgs {
   let file: string | undefined;
   const launchArgs: Record<string, string> = {};
   let printPlan = false;
@@ -86,6 +102,50 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
   }
   if (file === undefined) throw new UsageError("missing the launch file");
   if (foxglove !== undefined) foxglove.host = foxgloveHost;
+  return { file, launchArgs, printPlan, allowAbsoluteIncludes, introspection, middleware, onlyNode, oneProcess, foxglove, childArgs };
+}
+
+/** `--print-plan`: the evaluated nodes with their parameters and remappings, and what was skipped. */
+function printLaunchPlan(plan: LaunchPlan, io: CliIO): void {
+  for (const s of plan.skipped) io.out(`# skipped ${s.what} (${s.file}:${s.line}): ${s.reason}\n`);
+  for (const n of plan.nodes) {
+    io.out(`${n.fullyQualifiedName}  ${n.package}/${n.executable}${n.respawn ? `  respawn(${n.respawnDelaySec}s)` : ""}\n`);
+    for (const [k, v] of Object.entries(n.parameters)) io.out(`  param ${k} = ${JSON.stringify(v.value)} (${v.type})\n`);
+    for (const r of n.remappings) io.out(`  remap ${r.from} -> ${r.to}\n`);
+  }
+}
+
+/** The launch's introspection server (what `topic`, `node`, `param` and `bag record` connect to), not yet listening. */
+function introspectionServer(graph: EmbeddedGraph, launcher: Launcher, file: string, io: CliIO): GraphServer {
+  return new GraphServer(
+    launchIntrospection(graph, (fqn) => launcher.node(fqn), { pid: process.pid, launchFile: file, startedAtMs: Date.now(), domainId: domainIdOf() }),
+    { log: (line) => io.err(`[launch] ${line}\n`) },
+  );
+}
+
+/** Listens on this process's socket in the introspection directory. */
+async function listenIntrospection(server: GraphServer, io: CliIO, ctx: LaunchContext): Promise<void> {
+  const socketPath = join(ctx.socketDir ?? introspectionDir(), socketFileName(process.pid));
+  await server.listen(socketPath);
+  io.err(`[launch] introspection socket: ${socketPath}\n`);
+}
+
+/** The Foxglove WebSocket server on the graph; undefined (after an error line) when it cannot start. */
+async function startFoxglove(graph: EmbeddedGraph, address: { port: number; host: string }, io: CliIO): Promise<FoxgloveBridge | undefined> {
+  let bridge: FoxgloveBridge;
+  try {
+    bridge = await FoxgloveBridge.start(graph, address);
+  } catch (err) {
+    io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
+    return undefined;
+  }
+  io.err(`[launch] Foxglove WebSocket: ws://${bridge.host}:${bridge.port} (open it in Foxglove or Lichtblick: "Foxglove WebSocket" connection)\n`);
+  return bridge;
+}
+
+/** `drone-harness launch`: evaluates the launch file and runs its drone_harness nodes in this process. */
+export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): Promise<number> {
+  const { file, launchArgs, printPlan, allowAbsoluteIncludes, introspection, middleware, onlyNode, oneProcess, foxglove, childArgs } = parseLaunchArgs(args);
   const packageRoot = ctx.packageRoot ?? findPackageRoot();
   let plan;
   try {
@@ -98,12 +158,7 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     throw err;
   }
   if (printPlan) {
-    for (const s of plan.skipped) io.out(`# skipped ${s.what} (${s.file}:${s.line}): ${s.reason}\n`);
-    for (const n of plan.nodes) {
-      io.out(`${n.fullyQualifiedName}  ${n.package}/${n.executable}${n.respawn ? `  respawn(${n.respawnDelaySec}s)` : ""}\n`);
-      for (const [k, v] of Object.entries(n.parameters)) io.out(`  param ${k} = ${JSON.stringify(v.value)} (${v.type})\n`);
-      for (const r of n.remappings) io.out(`  remap ${r.from} -> ${r.to}\n`);
-    }
+    printLaunchPlan(plan, io);
     return 0;
   }
   const registry = ctx.registry;
@@ -148,22 +203,12 @@ export async function runLaunch(args: string[], io: CliIO, ctx: LaunchContext): 
     if (plan.nodes.length === 0) io.err("[launch] no drone_harness nodes to start in this launch file\n");
     if (onlyNode !== undefined) io.err(`${NODE_STARTED} ${onlyNode} pid ${process.pid}\n`);
     if (foxglove !== undefined) {
-      try {
-        bridge = await FoxgloveBridge.start(graph, foxglove);
-      } catch (err) {
-        io.err(`drone-harness launch: ${err instanceof Error ? err.message : String(err)}\n`);
-        return 1;
-      }
-      io.err(`[launch] Foxglove WebSocket: ws://${bridge.host}:${bridge.port} (open it in Foxglove or Lichtblick: "Foxglove WebSocket" connection)\n`);
+      bridge = await startFoxglove(graph, foxglove, io);
+      if (bridge === undefined) return 1;
     }
     if (introspection) {
-      server = new GraphServer(
-        launchIntrospection(graph, (fqn) => launcher.node(fqn), { pid: process.pid, launchFile: file, startedAtMs: Date.now(), domainId: domainIdOf() }),
-        { log: (line) => io.err(`[launch] ${line}\n`) },
-      );
-      const socketPath = join(ctx.socketDir ?? introspectionDir(), socketFileName(process.pid));
-      await server.listen(socketPath);
-      io.err(`[launch] introspection socket: ${socketPath}\n`);
+      server = introspectionServer(graph, launcher, file, io);
+      await listenIntrospection(server, io, ctx);
     }
     ctx.onReady?.({ socketPath: server?.socketPath, graph, launcher, foxglove: bridge === undefined ? undefined : { host: bridge.host, port: bridge.port } });
     await Promise.race([(ctx.until ?? untilSignal)(), ...(parentGone === undefined ? [] : [parentGone])]);

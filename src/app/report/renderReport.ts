@@ -172,6 +172,44 @@ export function identicalSeeds(flights: readonly FlightRecord[]): number[] {
   return out;
 }
 
+/**
+ * Runs in the browser when the page has loaded: writes what each image and plot rendered as into
+ * <pre id="report-check"> and sets data-ready="1" (read back by checkReport.ts).
+ */
+const REPORT_CHECK_SCRIPT = `window.addEventListener("load", function () {
+  var images = Array.prototype.map.call(document.images, function (i) { return { alt: i.alt, naturalWidth: i.naturalWidth, naturalHeight: i.naturalHeight, complete: i.complete }; });
+  var plots = Array.prototype.map.call(document.querySelectorAll("svg.plot"), function (s) { return { name: s.getAttribute("data-plot"), points: Number(s.getAttribute("data-points")), paths: s.querySelectorAll("path").length, width: s.getBoundingClientRect().width }; });
+  var el = document.getElementById("report-check");
+  el.textContent = JSON.stringify({ images: images, plots: plots });
+  el.setAttribute("data-ready", "1");
+});`;
+
+/** Per seed, the frames where ON and OFF both answered at the same time and how many of their commands differed. */
+function decisionsTable(flights: readonly FlightRecord[]): string {
+  return (
+    `<table><thead><tr><th>seed</th><th>frames compared (same time, both answered)</th><th>commands that differed ON vs OFF</th><th>first at</th></tr></thead><tbody>` +
+    differingDecisions(flights)
+      .map((d) => `<tr><td>${d.seed}</td><td>${d.compared}</td><td>${d.differing}</td><td>${d.first_s === undefined ? "never" : `t=${d.first_s.toFixed(2)} s`}</td></tr>`)
+      .join("") +
+    `</tbody></table>`
+  );
+}
+
+/** One row per flight: status, distance, clearance, latency quantiles, wall time, whether it was bagged. */
+function flightsTableOf(flights: readonly FlightRecord[]): string {
+  return (
+    `<table><thead><tr><th>seed</th><th>arm</th><th>status</th><th>sim s</th><th>distance m</th><th>frames</th><th>min clearance to a structure</th><th>latency p50 / p99 ms</th><th>wall s</th><th>bag</th></tr></thead><tbody>` +
+    flights
+      .map((f) => {
+        const l = [...f.latencyMs].sort((a, b) => a - b);
+        const q = (p: number): string => (l.length === 0 ? "n/a" : l[Math.min(l.length - 1, Math.ceil(p * l.length) - 1)]!.toFixed(2));
+        return `<tr><td>${f.seed}</td><td style="color:${ARM_COLORS[f.arm]}">${f.arm}</td><td>${f.status}${f.collision !== undefined ? ` (${hitName(f.collision.cls)} at t=${f.collision.time_s.toFixed(1)} s)` : ""}</td><td>${f.simTime_s.toFixed(1)}</td><td>${f.distance_m.toFixed(0)}</td><td>${f.cameraFrames}</td><td>${Number.isFinite(f.minClearance.clearance_m) ? `${f.minClearance.clearance_m.toFixed(2)} m at t=${f.minClearance.time_s.toFixed(1)} s` : "n/a"}</td><td>${q(0.5)} / ${q(0.99)}</td><td>${(f.wallTime_ms / 1000).toFixed(1)}</td><td>${f.recorded ? "yes" : ""}</td></tr>`;
+      })
+      .join("") +
+    `</tbody></table>`
+  );
+}
+
 export function renderReport(result: MainJobResult, commandLine: string, generatedAt: Date): string {
   const o = result.options;
   const same = identicalSeeds(result.flights);
@@ -179,36 +217,15 @@ export function renderReport(result: MainJobResult, commandLine: string, generat
     same.length === 0
       ? ""
       : `<p><b>ON and OFF flew the same path on ${same.length} of ${result.seeds.length} seeds (${same.join(", ")})</b>: on those seeds no command the controller sent differed between the arms (the decisions table below counts them frame by frame).</p>`;
-  const decisions =
-    `<table><thead><tr><th>seed</th><th>frames compared (same time, both answered)</th><th>commands that differed ON vs OFF</th><th>first at</th></tr></thead><tbody>` +
-    differingDecisions(result.flights)
-      .map((d) => `<tr><td>${d.seed}</td><td>${d.compared}</td><td>${d.differing}</td><td>${d.first_s === undefined ? "never" : `t=${d.first_s.toFixed(2)} s`}</td></tr>`)
-      .join("") +
-    `</tbody></table>`;
+  const decisions = decisionsTable(result.flights);
   const rows = tableRows(result.arms);
   const table =
     `<table><thead><tr><th></th>${result.arms.map((a) => `<th style="color:${ARM_COLORS[a.arm]}">${ARM_NAME[a.arm]}</th>`).join("")}</tr></thead><tbody>` +
     rows.map((r) => `<tr><td>${esc(r.label)}</td>${r.values.map((v) => `<td>${esc(v)}</td>`).join("")}</tr>`).join("") +
     `</tbody></table>`;
-  const flightsTable =
-    `<table><thead><tr><th>seed</th><th>arm</th><th>status</th><th>sim s</th><th>distance m</th><th>frames</th><th>min clearance to a structure</th><th>latency p50 / p99 ms</th><th>wall s</th><th>bag</th></tr></thead><tbody>` +
-    result.flights
-      .map((f) => {
-        const l = [...f.latencyMs].sort((a, b) => a - b);
-        const q = (p: number): string => (l.length === 0 ? "n/a" : l[Math.min(l.length - 1, Math.ceil(p * l.length) - 1)]!.toFixed(2));
-        return `<tr><td>${f.seed}</td><td style="color:${ARM_COLORS[f.arm]}">${f.arm}</td><td>${f.status}${f.collision !== undefined ? ` (${hitName(f.collision.cls)} at t=${f.collision.time_s.toFixed(1)} s)` : ""}</td><td>${f.simTime_s.toFixed(1)}</td><td>${f.distance_m.toFixed(0)}</td><td>${f.cameraFrames}</td><td>${Number.isFinite(f.minClearance.clearance_m) ? `${f.minClearance.clearance_m.toFixed(2)} m at t=${f.minClearance.time_s.toFixed(1)} s` : "n/a"}</td><td>${q(0.5)} / ${q(0.99)}</td><td>${(f.wallTime_ms / 1000).toFixed(1)}</td><td>${f.recorded ? "yes" : ""}</td></tr>`;
-      })
-      .join("") +
-    `</tbody></table>`;
+  const flightsTable = flightsTableOf(result.flights);
   const maps = result.worlds.map((w) => topDownMap(w, result.flights.filter((f) => f.seed === w.seed))).join("");
   const bags = result.bags.length === 0 ? "<p>No bag recorded (--bag-flights 0).</p>" : `<p>rosbag2 MCAP bags (metadata.yaml + .mcap, zstd chunks) of every topic, the first ${o.bagSeconds} s of sim time of the first seed's flight per arm (--bag-seconds, --bag-flights); log time is sim time.</p><ul>${result.bags.map((b) => `<li><code>${esc(b.directory)}</code>: ${b.messages} messages${b.problems.length > 0 ? `, problems: ${esc(b.problems.join("; "))}` : ""}</li>`).join("")}</ul>`;
-  const check = `window.addEventListener("load", function () {
-  var images = Array.prototype.map.call(document.images, function (i) { return { alt: i.alt, naturalWidth: i.naturalWidth, naturalHeight: i.naturalHeight, complete: i.complete }; });
-  var plots = Array.prototype.map.call(document.querySelectorAll("svg.plot"), function (s) { return { name: s.getAttribute("data-plot"), points: Number(s.getAttribute("data-points")), paths: s.querySelectorAll("path").length, width: s.getBoundingClientRect().width }; });
-  var el = document.getElementById("report-check");
-  el.textContent = JSON.stringify({ images: images, plots: plots });
-  el.setAttribute("data-ready", "1");
-});`;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>drone-harness main job report</title>
 <style>
@@ -250,7 +267,7 @@ ${collisionFrames(result.flights)}
 <h2>Bags</h2>
 ${bags}
 <pre id="report-check" data-ready="0"></pre>
-<script>${check}</script>
+<script>${REPORT_CHECK_SCRIPT}</script>
 </body></html>
 `;
 }

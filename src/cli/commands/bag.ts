@@ -279,50 +279,7 @@ export async function runBagPlay(args: string[], io: CliIO, ctx: BagPlayContext)
     if (Object.keys(launchArgs).length > 0) throw new UsageError(`launch arguments (${Object.keys(launchArgs).join(", ")}:=...) need --launch <file>`);
     return await playIntoRunningLaunch(bag, p.flags.get("--socket")?.[0], playOptions, problems, io, ctx);
   }
-  const packageRoot = ctx.packageRoot ?? findPackageRoot();
-  let plan;
-  try {
-    plan = loadLaunchFile(resolveLaunchPath(packageRoot, launchFile), {
-      packageRoot,
-      arguments: { ...(hz !== undefined ? { use_sim_time: "true" } : {}), ...launchArgs },
-    });
-  } catch (err) {
-    if (err instanceof LaunchFileError) {
-      io.err(`drone-harness bag play: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  }
-  const graph = new EmbeddedGraph({ writeLine: (line) => io.err(`${line}\n`) });
-  const launcher = new Launcher({ graph, registry: ctx.registry(), log: (line) => io.err(`${line}\n`) });
-  graph.spin();
-  const abort = new AbortController();
-  const onSignal = (): void => abort.abort();
-  if (ctx.stop === undefined) {
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  } else {
-    ctx.stop.addEventListener("abort", onSignal);
-  }
-  try {
-    await launcher.start(plan);
-    const target: RawPublishTarget = {
-      publishRaw: (topic, type, bytes, qos) => graph.publishRaw(topic, type, bytes, qos),
-      prepareType: (type, schemaText) => void graph.registry.addRos2MsgText(type, schemaText),
-    };
-    const nodePublishers = (topic: string): string[] => graph.topicInfo(topic).publishers.map((x) => x.node);
-    const res = await playSelected(bag, target, nodePublishers, { ...playOptions, signal: abort.signal }, io);
-    if (res === undefined) return 1;
-    // Deliver what is still queued before the nodes stop.
-    graph.stop();
-    graph.spinUntilIdle();
-    return reportPlayed(res, problems, { where: `from ${bag.path} into ${plan.nodes.length} nodes (rate ${rate}`, withClock: hz !== undefined }, io);
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    await launcher.stop();
-    await graph.shutdown();
-  }
+  return await playIntoLaunchFile(bag, { file: launchFile, args: launchArgs }, playOptions, problems, io, ctx);
 }
 
 /** What both `bag play` modes pass to playSelected. */
@@ -388,6 +345,65 @@ function wallPlayClock(): ReturnType<typeof timerPlayClock> {
     () => process.hrtime.bigint(),
     (cb, ms) => void setTimeout(cb, ms),
   );
+}
+
+/**
+ * `bag play <bag> --launch <file>`: the launch file's nodes in this process on an embedded graph
+ * (real-time executor, use_sim_time:=true with --clock), the bag played into it.
+ */
+async function playIntoLaunchFile(
+  bag: Bag,
+  launch: { file: string; args: Record<string, string> },
+  options: CliPlayOptions,
+  problems: readonly string[],
+  io: CliIO,
+  ctx: BagPlayContext,
+): Promise<number> {
+  const withClock = options.clockPeriodNs !== undefined;
+  const packageRoot = ctx.packageRoot ?? findPackageRoot();
+  let plan;
+  try {
+    plan = loadLaunchFile(resolveLaunchPath(packageRoot, launch.file), {
+      packageRoot,
+      arguments: { ...(withClock ? { use_sim_time: "true" } : {}), ...launch.args },
+    });
+  } catch (err) {
+    if (err instanceof LaunchFileError) {
+      io.err(`drone-harness bag play: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  const graph = new EmbeddedGraph({ writeLine: (line) => io.err(`${line}\n`) });
+  const launcher = new Launcher({ graph, registry: ctx.registry(), log: (line) => io.err(`${line}\n`) });
+  graph.spin();
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  if (ctx.stop === undefined) {
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  } else {
+    ctx.stop.addEventListener("abort", onSignal);
+  }
+  try {
+    await launcher.start(plan);
+    const target: RawPublishTarget = {
+      publishRaw: (topic, type, bytes, qos) => graph.publishRaw(topic, type, bytes, qos),
+      prepareType: (type, schemaText) => void graph.registry.addRos2MsgText(type, schemaText),
+    };
+    const nodePublishers = (topic: string): string[] => graph.topicInfo(topic).publishers.map((x) => x.node);
+    const res = await playSelected(bag, target, nodePublishers, { ...options, signal: abort.signal }, io);
+    if (res === undefined) return 1;
+    // Deliver what is still queued before the nodes stop.
+    graph.stop();
+    graph.spinUntilIdle();
+    return reportPlayed(res, problems, { where: `from ${bag.path} into ${plan.nodes.length} nodes (rate ${options.rate ?? 1}`, withClock }, io);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await launcher.stop();
+    await graph.shutdown();
+  }
 }
 
 /**

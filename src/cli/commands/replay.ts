@@ -66,7 +66,22 @@ function nonNegative(name: string, v: string): number {
   return n;
 }
 
-export async function runReplay(args: string[], io: CliIO, ctx: ReplayContext): Promise<number> {
+/** The parsed command line of `replay`. */
+type ReplayArgs = {
+  bagPath: string;
+  launchFile: string;
+  compare: string[];
+  /** Input topics; undefined: chosen from the bag as `bag play` chooses them. */
+  inputs: string[] | undefined;
+  ignore: string[];
+  abs: number;
+  rel: number;
+  maxDifferences: number;
+  batchByLogTime: boolean;
+  launchArgs: Record<string, string>;
+};
+
+function parseReplayArgs(args: string[]): ReplayArgs {
   let bagPath: string | undefined;
   let launchFile: string | undefined;
   let compare: string[] = [];
@@ -103,11 +118,61 @@ export async function runReplay(args: string[], io: CliIO, ctx: ReplayContext): 
   if (bagPath === undefined) throw new UsageError("missing the bag");
   if (launchFile === undefined) throw new UsageError("missing --launch <file>");
   if (compare.length === 0) throw new UsageError("missing --compare <topic>[,<topic>...]");
+  return { bagPath, launchFile, compare, inputs, ignore, abs, rel, maxDifferences, batchByLogTime, launchArgs };
+}
 
+/** The error line and exit code 1 for an error of the `expected` class; anything else is rethrown. */
+function failure(err: unknown, expected: abstract new (...args: never[]) => Error, io: CliIO): number {
+  if (err instanceof expected) {
+    io.err(`drone-harness replay: ${err.message}\n`);
+    return 1;
+  }
+  throw err;
+}
+
+/**
+ * The bag's inputs as `bag play` chooses them (src/bag/selectPlayTopics.ts): from a bag of this
+ * package's launch the sensor topics only, never a recorded intermediate output (so a node that
+ * did not start is not stood in for by its recording), never the recorded /clock (replayBag
+ * publishes /clock at each input's log time). Undefined (after an error line) when none is left.
+ */
+async function defaultInputs(bag: Bag, graph: EmbeddedGraph, compare: readonly string[], io: CliIO): Promise<string[] | undefined> {
+  const recorded = (await summarizeBag(new NodeBagFileSystem(), bag)).topics.map((t) => t.name);
+  const selection = selectPlayTopics(
+    recorded.filter((t) => !compare.includes(t)),
+    { sensorTopics: SENSOR_INPUT_TOPICS, nodePublishers: (t) => graph.topicInfo(t).publishers.map((p) => p.node) },
+  );
+  io.err(`${formatPlaySelection(selection, "(--inputs <topic>[,<topic>...] chooses the inputs)").replace(/^playing/, "inputs:").replace(/^/gm, "replay: ")}\n`);
+  if (selection.play.length === 0) {
+    io.err(`drone-harness replay: no input topic to play from ${bag.path} (--inputs <topic>[,<topic>...] chooses them)\n`);
+    return undefined;
+  }
+  return selection.play;
+}
+
+/** The summary line and the verdict: 0 when every compared topic matched, 1 otherwise or when one was never recorded. */
+function reportReplay(result: Awaited<ReturnType<typeof replayBag>>, bag: Bag, nodes: number, a: ReplayArgs, io: CliIO): number {
+  const counts = [...result.counts].map(([t, c]) => `${t} ${c.expected} recorded / ${c.actual} replayed`).join(", ");
+  io.out(`replay ${bag.path}: ${result.played} input messages through ${nodes} nodes; ${counts}\n`);
+  const empty = [...result.counts].filter(([, c]) => c.expected === 0).map(([t]) => t);
+  if (empty.length > 0) {
+    io.err(`drone-harness replay: the bag has no recorded messages on ${empty.join(", ")}: nothing to compare\n`);
+    return 1;
+  }
+  if (result.equal) {
+    io.out(`outputs match (abs tolerance ${a.abs}, rel tolerance ${a.rel})\n`);
+    return 0;
+  }
+  io.out(`outputs differ; first differences:\n${formatDifferences(result)}\n`);
+  return 1;
+}
+
+export async function runReplay(args: string[], io: CliIO, ctx: ReplayContext): Promise<number> {
+  const a = parseReplayArgs(args);
   const msgs = defaultRegistry();
   let bag: Bag;
   try {
-    bag = await Bag.open(new NodeBagFileSystem(), bagPath, {
+    bag = await Bag.open(new NodeBagFileSystem(), a.bagPath, {
       lookupSchema: (t) => {
         try {
           return msgs.ros2msgText(t);
@@ -117,32 +182,20 @@ export async function runReplay(args: string[], io: CliIO, ctx: ReplayContext): 
       },
     });
   } catch (err) {
-    if (err instanceof BagError) {
-      io.err(`drone-harness replay: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
+    return failure(err, BagError, io);
   }
   const packageRoot = ctx.packageRoot ?? findPackageRoot();
   let plan;
   try {
-    plan = loadLaunchFile(resolveLaunchPath(packageRoot, launchFile), { packageRoot, arguments: { use_sim_time: "true", ...launchArgs } });
+    plan = loadLaunchFile(resolveLaunchPath(packageRoot, a.launchFile), { packageRoot, arguments: { use_sim_time: "true", ...a.launchArgs } });
   } catch (err) {
-    if (err instanceof LaunchFileError) {
-      io.err(`drone-harness replay: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
+    return failure(err, LaunchFileError, io);
   }
   let recordedParameters: Record<string, TypedParameterValue>;
   try {
     recordedParameters = recordedLaunchParameters(bag);
   } catch (err) {
-    if (err instanceof BagError) {
-      io.err(`drone-harness replay: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
+    return failure(err, BagError, io);
   }
   if (Object.keys(recordedParameters).length > 0) {
     // As <set_parameter> at the top of the launch file: a node's own <param> still wins.
@@ -153,52 +206,21 @@ export async function runReplay(args: string[], io: CliIO, ctx: ReplayContext): 
   const launcher = new Launcher({ graph, registry: ctx.registry, log: (line) => io.err(`${line}\n`) });
   try {
     await launcher.start(plan);
-    if (inputs === undefined) {
-      // The bag's inputs as `bag play` chooses them (src/bag/selectPlayTopics.ts): from a bag of
-      // this package's launch the sensor topics only, never a recorded intermediate output (so a
-      // node that did not start is not stood in for by its recording), never the recorded /clock
-      // (replayBag publishes /clock at each input's log time).
-      const recorded = (await summarizeBag(new NodeBagFileSystem(), bag)).topics.map((t) => t.name);
-      const selection = selectPlayTopics(
-        recorded.filter((t) => !compare.includes(t)),
-        { sensorTopics: SENSOR_INPUT_TOPICS, nodePublishers: (t) => graph.topicInfo(t).publishers.map((p) => p.node) },
-      );
-      io.err(`${formatPlaySelection(selection, "(--inputs <topic>[,<topic>...] chooses the inputs)").replace(/^playing/, "inputs:").replace(/^/gm, "replay: ")}\n`);
-      inputs = selection.play;
-      if (inputs.length === 0) {
-        io.err(`drone-harness replay: no input topic to play from ${bag.path} (--inputs <topic>[,<topic>...] chooses them)\n`);
-        return 1;
-      }
-    }
+    const inputs = a.inputs ?? (await defaultInputs(bag, graph, a.compare, io));
+    if (inputs === undefined) return 1;
     const result = await replayBag(bag, graph, {
-      compareTopics: compare,
+      compareTopics: a.compare,
       inputTopics: inputs,
-      absTolerance: abs,
-      relTolerance: rel,
-      ignoreFields: ignore,
-      maxDifferences,
-      batchByLogTime,
+      absTolerance: a.abs,
+      relTolerance: a.rel,
+      ignoreFields: a.ignore,
+      maxDifferences: a.maxDifferences,
+      batchByLogTime: a.batchByLogTime,
       decode: (type, bytes) => msgs.deserialize(type, bytes),
     });
-    const counts = [...result.counts].map(([t, c]) => `${t} ${c.expected} recorded / ${c.actual} replayed`).join(", ");
-    io.out(`replay ${bag.path}: ${result.played} input messages through ${plan.nodes.length} nodes; ${counts}\n`);
-    const empty = [...result.counts].filter(([, c]) => c.expected === 0).map(([t]) => t);
-    if (empty.length > 0) {
-      io.err(`drone-harness replay: the bag has no recorded messages on ${empty.join(", ")}: nothing to compare\n`);
-      return 1;
-    }
-    if (result.equal) {
-      io.out(`outputs match (abs tolerance ${abs}, rel tolerance ${rel})\n`);
-      return 0;
-    }
-    io.out(`outputs differ; first differences:\n${formatDifferences(result)}\n`);
-    return 1;
+    return reportReplay(result, bag, plan.nodes.length, a, io);
   } catch (err) {
-    if (err instanceof BagError) {
-      io.err(`drone-harness replay: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
+    return failure(err, BagError, io);
   } finally {
     await launcher.stop();
     await graph.shutdown();

@@ -46,6 +46,68 @@ export type SimArgs = {
 /** Main-job defaults: 3 test seeds x 2 arms x at most 20 s of sim time (a few minutes on 2 cores). */
 export const MAIN_JOB_DEFAULTS = { flights: 3, duration_s: 90, bagFlights: 1, bagSeconds: 10, samples: 4 } as const;
 
+function int(name: string, v: string, min: number, max: number): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name}=${v}, expected an integer in [${min}, ${max}]`);
+  return n;
+}
+
+function seconds(name: string, v: string): number {
+  const n = Number(v);
+  if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`${name}=${v}, expected seconds > 0`);
+  return n;
+}
+
+/** An option being read: its name, its value (the next word, required), and a look at the next word. */
+type OptionReader = { name: string; value: () => string; peek: () => string | undefined };
+
+/** The arguments being parsed, and --foxglove-host until --foxglove is known. */
+type ParseState = { out: SimArgs; foxgloveHost?: string };
+
+/**
+ * The options of `sim`: how each reads into the arguments, and the one mode that alone understands
+ * it ("headless" or "mainJob"; both modes understand the others).
+ */
+const SIM_OPTIONS = new Map<string, { only?: "headless" | "mainJob"; read: (s: ParseState, o: OptionReader) => void }>([
+  ["--scenario", { read: (s, o) => (s.out.scenario = o.value()) }],
+  ["--seed", { only: "headless", read: (s, o) => (s.out.seed = int(o.name, o.value(), 0, 0xffffffff)) }],
+  ["--duration", { read: (s, o) => (s.out.duration = seconds(o.name, o.value())) }],
+  [
+    "--every",
+    {
+      only: "headless",
+      read: (s, o) => {
+        const v = o.value();
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) throw new UsageError(`--every=${v}, expected an integer >= 1`);
+        s.out.every = n;
+      },
+    },
+  ],
+  ["--save-frames", { only: "headless", read: (s, o) => (s.out.saveFrames = o.value()) }],
+  ["--flights", { only: "mainJob", read: (s, o) => (s.out.flights = int(o.name, o.value(), 1, 1000)) }],
+  ["--seed-start", { only: "mainJob", read: (s, o) => (s.out.seedStart = int(o.name, o.value(), 0, 0xffffffff)) }],
+  ["--out", { only: "mainJob", read: (s, o) => (s.out.out = o.value()) }],
+  ["--models", { only: "mainJob", read: (s, o) => (s.out.models = o.value()) }],
+  ["--bag-flights", { only: "mainJob", read: (s, o) => (s.out.bagFlights = int(o.name, o.value(), 0, 1000)) }],
+  ["--bag-seconds", { only: "mainJob", read: (s, o) => (s.out.bagSeconds = seconds(o.name, o.value())) }],
+  ["--samples", { only: "mainJob", read: (s, o) => (s.out.samples = int(o.name, o.value(), 0, 16)) }],
+  [
+    "--foxglove",
+    {
+      only: "mainJob",
+      read: (s, o) => {
+        // An optional port: `--foxglove` alone serves on FOXGLOVE_DEFAULT_PORT.
+        const next = o.peek();
+        s.out.foxglove = { host: "127.0.0.1", port: next !== undefined && /^\d+$/.test(next) ? int(o.name, o.value(), 0, 65535) : FOXGLOVE_DEFAULT_PORT };
+      },
+    },
+  ],
+  ["--foxglove-host", { only: "mainJob", read: (s, o) => (s.foxgloveHost = o.value()) }],
+  ["--headless", { read: (s) => (s.out.headless = true) }],
+  ["--perturbed", { read: (s) => (s.out.perturbed = true) }],
+]);
+
 export function parseSimArgs(args: string[]): SimArgs {
   const out: SimArgs = {
     scenario: "default",
@@ -62,106 +124,27 @@ export function parseSimArgs(args: string[]): SimArgs {
     headlessOnly: [],
     mainJobOnly: [],
   };
-  const int = (name: string, v: string, min: number, max: number): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name}=${v}, expected an integer in [${min}, ${max}]`);
-    return n;
-  };
-  let foxgloveHost: string | undefined;
+  const state: ParseState = { out };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    const value = (): string => {
-      const v = args[++i];
-      if (v === undefined) throw new UsageError(`${a} needs a value`);
-      return v;
+    const option = SIM_OPTIONS.get(a);
+    if (option === undefined) throw new UsageError(`unknown option ${a}`);
+    const reader: OptionReader = {
+      name: a,
+      value: () => {
+        const v = args[++i];
+        if (v === undefined) throw new UsageError(`${a} needs a value`);
+        return v;
+      },
+      peek: () => args[i + 1],
     };
-    switch (a) {
-      case "--scenario":
-        out.scenario = value();
-        break;
-      case "--seed": {
-        const v = value();
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new UsageError(`--seed=${v}, expected an integer in [0, 4294967295]`);
-        out.seed = n;
-        out.headlessOnly.push(a);
-        break;
-      }
-      case "--duration": {
-        const v = value();
-        const n = Number(v);
-        if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`--duration=${v}, expected seconds > 0`);
-        out.duration = n;
-        break;
-      }
-      case "--every": {
-        const v = value();
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 1) throw new UsageError(`--every=${v}, expected an integer >= 1`);
-        out.every = n;
-        out.headlessOnly.push(a);
-        break;
-      }
-      case "--save-frames":
-        out.saveFrames = value();
-        out.headlessOnly.push(a);
-        break;
-      case "--flights":
-        out.flights = int(a, value(), 1, 1000);
-        out.mainJobOnly.push(a);
-        break;
-      case "--seed-start":
-        out.seedStart = int(a, value(), 0, 0xffffffff);
-        out.mainJobOnly.push(a);
-        break;
-      case "--out":
-        out.out = value();
-        out.mainJobOnly.push(a);
-        break;
-      case "--models":
-        out.models = value();
-        out.mainJobOnly.push(a);
-        break;
-      case "--bag-flights":
-        out.bagFlights = int(a, value(), 0, 1000);
-        out.mainJobOnly.push(a);
-        break;
-      case "--bag-seconds": {
-        const v = value();
-        const n = Number(v);
-        if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`--bag-seconds=${v}, expected seconds > 0`);
-        out.bagSeconds = n;
-        out.mainJobOnly.push(a);
-        break;
-      }
-      case "--samples":
-        out.samples = int(a, value(), 0, 16);
-        out.mainJobOnly.push(a);
-        break;
-      case "--foxglove": {
-        // An optional port: `--foxglove` alone serves on FOXGLOVE_DEFAULT_PORT.
-        const next = args[i + 1];
-        out.foxglove = { host: "127.0.0.1", port: next !== undefined && /^\d+$/.test(next) ? int(a, value(), 0, 65535) : FOXGLOVE_DEFAULT_PORT };
-        out.mainJobOnly.push(a);
-        break;
-      }
-      case "--foxglove-host":
-        foxgloveHost = value();
-        out.mainJobOnly.push(a);
-        break;
-      case "--headless":
-        out.headless = true;
-        break;
-      case "--perturbed":
-        out.perturbed = true;
-        break;
-      default:
-        throw new UsageError(`unknown option ${a}`);
-    }
+    option.read(state, reader);
+    if (option.only === "headless") out.headlessOnly.push(a);
+    else if (option.only === "mainJob") out.mainJobOnly.push(a);
   }
-  if (foxgloveHost !== undefined) {
+  if (state.foxgloveHost !== undefined) {
     if (out.foxglove === undefined) throw new UsageError("--foxglove-host only with --foxglove");
-    out.foxglove.host = foxgloveHost;
+    out.foxglove.host = state.foxgloveHost;
   }
   return out;
 }

@@ -31,6 +31,56 @@ async function droppedForSubscription(client: GraphClient, subscriptionId: numbe
   }
 }
 
+/** `topic echo`: each message as YAML followed by "---", until stopped (or the first with --once). */
+async function echo(client: GraphClient, topic: string, opts: { once: boolean; truncate: number }, io: CliIO, ctx: IntrospectionContext): Promise<number> {
+  const { once, truncate } = opts;
+  const registry = defaultRegistry();
+  let resolveOnce: () => void = () => undefined;
+  const gotOne = new Promise<void>((resolve) => (resolveOnce = resolve));
+  let printed = false;
+  const sub = await client.subscribeRaw(topic, (m) => {
+    if (once && printed) return;
+    printed = true;
+    if (m.typeName === undefined || !registry.has(m.typeName)) {
+      io.out(`<${m.bytes.byteLength} bytes of ${m.typeName ?? "unknown type"}: no definition available>\n---\n`);
+    } else {
+      try {
+        io.out(`${messageToYaml((t) => registry.definition(t), m.typeName, registry.deserialize(m.typeName, m.bytes), { truncateLength: truncate })}---\n`);
+      } catch (err) {
+        io.err(`cannot decode a ${m.typeName} message of ${m.bytes.byteLength} bytes: ${err instanceof Error ? err.message : String(err)}\n`);
+      }
+    }
+    if (once) resolveOnce();
+  });
+  await (once ? Promise.race([gotOne, untilDone(ctx, (l) => client.onClose(l))]) : untilDone(ctx, (l) => client.onClose(l)));
+  await sub.unsubscribe().catch(() => undefined);
+  return 0;
+}
+
+/** `topic hz`: the receive rate over the last `window` messages, every hzPeriodMs, until stopped. */
+async function hz(client: GraphClient, topic: string, window: number, io: CliIO, ctx: IntrospectionContext): Promise<number> {
+  const stats = new HzStats(window);
+  const sub = await client.subscribeRaw(topic, (m) => stats.add(m.receiveTimeNs));
+  let lastCount = 0;
+  let reportedDrops = 0;
+  const timer = setInterval(() => {
+    const text = stats.count === lastCount ? undefined : stats.format();
+    lastCount = stats.count;
+    io.out(text === undefined ? "no new messages\n" : `${text}\n`);
+    void droppedForSubscription(client, sub.subscriptionId).then((dropped) => {
+      if (dropped > reportedDrops) io.out(`dropped ${dropped} messages in total (this client read too slowly or the launch's queue overflowed); the rate counts received messages only\n`);
+      reportedDrops = Math.max(reportedDrops, dropped);
+    });
+  }, ctx.hzPeriodMs ?? 1000);
+  try {
+    await untilDone(ctx, (l) => client.onClose(l));
+  } finally {
+    clearInterval(timer);
+  }
+  await sub.unsubscribe().catch(() => undefined);
+  return 0;
+}
+
 /** `drone-harness topic ...` against a running launch; output shaped like `ros2 topic`. */
 export async function runTopic(argv: string[], io: CliIO, ctx: IntrospectionContext = {}): Promise<number> {
   // `topic --help` (or `topic list -h`): the usage on stdout, exit 0, as ros2 does.
@@ -78,49 +128,8 @@ export async function runTopic(argv: string[], io: CliIO, ctx: IntrospectionCont
       io.out(formatTopicInfo(info, { verbose }));
       return 0;
     }
-    if (verb === "echo") {
-      const registry = defaultRegistry();
-      let resolveOnce: () => void = () => undefined;
-      const gotOne = new Promise<void>((resolve) => (resolveOnce = resolve));
-      let printed = false;
-      const sub = await client.subscribeRaw(topic as string, (m) => {
-        if (once && printed) return;
-        printed = true;
-        if (m.typeName === undefined || !registry.has(m.typeName)) {
-          io.out(`<${m.bytes.byteLength} bytes of ${m.typeName ?? "unknown type"}: no definition available>\n---\n`);
-        } else {
-          try {
-            io.out(`${messageToYaml((t) => registry.definition(t), m.typeName, registry.deserialize(m.typeName, m.bytes), { truncateLength: truncate })}---\n`);
-          } catch (err) {
-            io.err(`cannot decode a ${m.typeName} message of ${m.bytes.byteLength} bytes: ${err instanceof Error ? err.message : String(err)}\n`);
-          }
-        }
-        if (once) resolveOnce();
-      });
-      await (once ? Promise.race([gotOne, untilDone(ctx, (l) => client.onClose(l))]) : untilDone(ctx, (l) => client.onClose(l)));
-      await sub.unsubscribe().catch(() => undefined);
-      return 0;
-    }
-    const stats = new HzStats(window);
-    const sub = await client.subscribeRaw(topic as string, (m) => stats.add(m.receiveTimeNs));
-    let lastCount = 0;
-    let reportedDrops = 0;
-    const timer = setInterval(() => {
-      const text = stats.count === lastCount ? undefined : stats.format();
-      lastCount = stats.count;
-      io.out(text === undefined ? "no new messages\n" : `${text}\n`);
-      void droppedForSubscription(client, sub.subscriptionId).then((dropped) => {
-        if (dropped > reportedDrops) io.out(`dropped ${dropped} messages in total (this client read too slowly or the launch's queue overflowed); the rate counts received messages only\n`);
-        reportedDrops = Math.max(reportedDrops, dropped);
-      });
-    }, ctx.hzPeriodMs ?? 1000);
-    try {
-      await untilDone(ctx, (l) => client.onClose(l));
-    } finally {
-      clearInterval(timer);
-    }
-    await sub.unsubscribe().catch(() => undefined);
-    return 0;
+    if (verb === "echo") return await echo(client, topic as string, { once, truncate }, io, ctx);
+    return await hz(client, topic as string, window, io, ctx);
   } finally {
     client.close();
   }

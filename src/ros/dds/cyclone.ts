@@ -77,14 +77,8 @@ function namedStruct(koffi: typeof import("koffi"), name: string, def: Record<st
   }
 }
 
-/**
- * Loads koffi and libddsc, once per process. Throws CYCLONE_UNAVAILABLE with the loader's reason
- * when the library is missing, so the embedded default never touches either.
- */
-export function loadCyclone(): CycloneApi {
-  if (cached !== undefined) return cached;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const koffi = require("koffi") as typeof import("koffi");
+/** libddsc from DRONE_HARNESS_DDSC or the first of LIBDDSC_NAMES that loads; throws CYCLONE_UNAVAILABLE with every loader's reason. */
+function loadLibddsc(koffi: typeof import("koffi")): IKoffiLib {
   const override = process.env["DRONE_HARNESS_DDSC"];
   const names = override !== undefined && override !== "" ? [override] : [...LIBDDSC_NAMES];
   let lib: IKoffiLib | undefined;
@@ -98,6 +92,11 @@ export function loadCyclone(): CycloneApi {
     }
   }
   if (lib === undefined) throw new Error(`${CYCLONE_UNAVAILABLE} (tried ${reasons.join("; ")})`);
+  return lib;
+}
+
+/** The C structs the API passes by pointer (dds_topic_descriptor_t, ddsrt_iovec_t, the builtin topics' samples). */
+function declareStructs(koffi: typeof import("koffi")): Pick<CycloneApi, "TopicDescriptor" | "BuiltinEndpoint" | "BuiltinParticipant"> {
   const TopicDescriptor = namedStruct(koffi, "dds_topic_descriptor_t", {
     m_size: "uint32",
     m_align: "uint32",
@@ -131,54 +130,68 @@ export function loadCyclone(): CycloneApi {
     qos: "void *",
   });
   const BuiltinParticipant = namedStruct(koffi, "dds_builtintopic_participant_t", { key: koffi.array("uint8", 16), qos: "void *" });
-  const loaded = lib;
-  const f = (decl: string): KoffiFunction => loaded.func(decl);
-  cached = {
-    lib,
-    koffi,
-    TopicDescriptor,
-    create_domain: f("int32 dds_create_domain(uint32 domain, const char *config)"),
-    create_participant: f("int32 dds_create_participant(uint32 domain, void *qos, void *listener)"),
-    create_topic: f("int32 dds_create_topic(int32 pp, const dds_topic_descriptor_t *desc, const char *name, void *qos, void *listener)"),
-    create_writer: f("int32 dds_create_writer(int32 pp, int32 topic, void *qos, void *listener)"),
-    create_reader: f("int32 dds_create_reader(int32 pp, int32 topic, void *qos, void *listener)"),
-    create_readcondition: f("int32 dds_create_readcondition(int32 reader, uint32 mask)"),
-    create_guardcondition: f("int32 dds_create_guardcondition(int32 owner)"),
-    set_guardcondition: f("int32 dds_set_guardcondition(int32 cond, bool triggered)"),
-    create_waitset: f("int32 dds_create_waitset(int32 owner)"),
-    waitset_attach: f("int32 dds_waitset_attach(int32 ws, int32 e, intptr_t x)"),
-    waitset_detach: f("int32 dds_waitset_detach(int32 ws, int32 e)"),
-    waitset_wait: f("int32 dds_waitset_wait(int32 ws, void *xs, size_t nxs, int64 reltimeout)"),
-    delete: f("int32 dds_delete(int32 e)"),
-    write: f("int32 dds_write(int32 writer, const void *data)"),
-    writecdr: f("int32 dds_writecdr(int32 writer, void *serdata)"),
-    takecdr: f("int32 dds_takecdr(int32 reader, _Out_ void **buf, uint32 maxs, _Out_ uint8_t *si, uint32 mask)"),
-    serdata_from_ser_iov: f("void *ddsi_serdata_from_ser_iov(void *type, int kind, uint32 niov, const ddsrt_iovec_t *iov, size_t size)"),
-    serdata_size: f("uint32 ddsi_serdata_size(void *d)"),
-    serdata_to_ser: f("void ddsi_serdata_to_ser(void *d, size_t off, size_t sz, _Out_ uint8_t *buf)"),
-    serdata_unref: f("void ddsi_serdata_unref(void *d)"),
-    create_qos: f("void *dds_create_qos()"),
-    delete_qos: f("void dds_delete_qos(void *qos)"),
-    qset_reliability: f("void dds_qset_reliability(void *qos, int kind, int64 max_blocking_time)"),
-    qset_durability: f("void dds_qset_durability(void *qos, int kind)"),
-    qset_history: f("void dds_qset_history(void *qos, int kind, int32 depth)"),
-    qset_ignorelocal: f("void dds_qset_ignorelocal(void *qos, int ignore)"),
-    qset_partition1: f("void dds_qset_partition1(void *qos, const char *name)"),
-    qset_userdata: f("void dds_qset_userdata(void *qos, const void *value, size_t sz)"),
-    get_publication_matched_status: f("int32 dds_get_publication_matched_status(int32 writer, _Out_ dds_publication_matched_status_t *status)"),
-    strretcode: f("const char *dds_strretcode(int32 ret)"),
-    read_mask: f("int32 dds_read_mask(int32 reader, _Inout_ void **buf, _Out_ uint8_t *si, size_t bufsz, uint32 maxs, uint32 mask)"),
-    return_loan: f("int32 dds_return_loan(int32 reader, void **buf, int32 bufsz)"),
-    set_qos: f("int32 dds_set_qos(int32 e, void *qos)"),
-    qget_userdata: f("bool dds_qget_userdata(void *qos, _Out_ void **value, _Out_ size_t *sz)"),
-    free: f("void dds_free(void *p)"),
-    get_guid: f("int32 dds_get_guid(int32 e, _Out_ uint8_t *guid)"),
-    qget_reliability: f("bool dds_qget_reliability(void *qos, _Out_ int *kind, _Out_ int64 *max_blocking_time)"),
-    qget_durability: f("bool dds_qget_durability(void *qos, _Out_ int *kind)"),
-    qget_history: f("bool dds_qget_history(void *qos, _Out_ int *kind, _Out_ int32 *depth)"),
-    BuiltinEndpoint,
-    BuiltinParticipant,
+  return { TopicDescriptor, BuiltinEndpoint, BuiltinParticipant };
+}
+
+type CycloneFunctions = Omit<CycloneApi, "lib" | "koffi" | "TopicDescriptor" | "BuiltinEndpoint" | "BuiltinParticipant">;
+
+/** The functions of the subset, declared with their C prototypes (the structs must be declared first). */
+function bindFunctions(lib: IKoffiLib): CycloneFunctions {
+  const f = (decl: string): KoffiFunction => lib.func(decl);
+  return {
+  create_domain: f("int32 dds_create_domain(uint32 domain, const char *config)"),
+  create_participant: f("int32 dds_create_participant(uint32 domain, void *qos, void *listener)"),
+  create_topic: f("int32 dds_create_topic(int32 pp, const dds_topic_descriptor_t *desc, const char *name, void *qos, void *listener)"),
+  create_writer: f("int32 dds_create_writer(int32 pp, int32 topic, void *qos, void *listener)"),
+  create_reader: f("int32 dds_create_reader(int32 pp, int32 topic, void *qos, void *listener)"),
+  create_readcondition: f("int32 dds_create_readcondition(int32 reader, uint32 mask)"),
+  create_guardcondition: f("int32 dds_create_guardcondition(int32 owner)"),
+  set_guardcondition: f("int32 dds_set_guardcondition(int32 cond, bool triggered)"),
+  create_waitset: f("int32 dds_create_waitset(int32 owner)"),
+  waitset_attach: f("int32 dds_waitset_attach(int32 ws, int32 e, intptr_t x)"),
+  waitset_detach: f("int32 dds_waitset_detach(int32 ws, int32 e)"),
+  waitset_wait: f("int32 dds_waitset_wait(int32 ws, void *xs, size_t nxs, int64 reltimeout)"),
+  delete: f("int32 dds_delete(int32 e)"),
+  write: f("int32 dds_write(int32 writer, const void *data)"),
+  writecdr: f("int32 dds_writecdr(int32 writer, void *serdata)"),
+  takecdr: f("int32 dds_takecdr(int32 reader, _Out_ void **buf, uint32 maxs, _Out_ uint8_t *si, uint32 mask)"),
+  serdata_from_ser_iov: f("void *ddsi_serdata_from_ser_iov(void *type, int kind, uint32 niov, const ddsrt_iovec_t *iov, size_t size)"),
+  serdata_size: f("uint32 ddsi_serdata_size(void *d)"),
+  serdata_to_ser: f("void ddsi_serdata_to_ser(void *d, size_t off, size_t sz, _Out_ uint8_t *buf)"),
+  serdata_unref: f("void ddsi_serdata_unref(void *d)"),
+  create_qos: f("void *dds_create_qos()"),
+  delete_qos: f("void dds_delete_qos(void *qos)"),
+  qset_reliability: f("void dds_qset_reliability(void *qos, int kind, int64 max_blocking_time)"),
+  qset_durability: f("void dds_qset_durability(void *qos, int kind)"),
+  qset_history: f("void dds_qset_history(void *qos, int kind, int32 depth)"),
+  qset_ignorelocal: f("void dds_qset_ignorelocal(void *qos, int ignore)"),
+  qset_partition1: f("void dds_qset_partition1(void *qos, const char *name)"),
+  qset_userdata: f("void dds_qset_userdata(void *qos, const void *value, size_t sz)"),
+  get_publication_matched_status: f("int32 dds_get_publication_matched_status(int32 writer, _Out_ dds_publication_matched_status_t *status)"),
+  strretcode: f("const char *dds_strretcode(int32 ret)"),
+  read_mask: f("int32 dds_read_mask(int32 reader, _Inout_ void **buf, _Out_ uint8_t *si, size_t bufsz, uint32 maxs, uint32 mask)"),
+  return_loan: f("int32 dds_return_loan(int32 reader, void **buf, int32 bufsz)"),
+  set_qos: f("int32 dds_set_qos(int32 e, void *qos)"),
+  qget_userdata: f("bool dds_qget_userdata(void *qos, _Out_ void **value, _Out_ size_t *sz)"),
+  free: f("void dds_free(void *p)"),
+  get_guid: f("int32 dds_get_guid(int32 e, _Out_ uint8_t *guid)"),
+  qget_reliability: f("bool dds_qget_reliability(void *qos, _Out_ int *kind, _Out_ int64 *max_blocking_time)"),
+  qget_durability: f("bool dds_qget_durability(void *qos, _Out_ int *kind)"),
+  qget_history: f("bool dds_qget_history(void *qos, _Out_ int *kind, _Out_ int32 *depth)"),
   };
+}
+
+/**
+ * Loads koffi and libddsc, once per process. Throws CYCLONE_UNAVAILABLE with the loader's reason
+ * when the library is missing, so the embedded default never touches either.
+ */
+export function loadCyclone(): CycloneApi {
+  if (cached !== undefined) return cached;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const koffi = require("koffi") as typeof import("koffi");
+  const lib = loadLibddsc(koffi);
+  const { TopicDescriptor, BuiltinEndpoint, BuiltinParticipant } = declareStructs(koffi);
+  cached = { lib, koffi, TopicDescriptor, ...bindFunctions(lib), BuiltinEndpoint, BuiltinParticipant };
   return cached;
 }
 

@@ -83,21 +83,7 @@ export function safeEval(expr: string): string {
     const t = peek();
     if (t?.kind === "op" && ["==", "!=", "<", "<=", ">", ">="].includes(t.value)) {
       pos++;
-      const right = primary();
-      switch (t.value) {
-        case "==":
-          return left === right;
-        case "!=":
-          return left !== right;
-        default: {
-          if (left === null || right === null || typeof left !== typeof right) {
-            throw new RangeError(`$(eval): cannot order ${JSON.stringify(left)} and ${JSON.stringify(right)} in "${expr}"`);
-          }
-          const l = left as string | number;
-          const r = right as string | number;
-          return t.value === "<" ? l < r : t.value === "<=" ? l <= r : t.value === ">" ? l > r : l >= r;
-        }
-      }
+      return compare(t.value, left, primary(), expr);
     }
     return left;
   };
@@ -128,8 +114,31 @@ export function safeEval(expr: string): string {
   };
   const result = orExpr();
   if (pos !== tokens.length) throw new RangeError(`$(eval): unexpected "${String(tokens[pos]?.value)}" in "${expr}"`);
-  if (result === true) return "True";
-  if (result === false) return "False";
-  if (result === null) return "None";
-  return String(result);
+  return pythonStr(result);
+}
+
+/** `left op right` for one of == != < <= > >=; ordering needs two strings or two numbers, as in Python. */
+function compare(op: string, left: Value, right: Value, expr: string): boolean {
+  switch (op) {
+    case "==":
+      return left === right;
+    case "!=":
+      return left !== right;
+    default: {
+      if (left === null || right === null || typeof left !== typeof right) {
+        throw new RangeError(`$(eval): cannot order ${JSON.stringify(left)} and ${JSON.stringify(right)} in "${expr}"`);
+      }
+      const l = left as string | number;
+      const r = right as string | number;
+      return op === "<" ? l < r : op === "<=" ? l <= r : op === ">" ? l > r : l >= r;
+    }
+  }
+}
+
+/** Python's str() of a value: True, False, None, the string itself, the number. */
+function pythonStr(v: Value): string {
+  if (v === true) return "True";
+  if (v === false) return "False";
+  if (v === null) return "None";
+  return String(v);
 }

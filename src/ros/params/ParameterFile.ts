@@ -28,30 +28,47 @@ const ROS_PARAMETERS = "ros__parameters";
 export function parseParameterFile(text: string, file: string): ParameterFile {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, keepSourceTokens: false });
-  const lineOf = (node: YamlNode | null | undefined): number =>
-    node?.range === undefined || node.range === null ? 1 : lineCounter.linePos(node.range[0]).line;
   const firstError = doc.errors[0];
   if (firstError !== undefined) {
     const line = firstError.linePos?.[0].line ?? 1;
     throw new ParameterFileError(file, line, "", `invalid YAML: ${firstError.message.split("\n")[0] ?? ""}`);
   }
-  const sections: ParameterSection[] = [];
+  const reader = new ParameterYaml(text, file, lineCounter);
   const root = doc.contents;
-  if (root === null) return { file, sections };
-  if (!isMap(root)) throw new ParameterFileError(file, lineOf(root), "", "expected a mapping of node names to {ros__parameters: ...}");
+  if (root === null) return { file, sections: reader.sections };
+  if (!isMap(root)) throw new ParameterFileError(file, reader.lineOf(root), "", "expected a mapping of node names to {ros__parameters: ...}");
+  reader.walkNodes(root, "");
+  return { file, sections: reader.sections };
+}
 
-  const walkNodes = (map: YAMLMap, prefix: string): void => {
+/** The walk over a parsed parameter file: its node sections, each one's parameters flattened and typed. */
+class ParameterYaml {
+  readonly sections: ParameterSection[] = [];
+
+  constructor(
+    private readonly text: string,
+    private readonly file: string,
+    private readonly lineCounter: LineCounter,
+  ) {}
+
+  lineOf(node: YamlNode | null | undefined): number {
+    return node?.range === undefined || node.range === null ? 1 : this.lineCounter.linePos(node.range[0]).line;
+  }
+
+  /** Node names (nesting as namespaces under `prefix`) down to their `ros__parameters` mappings. */
+  walkNodes(map: YAMLMap, prefix: string): void {
+    const file = this.file;
     for (const pair of map.items) {
       const keyNode = pair.key as YamlNode;
       const key = isScalar(keyNode) ? String(keyNode.value) : "";
-      const line = lineOf(keyNode);
+      const line = this.lineOf(keyNode);
       if (key === ROS_PARAMETERS) {
         if (prefix === "") throw new ParameterFileError(file, line, key, "ros__parameters must be under a node name (e.g. /**:)");
         const value = pair.value as YamlNode | null;
         if (!isMap(value)) throw new ParameterFileError(file, line, prefix, "ros__parameters must be a mapping of parameter names to values");
         const params: TypedParameters = new Map();
-        flattenParameters(value, "", params);
-        sections.push({ pattern: prefix, line, params });
+        this.flattenParameters(value, "", params);
+        this.sections.push({ pattern: prefix, line, params });
         continue;
       }
       if (key === "") throw new ParameterFileError(file, line, "", "node names must be plain strings");
@@ -60,49 +77,50 @@ export function parseParameterFile(text: string, file: string): ParameterFile {
         throw new ParameterFileError(file, line, key, `expected "${key}: ros__parameters: {...}" (a node name or namespace mapping)`);
       }
       const name = prefix === "" ? key : `${prefix.endsWith("/") ? prefix.slice(0, -1) : prefix}/${key.replace(/^\//, "")}`;
-      walkNodes(value, name);
+      this.walkNodes(value, name);
     }
-  };
+  }
 
-  const flattenParameters = (map: YAMLMap, prefix: string, out: TypedParameters): void => {
+  private flattenParameters(map: YAMLMap, prefix: string, out: TypedParameters): void {
     for (const pair of map.items) {
       const keyNode = pair.key as YamlNode;
-      const line = lineOf(keyNode);
-      if (!isScalar(keyNode)) throw new ParameterFileError(file, line, prefix, "parameter names must be plain strings");
+      const line = this.lineOf(keyNode);
+      if (!isScalar(keyNode)) throw new ParameterFileError(this.file, line, prefix, "parameter names must be plain strings");
       const name = prefix === "" ? String(keyNode.value) : `${prefix}.${String(keyNode.value)}`;
       const value = pair.value as YamlNode | null;
       if (isMap(value)) {
-        flattenParameters(value, name, out);
+        this.flattenParameters(value, name, out);
         continue;
       }
-      if (out.has(name)) throw new ParameterFileError(file, line, name, "parameter defined twice");
-      out.set(name, typedValue(value, name, line));
+      if (out.has(name)) throw new ParameterFileError(this.file, line, name, "parameter defined twice");
+      out.set(name, this.typedValue(value, name, line));
     }
-  };
+  }
 
-  const scalarOf = (node: Scalar, name: string): TypedParameterValue => {
+  private scalarOf(node: Scalar, name: string): TypedParameterValue {
     const quoted = node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE;
-    const textValue = quoted ? String(node.value) : sourceText(node);
+    const textValue = quoted ? String(node.value) : this.sourceText(node);
     const result = typeScalar(textValue, quoted);
-    if (!result.ok) throw new ParameterFileError(file, lineOf(node), name, result.reason);
+    if (!result.ok) throw new ParameterFileError(this.file, this.lineOf(node), name, result.reason);
     return result.value;
-  };
+  }
 
-  const sourceText = (node: Scalar): string => {
+  private sourceText(node: Scalar): string {
     if (node.range === undefined || node.range === null) return String(node.value);
     // Block scalars (| and >) are strings; plain scalars are typed from their source text so that
     // `1.0` stays a double (the parsed JS number 1 would not tell).
     if (node.type === Scalar.BLOCK_LITERAL || node.type === Scalar.BLOCK_FOLDED) return String(node.value);
-    return text.slice(node.range[0], node.range[1]).trim();
-  };
+    return this.text.slice(node.range[0], node.range[1]).trim();
+  }
 
-  const typedValue = (value: YamlNode | null, name: string, line: number): TypedParameterValue => {
-    if (value === null || (isScalar(value) && value.value === null && sourceText(value) === "")) {
+  private typedValue(value: YamlNode | null, name: string, line: number): TypedParameterValue {
+    const file = this.file;
+    if (value === null || (isScalar(value) && value.value === null && this.sourceText(value) === "")) {
       throw new ParameterFileError(file, line, name, "has no value");
     }
     if (isScalar(value)) {
       if (value.type === Scalar.BLOCK_LITERAL || value.type === Scalar.BLOCK_FOLDED) return { type: "string", value: String(value.value) };
-      return scalarOf(value, name);
+      return this.scalarOf(value, name);
     }
     if (isSeq(value)) {
       if (value.items.length === 0) {
@@ -110,8 +128,8 @@ export function parseParameterFile(text: string, file: string): ParameterFile {
       }
       const items: TypedParameterValue[] = [];
       for (const item of value.items) {
-        if (!isScalar(item)) throw new ParameterFileError(file, lineOf(item as YamlNode), name, "arrays may only hold scalars (no nested arrays or mappings)");
-        items.push(scalarOf(item, name));
+        if (!isScalar(item)) throw new ParameterFileError(file, this.lineOf(item as YamlNode), name, "arrays may only hold scalars (no nested arrays or mappings)");
+        items.push(this.scalarOf(item, name));
       }
       const first = items[0] as TypedParameterValue;
       const other = items.find((i) => i.type !== first.type);
@@ -121,10 +139,7 @@ export function parseParameterFile(text: string, file: string): ParameterFile {
       return arrayOf(first.type, items);
     }
     throw new ParameterFileError(file, line, name, "unsupported YAML value (aliases and tags are not parameters)");
-  };
-
-  walkNodes(root, "");
-  return { file, sections };
+  }
 }
 
 function arrayOf(type: ParameterType, items: TypedParameterValue[]): TypedParameterValue {
