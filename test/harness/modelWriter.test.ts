@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { HarnessNet, initBackend } from "../../src/harness";
 import { modelPaths, saveModel, saveModelSync } from "../../src/harness/modelfile";
-import { modelStore } from "../../src/harness/training/modelStore";
+import { modelStore } from "../../src/harness/training/node/modelStore";
 import { listProductionFiles, REPO_ROOT } from "../architecture/importGraph";
 
 

@@ -6,7 +6,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Rng as SimRng } from "../../sim";
 import { Rng as HarnessRng } from "../../src/harness";
-import { Rng as TrainingRng } from "../../src/harness/training/Rng";
 import { Rng, hash32 } from "../../src/util/Rng";
 import { listProductionFiles, REPO_ROOT } from "../architecture/importGraph";
 
@@ -21,10 +20,9 @@ describe("Rng (src/util/Rng.ts)", () => {
     expect(hash32(12345)).toBe(PINNED_HASH_12345);
   });
 
-  it("is the one class behind sim/, src/harness and src/harness/training/Rng", () => {
+  it("is the one class behind sim/ and src/harness", () => {
     expect(SimRng).toBe(Rng);
     expect(HarnessRng).toBe(Rng);
-    expect(TrainingRng).toBe(Rng);
   });
 
   it("int(n) is uniform in [0, n), int(min, max) in [min, max]; uniform() equals next()", () => {

@@ -1,6 +1,6 @@
 /**
  * Adapter: the trained Harness (src/harness/models/HarnessNet.ts) as the harness node's
- * Corrector, with the same inputs as in training (src/harness/training/HarnessedPolicy.ts):
+ * Corrector, with the same inputs as in training (src/harness/runtime/HarnessedPolicy.ts):
  *   image: buildHarnessImage(image input, []) (imagined frames zero-padded, static shapes); the
  *          pooled image input comes from the student output when present (the perception node
  *          computes it from the full-resolution input it already has; avg-pooling commutes with
@@ -44,7 +44,7 @@ import { bodyFluToOptical, type CameraIntrinsics, type Vec3 } from "../../../src
 import type { RolloutTensors, VisionPipeline } from "../../../src/vision/VisionPipeline";
 import { stampToNs } from "../ros/StampGuard";
 import { STATE_DIM } from "../../../src/harness/models/stateVector";
-import { StateHistory } from "../../../src/harness/training/HarnessedPolicy";
+import { StateHistory } from "../../../src/harness/runtime/HarnessedPolicy";
 import type { Correction, Corrector, StudentOutputs } from "./models";
 import type { FrameState } from "../sensors/SensorState";
 import type { Image } from "../sensors/sensorTypes";

@@ -5,7 +5,7 @@
  * -> action logits, per-cell class probabilities (softmax of the cell logits), the state
  * vector and the image input pooled to the harness's 64x64 (so the harness node need not redo
  * the full-resolution Sobel), copied into buffers reused between frames. All tensors are released (tf.tidy), the
- * same preprocessing as the training code (src/harness/training/HarnessedPolicy.ts decideFrame).
+ * same preprocessing as the training code (src/harness/runtime/HarnessedPolicy.ts decideFrame).
  * A texture gain other than 1 (the harness's texture rule, seed 4.2) multiplies the Sobel channel
  * inside the student (Student.perceive); the pooled input for the harness stays ungained.
  *

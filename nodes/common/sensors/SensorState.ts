@@ -49,7 +49,7 @@ export type FrameState = {
   /**
    * True for the first frame at or after each multiple of the state period (and the first frame
    * after a start or reset): the frames whose state enters the harness's |ds/dt| history, so the
-   * rates are over control steps as in training (src/harness/training/HarnessedPolicy.ts
+   * rates are over control steps as in training (src/harness/runtime/HarnessedPolicy.ts
    * StateHistory, pushed once per control step), not over camera frames.
    */
   newStatePeriod: boolean;

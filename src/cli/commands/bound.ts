@@ -13,7 +13,7 @@ import type { Split } from "../../harness/data/SeedSplit";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
 import { correctionBound, formatBound } from "../../harness/eval/correctionBound";
 import { loadHarness, loadStudent } from "../../harness/modelfile";
-import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainPipeline";
+import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainConfig";
 import { heldOutArg, intArg, requireScenario } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 

@@ -13,7 +13,7 @@ import type { Split } from "../../harness/data/SeedSplit";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
 import { evaluate, formatReport, ROWS, type RowName } from "../../harness/eval/evaluate";
 import { loadHarness, loadStudent, loadTeacher } from "../../harness/modelfile";
-import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainPipeline";
+import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainConfig";
 import { LAMBDA_INITIAL } from "../../harness/correction/constants";
 import { heldOutArg, intArg, printedHelp, requireScenario } from "../args";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";

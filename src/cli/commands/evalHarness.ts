@@ -14,7 +14,7 @@ import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { runHarnessRowJobs, type ArmFiles, type HarnessRowJob } from "../../harness/data/node/harnessRowsParallel";
 import type { Split } from "../../harness/data/SeedSplit";
 import { formatHarnessReport, harnessEvalSeeds, harnessReport, rowProgress } from "../../harness/eval/harnessRows";
-import { FULL_CONFIG } from "../../harness/training/trainPipeline";
+import { FULL_CONFIG } from "../../harness/training/trainConfig";
 import { intArg, numberArg, valueArg } from "../args";
 import { UsageError, type CliIO } from "../CliCommand";
 

@@ -7,8 +7,9 @@ import * as path from "node:path";
 import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { initBackend } from "../../harness/backend";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
-import { modelStore } from "../../harness/training/modelStore";
-import { FULL_CONFIG, PHASES, QUICK_CONFIG, runTraining, type BcVariant, type Phase } from "../../harness/training/trainPipeline";
+import { modelStore } from "../../harness/training/node/modelStore";
+import { FULL_CONFIG, PHASES, QUICK_CONFIG, type BcVariant, type Phase } from "../../harness/training/trainConfig";
+import { runTraining } from "../../harness/training/trainPipeline";
 import { intArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 

@@ -1,6 +1,6 @@
 /**
  * `drone-harness transfer --from <models dir> --scenario <yaml|name> --out <dir> [options]`
- * The transfer run of SPEC "Transfer" (seed 5.4; src/harness/training/transferRun.ts): moves the
+ * The transfer run of SPEC "Transfer" (seed 5.4; src/harness/transfer/transferRun.ts): moves the
  * State Encoder of <from>/harness unchanged (frozen), trains a fresh 16-unit adapter + Policy
  * Diagnostics on a few replay samples of the new scenario family flown by the frozen student
  * <from>/student, trains a from-scratch harness on the same samples, and compares both with no
@@ -14,8 +14,8 @@ import { initBackend } from "../../harness/backend";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
 import { checkModelJson, loadHarness, loadStudent, modelPaths, saveModel } from "../../harness/modelfile";
 import { HarnessNet } from "../../harness/models/HarnessNet";
-import { assertTransferSource } from "../../harness/training/transferSource";
-import { runTransfer, type TransferReport, type TransferRunOptions } from "../../harness/training/transferRun";
+import { assertTransferSource } from "../../harness/transfer/transferSource";
+import { runTransfer, type TransferReport, type TransferRunOptions } from "../../harness/transfer/transferRun";
 import { intArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { TRANSFER_REAL_USAGE, transferReal } from "./transferReal";

@@ -3,15 +3,15 @@
  *   [--steps 150] [--scope adapter|context|all] [--out <dir>] [--json]`
  * Few-shot adaptation to real photographs (issue 14 item 3): k-fold cross-validation of
  * fine-tuning the simulator-trained detector on NAME.jpg + NAME.mask.png photos
- * (src/harness/training/realKFold.ts), with a learning curve over the training-set sizes; with
+ * (src/harness/transfer/realKFold.ts), with a learning curve over the training-set sizes; with
  * --out, also fine-tunes on every given photo and writes that detector (teacher.model.json, usable
  * as `detect --model <dir>`). The source models are only read.
  */
 import * as path from "node:path";
 import { initBackend } from "../../harness/backend";
 import { loadTeacher, saveModel } from "../../harness/modelfile";
-import { fineTuneOnPhotos, type FineTuneScope } from "../../harness/training/fineTuneOnPhotos";
-import { crossValidate, type SetPhoto } from "../../harness/training/realKFold";
+import { fineTuneOnPhotos, type FineTuneScope } from "../../harness/transfer/fineTuneOnPhotos";
+import { crossValidate, type SetPhoto } from "../../harness/transfer/realKFold";
 import { UsageError, type CliIO } from "../CliCommand";
 import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 import { textTable } from "../textTable";

@@ -30,7 +30,7 @@ import { studentSgt } from "../diagnostics/finiteDifferenceSgt";
 import { buildImageInput } from "../models/imageInput";
 import { STATE_DIM } from "../models/stateVector";
 import type { Student } from "../models/Student";
-import { rgbTensor, StateHistory } from "../training/HarnessedPolicy";
+import { rgbTensor, StateHistory } from "../runtime/HarnessedPolicy";
 import { minimalAdmissibleDelta } from "./admissibleDelta";
 import type { Pilot } from "./flyClosedLoop";
 

@@ -18,7 +18,7 @@ import { buildImageInput } from "../models/imageInput";
 import { STATE_DIM } from "../models/stateVector";
 import type { Student } from "../models/Student";
 import type { Teacher } from "../models/Teacher";
-import { studentAp } from "../training/trainPipeline";
+import { studentAp } from "./studentAp";
 import { detectorAp } from "./detectorAp";
 import { flightRates, type FlightOutcome, type FlightRates } from "./FlightMetrics";
 import { flyClosedLoop, type Pilot } from "./flyClosedLoop";

@@ -15,7 +15,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { averagePrecision } from "../eval/AveragePrecision";
 import { HARNESS_ALPHA, HARNESS_LOSS_WEIGHT } from "../diagnostics/constants";
-import { Rng } from "../training/Rng";
+import { Rng } from "../../util/Rng";
 import { HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, type SpatialHarness } from "./SpatialHarness";
 import type { SpatialSample } from "./spatialRollouts";
 

@@ -35,11 +35,11 @@ import type { Student } from "../models/Student";
 import { correctedAdvantages, PPO_CLIP } from "./advantage";
 import { CoEvolutionSchedule, DEFAULT_SCHEDULE, type ScheduleOptions } from "./CoEvolutionSchedule";
 import { FlightRollouts, type FlightObs } from "./FlightRollouts";
-import { decideFrame, rgbTensor } from "./HarnessedPolicy";
+import { decideFrame, rgbTensor } from "../runtime/HarnessedPolicy";
 import { ppoLoss, ENTROPY_BETA } from "./ppoLoss";
 import { ReplayBuffer } from "./ReplayBuffer";
 import { Rng } from "../../util/Rng";
-import { collectRollout, createRollout, returnsToGo, ROLLOUT_LENGTH } from "./Rollout";
+import { collectRollout, createRollout, returnsToGo, ROLLOUT_LENGTH, type Rollout } from "./Rollout";
 
 export type CoEvolutionOptions = {
   student: Student;
@@ -103,6 +103,188 @@ function crossed(prev: number, now: number, every: number): boolean {
   return Math.floor(prev / every) < Math.floor(now / every);
 }
 
+type PpoSettings = NonNullable<CoEvolutionOptions["ppo"]>;
+type HarnessSettings = NonNullable<CoEvolutionOptions["harnessTraining"]>;
+
+/** Size of the current flight's frames (the observations carry bare rgb bytes). */
+type FrameSize = { width: number; height: number };
+
+/** max|delta| over the current log window. */
+type DeltaWindow = { maxDelta: number };
+
+function newStats(startStep: number): CoEvolutionStats {
+  return {
+    steps: startStep,
+    flights: 0,
+    collisions: 0,
+    goals: 0,
+    studentUpdates: 0,
+    harnessUpdates: 0,
+    lastPpoLoss: Number.NaN,
+    lastHarnessLoss: Number.NaN,
+    maxAbsDeltaLog: [],
+    warnings: 0,
+    sGtEvaluations: 0,
+  };
+}
+
+/** The rollout policy: student + harness on each frame (pi_corrected's logits), updating lambda and the window's max|delta|. */
+function harnessedPolicy(options: CoEvolutionOptions, size: FrameSize, window: DeltaWindow): { logits: (obs: FlightObs, out: Float32Array) => void } {
+  return {
+    logits: (obs, out) => {
+      decideFrame(options.student, options.harness, options.lambda.value, { rgb: obs.rgb, width: size.width, height: size.height, state: obs.state, rates: obs.rates }, obs.decision);
+      options.lambda.update(obs.decision.risk);
+      window.maxDelta = Math.max(window.maxDelta, obs.decision.maxAbsDelta);
+      out.set(obs.decision.actionLogits);
+    },
+  };
+}
+
+/** A new flight on the next training seed (round robin), checked against the train split. */
+function startFlight(options: CoEvolutionOptions, seedIndex: number, size: FrameSize): FlightRollouts {
+  const seeds = options.seeds;
+  if (seeds.length === 0) throw new RangeError("co-evolution needs at least one training seed, got 0");
+  const seed = options.source.require(seeds[seedIndex % seeds.length] as number);
+  const env = options.factory(seed, { perturbed: false });
+  size.width = env.width;
+  size.height = env.height;
+  return new FlightRollouts(env);
+}
+
+/** A collected rollout into the PPO buffer (every step; omitted when the student is frozen) and the replay buffer (its first frame). */
+function bufferRollout(rollout: Rollout<FlightObs>, scratch: { pc: Float32Array; returns: Float32Array }, ppoBuffer: PpoSample[] | undefined, replay: ReplayBuffer<ReplaySample>): void {
+  returnsToGo(rollout, scratch.returns);
+  for (let t = 0; t < rollout.steps; t++) {
+    const obs = rollout.observations[t];
+    if (obs === undefined) continue;
+    const a = rollout.actions[t] as number;
+    softmaxCorrected(obs.decision.actionLogits, obs.decision.actionDelta, scratch.pc);
+    const oldLogProb = rollout.logProbs[t] as number;
+    ppoBuffer?.push({
+      rgb: obs.rgb,
+      state: obs.state,
+      action: a,
+      oldLogProb,
+      piTheta: Math.exp(oldLogProb),
+      piCorrected: scratch.pc[a] as number,
+      actionDelta: obs.decision.actionDelta.slice(),
+      ret: scratch.returns[t] as number,
+    });
+  }
+  const first = rollout.observations[0];
+  if (first !== undefined) replay.insert({ rgb: first.rgb, state: first.state, rates: first.rates, rTrue: rollout.negativeWithinRollout });
+}
+
+/**
+ * Perception of every sample once, without gradients (the backbone is not trained by PPO). The
+ * detection base is kept too: a policy that reads the detections needs the real ones.
+ */
+function perceiveAll(student: Student, samples: readonly PpoSample[], size: FrameSize): [tf.Tensor2D, tf.Tensor4D] {
+  return tf.tidy(() => {
+    const parts: tf.Tensor2D[] = [];
+    const dets: tf.Tensor4D[] = [];
+    for (const s of samples) {
+      const p = student.perceive(buildImageInput(rgbTensor(s.rgb, size.width, size.height)));
+      parts.push(p.pooled);
+      dets.push(p.detBase);
+    }
+    return [tf.concat(parts, 0), tf.concat(dets, 0)];
+  });
+}
+
+/** The PPO phase: `epochs` passes of shuffled minibatches over the buffered samples; returns the last minibatch's loss. */
+function ppoUpdate(student: Student, optimizer: tf.Optimizer, variables: tf.Variable[], samples: readonly PpoSample[], o: PpoSettings, rng: Rng, size: FrameSize): number {
+  const n = samples.length;
+  const adv = correctedAdvantages(
+    {
+      returns: samples.map((s) => s.ret),
+      valid: samples.map(() => 1),
+      piTheta: samples.map((s) => s.piTheta),
+      piCorrected: samples.map((s) => s.piCorrected),
+    },
+    new Float32Array(n),
+  );
+  const [pooled, detBaseAll] = perceiveAll(student, samples, size);
+  const order = Array.from({ length: n }, (_, i) => i);
+  let last = Number.NaN;
+  for (let epoch = 0; epoch < o.epochs; epoch++) {
+    rng.shuffle(order);
+    for (let start = 0; start < n; start += o.minibatch) {
+      const idx = order.slice(start, start + o.minibatch);
+      const b = idx.length;
+      const idxT = tf.tensor1d(idx, "int32");
+      const pMb = tf.gather(pooled, idxT);
+      const stateMb = tf.tensor2d(Float32Array.from(idx.flatMap((i) => Array.from(samples[i]?.state ?? []))), [b, STATE_DIM]);
+      const deltaMb = tf.tensor2d(Float32Array.from(idx.flatMap((i) => Array.from(samples[i]?.actionDelta ?? []))), [b, NUM_ACTIONS]);
+      const actions = tf.tensor1d(idx.map((i) => samples[i]?.action ?? 0), "int32");
+      const oldLogProbs = tf.tensor1d(idx.map((i) => samples[i]?.oldLogProb ?? 0));
+      const advantages = tf.tensor1d(idx.map((i) => adv[i] ?? 0));
+      const valid = tf.ones<tf.Rank.R1>([b]);
+      const detBase = tf.gather(detBaseAll, idxT);
+      const loss = optimizer.minimize(
+        () => {
+          const logits = student.heads({ detBase, pooled: pMb }, stateMb).actionLogits;
+          return ppoLoss({ logits, delta: deltaMb, actions, oldLogProbs, advantages, valid }, PPO_CLIP, ENTROPY_BETA).loss;
+        },
+        true,
+        variables,
+      );
+      last = loss === null ? Number.NaN : (loss.dataSync()[0] as number);
+      tf.dispose([loss ?? [], idxT, pMb, stateMb, deltaMb, actions, oldLogProbs, advantages, valid, detBase]);
+    }
+  }
+  pooled.dispose();
+  detBaseAll.dispose();
+  return last;
+}
+
+/** The harness phase: `iterations` minibatches from the replay buffer with the student frozen; returns the last loss. */
+function harnessUpdate(harness: HarnessNet, optimizer: tf.Optimizer, variables: tf.Variable[], replay: ReplayBuffer<ReplaySample>, o: HarnessSettings, rng: Rng, size: FrameSize): number {
+  let last = Number.NaN;
+  for (let it = 0; it < o.iterations; it++) {
+    const batch = replay.sample(o.minibatch, rng);
+    const b = batch.length;
+    const images = tf.tidy(() => {
+      const imgs = batch.map((e) => buildHarnessImage(buildImageInput(rgbTensor(e.sample.rgb, size.width, size.height)), []));
+      return tf.concat(imgs, 0);
+    });
+    const state = tf.tensor2d(Float32Array.from(batch.flatMap((e) => Array.from(e.sample.state))), [b, STATE_DIM]);
+    const rates = tf.tensor2d(Float32Array.from(batch.flatMap((e) => Array.from(e.sample.rates))), [b, STATE_DIM]);
+    const rTrue = tf.tensor1d(batch.map((e) => e.sample.rTrue));
+    const sGt = tf.tensor3d(Float32Array.from(batch.flatMap((e) => Array.from(e.sGt))), [b, SENSITIVITY_ROWS, STATE_DIM]);
+    const rewards = tf.zeros<tf.Rank.R2>([b, ROLLOUT_STEPS]);
+    const loss = optimizer.minimize(
+      () => {
+        const out = harness.forward({ image: images, state, rolloutRewards: rewards, stateRates: rates });
+        return tf.mul<tf.Scalar>(harnessLoss(out.risk, rTrue, out.sensitivity, sGt, { riskLoss: o.riskLoss }).total, HARNESS_LOSS_WEIGHT);
+      },
+      true,
+      variables,
+    );
+    last = loss === null ? Number.NaN : (loss.dataSync()[0] as number);
+    tf.dispose([loss ?? [], images, state, rates, rTrue, sGt, rewards]);
+  }
+  return last;
+}
+
+/** End of a log window: records max|delta|, lowers lambda on a sustained runaway, logs. Returns false when onWindow asks to stop. */
+function closeWindow(options: CoEvolutionOptions, schedule: CoEvolutionSchedule, stats: CoEvolutionStats, window: DeltaWindow, log: (line: string) => void): boolean {
+  const so = schedule.options;
+  stats.maxAbsDeltaLog.push(window.maxDelta);
+  const alarm = schedule.observeMaxDelta(window.maxDelta);
+  if (alarm.warn) {
+    stats.warnings++;
+    const lowered = options.lambda.reduceForRunaway();
+    log(`WARNING: max|delta| stayed above ${so.deltaAlarm} for ${so.sustainedLogs} logs: harness out of control, lambda lowered to ${lowered.toFixed(3)}`);
+  }
+  log(
+    `co-evolution step ${stats.steps}/${options.steps} max|delta| ${window.maxDelta.toFixed(3)} lambda ${options.lambda.value.toFixed(3)} ` +
+      `ppo ${stats.lastPpoLoss.toFixed(4)} harness ${stats.lastHarnessLoss.toFixed(4)} flights ${stats.flights} collisions ${stats.collisions} goals ${stats.goals}`,
+  );
+  window.maxDelta = 0;
+  return options.onWindow?.(stats.steps) !== false;
+}
+
 export function coEvolve(options: CoEvolutionOptions): CoEvolutionStats {
   const { student, harness } = options;
   const log = options.log ?? (() => undefined);
@@ -115,165 +297,23 @@ export function coEvolve(options: CoEvolutionOptions): CoEvolutionStats {
   const harnessOptimizer = tf.train.adam(hOpt.learningRate);
   const studentVars = policyVariables(student);
   const harnessVars = harness.trainableVariables();
-  let width = 0;
-  let height = 0;
+  const size: FrameSize = { width: 0, height: 0 };
   const replay = new ReplayBuffer<ReplaySample>(options.replayCapacity ?? 2000, (s) =>
-    tf.tidy(() => studentSgt(student, buildImageInput(rgbTensor(s.rgb, width, height)), s.state)),
+    tf.tidy(() => studentSgt(student, buildImageInput(rgbTensor(s.rgb, size.width, size.height)), s.state)),
   );
-  const stats: CoEvolutionStats = {
-    steps: options.startStep ?? 0,
-    flights: 0,
-    collisions: 0,
-    goals: 0,
-    studentUpdates: 0,
-    harnessUpdates: 0,
-    lastPpoLoss: Number.NaN,
-    lastHarnessLoss: Number.NaN,
-    maxAbsDeltaLog: [],
-    warnings: 0,
-    sGtEvaluations: 0,
-  };
+  const stats = newStats(options.startStep ?? 0);
   const ppoBuffer: PpoSample[] = [];
-  let windowMaxDelta = 0;
+  const window: DeltaWindow = { maxDelta: 0 };
+  const policy = harnessedPolicy(options, size, window);
+  const rollout = createRollout<FlightObs>({ length: ROLLOUT_LENGTH, actions: NUM_ACTIONS, features: STATE_DIM });
+  const scratch = { pc: new Float32Array(NUM_ACTIONS), returns: new Float32Array(ROLLOUT_LENGTH) };
   let seedIndex = 0;
   let flight: FlightRollouts | undefined;
-  const rollout = createRollout<FlightObs>({ length: ROLLOUT_LENGTH, actions: NUM_ACTIONS, features: STATE_DIM });
-  const pc = new Float32Array(NUM_ACTIONS);
-  const retBuf = new Float32Array(ROLLOUT_LENGTH);
-
-  const policy = {
-    logits: (obs: FlightObs, out: Float32Array): void => {
-      decideFrame(student, harness, options.lambda.value, { rgb: obs.rgb, width, height, state: obs.state, rates: obs.rates }, obs.decision);
-      options.lambda.update(obs.decision.risk);
-      windowMaxDelta = Math.max(windowMaxDelta, obs.decision.maxAbsDelta);
-      out.set(obs.decision.actionLogits);
-    },
-  };
-
-  const runPpo = (): void => {
-    const n = ppoBuffer.length;
-    if (n === 0) return;
-    const adv = correctedAdvantages(
-      {
-        returns: ppoBuffer.map((s) => s.ret),
-        valid: ppoBuffer.map(() => 1),
-        piTheta: ppoBuffer.map((s) => s.piTheta),
-        piCorrected: ppoBuffer.map((s) => s.piCorrected),
-      },
-      new Float32Array(n),
-    );
-    // Perception of every sample once, without gradients (the backbone is not trained by PPO).
-    // The detection base is kept too: a policy that reads the detections needs the real ones.
-    const [pooled, detBaseAll] = tf.tidy(() => {
-      const parts: tf.Tensor2D[] = [];
-      const dets: tf.Tensor4D[] = [];
-      for (const s of ppoBuffer) {
-        const p = student.perceive(buildImageInput(rgbTensor(s.rgb, width, height)));
-        parts.push(p.pooled);
-        dets.push(p.detBase);
-      }
-      return [tf.concat(parts, 0), tf.concat(dets, 0)];
-    });
-    const order = Array.from({ length: n }, (_, i) => i);
-    let last = Number.NaN;
-    for (let epoch = 0; epoch < ppoOpt.epochs; epoch++) {
-      rng.shuffle(order);
-      for (let start = 0; start < n; start += ppoOpt.minibatch) {
-        const idx = order.slice(start, start + ppoOpt.minibatch);
-        const b = idx.length;
-        const idxT = tf.tensor1d(idx, "int32");
-        const pMb = tf.gather(pooled, idxT);
-        const stateMb = tf.tensor2d(Float32Array.from(idx.flatMap((i) => Array.from(ppoBuffer[i]?.state ?? []))), [b, STATE_DIM]);
-        const deltaMb = tf.tensor2d(Float32Array.from(idx.flatMap((i) => Array.from(ppoBuffer[i]?.actionDelta ?? []))), [b, NUM_ACTIONS]);
-        const actions = tf.tensor1d(idx.map((i) => ppoBuffer[i]?.action ?? 0), "int32");
-        const oldLogProbs = tf.tensor1d(idx.map((i) => ppoBuffer[i]?.oldLogProb ?? 0));
-        const advantages = tf.tensor1d(idx.map((i) => adv[i] ?? 0));
-        const valid = tf.ones<tf.Rank.R1>([b]);
-        const detBase = tf.gather(detBaseAll, idxT);
-        const loss = studentOptimizer.minimize(
-          () => {
-            const logits = student.heads({ detBase, pooled: pMb }, stateMb).actionLogits;
-            return ppoLoss({ logits, delta: deltaMb, actions, oldLogProbs, advantages, valid }, PPO_CLIP, ENTROPY_BETA).loss;
-          },
-          true,
-          studentVars,
-        );
-        last = loss === null ? Number.NaN : (loss.dataSync()[0] as number);
-        tf.dispose([loss ?? [], idxT, pMb, stateMb, deltaMb, actions, oldLogProbs, advantages, valid, detBase]);
-      }
-    }
-    pooled.dispose();
-    detBaseAll.dispose();
-    ppoBuffer.length = 0;
-    stats.studentUpdates++;
-    stats.lastPpoLoss = last;
-  };
-
-  const runHarness = (): void => {
-    if (replay.size === 0) return;
-    let last = Number.NaN;
-    for (let it = 0; it < hOpt.iterations; it++) {
-      const batch = replay.sample(hOpt.minibatch, rng);
-      const b = batch.length;
-      const images = tf.tidy(() => {
-        const imgs = batch.map((e) => buildHarnessImage(buildImageInput(rgbTensor(e.sample.rgb, width, height)), []));
-        return tf.concat(imgs, 0);
-      });
-      const state = tf.tensor2d(Float32Array.from(batch.flatMap((e) => Array.from(e.sample.state))), [b, STATE_DIM]);
-      const rates = tf.tensor2d(Float32Array.from(batch.flatMap((e) => Array.from(e.sample.rates))), [b, STATE_DIM]);
-      const rTrue = tf.tensor1d(batch.map((e) => e.sample.rTrue));
-      const sGt = tf.tensor3d(Float32Array.from(batch.flatMap((e) => Array.from(e.sGt))), [b, SENSITIVITY_ROWS, STATE_DIM]);
-      const rewards = tf.zeros<tf.Rank.R2>([b, ROLLOUT_STEPS]);
-      const loss = harnessOptimizer.minimize(
-        () => {
-          const out = harness.forward({ image: images, state, rolloutRewards: rewards, stateRates: rates });
-          return tf.mul<tf.Scalar>(harnessLoss(out.risk, rTrue, out.sensitivity, sGt, { riskLoss: hOpt.riskLoss }).total, HARNESS_LOSS_WEIGHT);
-        },
-        true,
-        harnessVars,
-      );
-      last = loss === null ? Number.NaN : (loss.dataSync()[0] as number);
-      tf.dispose([loss ?? [], images, state, rates, rTrue, sGt, rewards]);
-    }
-    stats.harnessUpdates++;
-    stats.lastHarnessLoss = last;
-  };
-
   try {
     while (stats.steps < options.steps) {
-      if (flight === undefined) {
-        const seeds = options.seeds;
-        if (seeds.length === 0) throw new RangeError("co-evolution needs at least one training seed, got 0");
-        const seed = options.source.require(seeds[seedIndex % seeds.length] as number);
-        seedIndex++;
-        const env = options.factory(seed, { perturbed: false });
-        width = env.width;
-        height = env.height;
-        flight = new FlightRollouts(env);
-      }
+      flight ??= startFlight(options, seedIndex++, size);
       collectRollout(flight, policy, rollout, { rng });
-      returnsToGo(rollout, retBuf);
-      for (let t = 0; t < rollout.steps; t++) {
-        const obs = rollout.observations[t];
-        if (obs === undefined) continue;
-        const a = rollout.actions[t] as number;
-        softmaxCorrected(obs.decision.actionLogits, obs.decision.actionDelta, pc);
-        const oldLogProb = rollout.logProbs[t] as number;
-        if (options.trainStudent) {
-          ppoBuffer.push({
-            rgb: obs.rgb,
-            state: obs.state,
-            action: a,
-            oldLogProb,
-            piTheta: Math.exp(oldLogProb),
-            piCorrected: pc[a] as number,
-            actionDelta: obs.decision.actionDelta.slice(),
-            ret: retBuf[t] as number,
-          });
-        }
-      }
-      const first = rollout.observations[0];
-      if (first !== undefined) replay.insert({ rgb: first.rgb, state: first.state, rates: first.rates, rTrue: rollout.negativeWithinRollout });
+      bufferRollout(rollout, scratch, options.trainStudent ? ppoBuffer : undefined, replay);
       const prev = stats.steps;
       stats.steps += rollout.steps;
       if (rollout.terminated === 1) {
@@ -282,23 +322,16 @@ export function coEvolve(options: CoEvolutionOptions): CoEvolutionStats {
         if (flight.event.type === "goal") stats.goals++;
         flight = undefined;
       }
-      if (options.trainStudent && crossed(prev, stats.steps, so.studentEvery)) runPpo();
-      if (crossed(prev, stats.steps, so.harnessEvery)) runHarness();
-      if (crossed(prev, stats.steps, so.logEvery)) {
-        stats.maxAbsDeltaLog.push(windowMaxDelta);
-        const alarm = schedule.observeMaxDelta(windowMaxDelta);
-        if (alarm.warn) {
-          stats.warnings++;
-          const lowered = options.lambda.reduceForRunaway();
-          log(`WARNING: max|delta| stayed above ${so.deltaAlarm} for ${so.sustainedLogs} logs: harness out of control, lambda lowered to ${lowered.toFixed(3)}`);
-        }
-        log(
-          `co-evolution step ${stats.steps}/${options.steps} max|delta| ${windowMaxDelta.toFixed(3)} lambda ${options.lambda.value.toFixed(3)} ` +
-            `ppo ${stats.lastPpoLoss.toFixed(4)} harness ${stats.lastHarnessLoss.toFixed(4)} flights ${stats.flights} collisions ${stats.collisions} goals ${stats.goals}`,
-        );
-        windowMaxDelta = 0;
-        if (options.onWindow?.(stats.steps) === false) break;
+      if (options.trainStudent && crossed(prev, stats.steps, so.studentEvery) && ppoBuffer.length > 0) {
+        stats.lastPpoLoss = ppoUpdate(student, studentOptimizer, studentVars, ppoBuffer, ppoOpt, rng, size);
+        ppoBuffer.length = 0;
+        stats.studentUpdates++;
       }
+      if (crossed(prev, stats.steps, so.harnessEvery) && replay.size > 0) {
+        stats.lastHarnessLoss = harnessUpdate(harness, harnessOptimizer, harnessVars, replay, hOpt, rng, size);
+        stats.harnessUpdates++;
+      }
+      if (crossed(prev, stats.steps, so.logEvery) && !closeWindow(options, schedule, stats, window, log)) break;
     }
   } finally {
     studentOptimizer.dispose();

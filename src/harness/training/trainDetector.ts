@@ -14,7 +14,7 @@ import { NUM_DETECTION_CLASSES } from "../actions";
 import { cellTargets, classWeightsOfTargets, cropRgb01, cropTargets, type Crop, type FrameDataset } from "../data/FrameDataset";
 import { gridCells } from "../eval/CellLabels";
 import { buildImageInput } from "../models/imageInput";
-import { Rng } from "./Rng";
+import { Rng } from "../../util/Rng";
 import { distillationLoss, weightedCellCrossEntropy } from "./supervisedLosses";
 import type { TrainableDetector } from "./trainTeacher";
 
@@ -69,14 +69,8 @@ function focusedCrop(dataset: FrameDataset, frame: number, targets: Int32Array, 
   return { frame, x0: align(cx, width - size), y0: align(cy, height - size), size };
 }
 
-export function trainDetector(detector: TrainableDetector, dataset: FrameDataset, options: DetectorTrainOptions): { steps: number; finalLoss: number } {
-  if (dataset.frames.length === 0) throw new RangeError("detector dataset has 0 frames, expected at least 1");
-  const S = options.crop;
-  const { width, height, cell_px } = dataset.grid;
-  if (S % 32 !== 0 || S > width || S > height) throw new RangeError(`crop=${S}, expected a multiple of 32 no larger than ${width}x${height}`);
-  const rng = new Rng(options.seed);
-  const focus = options.focus ?? 0.7;
-  const threatWeight = options.threatWeight ?? 1;
+/** Per-frame class targets (visible labels) and near-threat cells, and the positive weight of the near-threat BCE. */
+function detectorLabels(dataset: FrameDataset): { targets: Int32Array[]; nears: Uint8Array[]; posWeight: number } {
   const targets = dataset.frames.map((f) => cellTargets(f.visibleMask ?? f.mask, dataset.grid));
   const { rows, cols } = gridCells(dataset.grid);
   const zeroNear = new Uint8Array(rows * cols);
@@ -88,13 +82,86 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
     tot++;
   }
   const posWeight = pos === 0 ? 1 : Math.min(20, Math.max(1, Math.sqrt((tot - pos) / pos)));
-  const weights = tf.tensor1d(classWeightsOfTargets(targets));
-  const cellsPerCrop = (S / cell_px) ** 2;
-  const rgbBuf = new Float32Array(options.batch * S * S * 3);
-  const tBuf = new Int32Array(options.batch * cellsPerCrop);
-  const nBuf = new Float32Array(options.batch * cellsPerCrop);
-  const nearInt = new Int32Array(rows * cols);
-  const tmp = new Int32Array(cellsPerCrop);
+  return { targets, nears, posWeight };
+}
+
+/** One batch of crops (inputs and per-cell targets), allocated once and refilled every step. */
+type CropBatch = { size: number; cellsPerCrop: number; rgb: Float32Array; cls: Int32Array; near: Float32Array; nearInt: Int32Array; tmp: Int32Array };
+
+function cropBatch(dataset: FrameDataset, batch: number, size: number): CropBatch {
+  const { rows, cols } = gridCells(dataset.grid);
+  const cellsPerCrop = (size / dataset.grid.cell_px) ** 2;
+  return {
+    size,
+    cellsPerCrop,
+    rgb: new Float32Array(batch * size * size * 3),
+    cls: new Int32Array(batch * cellsPerCrop),
+    near: new Float32Array(batch * cellsPerCrop),
+    nearInt: new Int32Array(rows * cols),
+    tmp: new Int32Array(cellsPerCrop),
+  };
+}
+
+/** Fills `out` with `batch` focused crops of random frames. */
+function fillCropBatch(dataset: FrameDataset, labels: { targets: Int32Array[]; nears: Uint8Array[] }, batch: number, rng: Rng, focus: number, out: CropBatch): void {
+  const { size: S, cellsPerCrop } = out;
+  for (let b = 0; b < batch; b++) {
+    const fi = rng.int(dataset.frames.length);
+    const crop = focusedCrop(dataset, fi, labels.targets[fi] as Int32Array, S, rng, focus);
+    cropRgb01(dataset, crop, out.rgb, b * S * S * 3);
+    cropTargets(dataset, crop, labels.targets[fi] as Int32Array, out.cls, b * cellsPerCrop);
+    const near = labels.nears[fi] as Uint8Array;
+    for (let i = 0; i < near.length; i++) out.nearInt[i] = near[i] as number;
+    cropTargets(dataset, crop, out.nearInt, out.tmp, 0);
+    for (let i = 0; i < cellsPerCrop; i++) out.near[b * cellsPerCrop + i] = out.tmp[i] as number;
+  }
+}
+
+/** The step's targets: labels (class ids, near cells, class weights) or, with a teacher, its cell logits. */
+type StepTargets = { cls: tf.Tensor1D; near: tf.Tensor1D; weights: tf.Tensor1D; posWeight: number; teacher?: { logits: tf.Tensor2D; temperature: number } };
+
+/**
+ * Class loss (weighted CE on the labels, or distillation from the teacher) + threatWeight x the
+ * near-threat BCE; the two parts' values go to `parts`.
+ */
+function detectorLoss(out: tf.Tensor4D, t: StepTargets, threatWeight: number, parts: { cls: number; threat: number }): tf.Scalar {
+  const k = out.shape[3];
+  const flat = tf.reshape<tf.Rank.R2>(out, [-1, k]);
+  const studentCls = tf.slice(flat, [0, 0], [-1, NUM_DETECTION_CLASSES]);
+  const ce =
+    t.teacher === undefined
+      ? weightedCellCrossEntropy(studentCls, t.cls, t.weights)
+      : distillationLoss(studentCls, tf.slice(t.teacher.logits, [0, 0], [-1, NUM_DETECTION_CLASSES]), t.teacher.temperature);
+  parts.cls = ce.dataSync()[0] as number;
+  if (k <= NUM_DETECTION_CLASSES) return ce;
+  const z = tf.reshape(tf.slice(flat, [0, NUM_DETECTION_CLASSES], [-1, 1]), [-1]);
+  if (t.teacher !== undefined) {
+    // Soft BCE against the teacher's threat probability (no positive weighting: the
+    // teacher's calibrated probability is the target).
+    const y = tf.sigmoid(tf.reshape(tf.slice(t.teacher.logits, [0, NUM_DETECTION_CLASSES], [-1, 1]), [-1]));
+    const tl = tf.mean<tf.Scalar>(tf.add(tf.sub(tf.relu(z), tf.mul(z, y)), tf.log1p(tf.exp(tf.neg(tf.abs(z))))));
+    parts.threat = tl.dataSync()[0] as number;
+    return tf.add<tf.Scalar>(ce, tf.mul(tl, threatWeight));
+  }
+  // Stable BCE with logits: max(z,0) - z*y + log(1 + exp(-|z|)), positives weighted.
+  const bce = tf.add(tf.sub(tf.relu(z), tf.mul(z, t.near)), tf.log1p(tf.exp(tf.neg(tf.abs(z)))));
+  const w = tf.add(1, tf.mul(t.near, t.posWeight - 1));
+  const tl = tf.div<tf.Scalar>(tf.sum(tf.mul(bce, w)), tf.sum(w));
+  parts.threat = tl.dataSync()[0] as number;
+  return tf.add<tf.Scalar>(ce, tf.mul(tl, threatWeight));
+}
+
+export function trainDetector(detector: TrainableDetector, dataset: FrameDataset, options: DetectorTrainOptions): { steps: number; finalLoss: number } {
+  if (dataset.frames.length === 0) throw new RangeError("detector dataset has 0 frames, expected at least 1");
+  const S = options.crop;
+  const { width, height } = dataset.grid;
+  if (S % 32 !== 0 || S > width || S > height) throw new RangeError(`crop=${S}, expected a multiple of 32 no larger than ${width}x${height}`);
+  const rng = new Rng(options.seed);
+  const focus = options.focus ?? 0.7;
+  const threatWeight = options.threatWeight ?? 1;
+  const labels = detectorLabels(dataset);
+  const weights = tf.tensor1d(classWeightsOfTargets(labels.targets));
+  const buf = cropBatch(dataset, options.batch, S);
   const soft = options.teacher;
   const optimizer = tf.train.adam(options.learningRate);
   const t0 = performance.now();
@@ -102,22 +169,13 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
   let step = options.startStep ?? 1;
   try {
     for (; step <= options.steps; step++) {
-      for (let b = 0; b < options.batch; b++) {
-        const fi = rng.int(dataset.frames.length);
-        const crop = focusedCrop(dataset, fi, targets[fi] as Int32Array, S, rng, focus);
-        cropRgb01(dataset, crop, rgbBuf, b * S * S * 3);
-        cropTargets(dataset, crop, targets[fi] as Int32Array, tBuf, b * cellsPerCrop);
-        const near = nears[fi] as Uint8Array;
-        for (let i = 0; i < near.length; i++) nearInt[i] = near[i] as number;
-        cropTargets(dataset, crop, nearInt, tmp, 0);
-        for (let i = 0; i < cellsPerCrop; i++) nBuf[b * cellsPerCrop + i] = tmp[i] as number;
-      }
+      fillCropBatch(dataset, labels, options.batch, rng, focus, buf);
       // Cosine decay to 10 % of the rate over the step budget.
       const progress = (step - 1) / Math.max(1, options.steps - 1);
       (optimizer as unknown as { learningRate: number }).learningRate = options.learningRate * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
-      const image = tf.tidy(() => buildImageInput(tf.tensor4d(rgbBuf, [options.batch, S, S, 3])));
-      const cls = tf.tensor1d(tBuf, "int32");
-      const near = tf.tensor1d(nBuf);
+      const image = tf.tidy(() => buildImageInput(tf.tensor4d(buf.rgb, [options.batch, S, S, 3])));
+      const cls = tf.tensor1d(buf.cls, "int32");
+      const near = tf.tensor1d(buf.near);
       const teacherOut =
         soft === undefined
           ? undefined
@@ -125,47 +183,13 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
               const t = soft.model.forward(image);
               return tf.reshape<tf.Rank.R2>(t, [-1, t.shape[3]]);
             });
-      let clsLoss = NaN;
-      let threatLoss = NaN;
-      const loss = optimizer.minimize(
-        () => {
-          const out = detector.forward(image);
-          const k = out.shape[3];
-          const flat = tf.reshape<tf.Rank.R2>(out, [-1, k]);
-          const studentCls = tf.slice(flat, [0, 0], [-1, NUM_DETECTION_CLASSES]);
-          const ce =
-            teacherOut === undefined || soft === undefined
-              ? weightedCellCrossEntropy(studentCls, cls, weights)
-              : distillationLoss(studentCls, tf.slice(teacherOut, [0, 0], [-1, NUM_DETECTION_CLASSES]), soft.temperature);
-          clsLoss = ce.dataSync()[0] as number;
-          if (k <= NUM_DETECTION_CLASSES) return ce;
-          const z = tf.reshape(tf.slice(flat, [0, NUM_DETECTION_CLASSES], [-1, 1]), [-1]);
-          if (teacherOut !== undefined) {
-            // Soft BCE against the teacher's threat probability (no positive weighting: the
-            // teacher's calibrated probability is the target).
-            const y = tf.sigmoid(tf.reshape(tf.slice(teacherOut, [0, NUM_DETECTION_CLASSES], [-1, 1]), [-1]));
-            const tl = tf.mean<tf.Scalar>(tf.add(tf.sub(tf.relu(z), tf.mul(z, y)), tf.log1p(tf.exp(tf.neg(tf.abs(z))))));
-            threatLoss = tl.dataSync()[0] as number;
-            return tf.add<tf.Scalar>(ce, tf.mul(tl, threatWeight));
-          }
-          // Stable BCE with logits: max(z,0) - z*y + log(1 + exp(-|z|)), positives weighted.
-          const bce = tf.add(tf.sub(tf.relu(z), tf.mul(z, near)), tf.log1p(tf.exp(tf.neg(tf.abs(z)))));
-          const w = tf.add(1, tf.mul(near, posWeight - 1));
-          const tl = tf.div<tf.Scalar>(tf.sum(tf.mul(bce, w)), tf.sum(w));
-          threatLoss = tl.dataSync()[0] as number;
-          return tf.add<tf.Scalar>(ce, tf.mul(tl, threatWeight));
-        },
-        true,
-        detector.trainableVariables(),
-      );
+      const targets: StepTargets = { cls, near, weights, posWeight: labels.posWeight, ...(teacherOut === undefined || soft === undefined ? {} : { teacher: { logits: teacherOut, temperature: soft.temperature } }) };
+      const parts = { cls: NaN, threat: NaN };
+      const loss = optimizer.minimize(() => detectorLoss(detector.forward(image), targets, threatWeight, parts), true, detector.trainableVariables());
       finalLoss = loss === null ? NaN : (loss.dataSync()[0] as number);
-      loss?.dispose();
-      image.dispose();
-      cls.dispose();
-      near.dispose();
-      teacherOut?.dispose();
+      tf.dispose([loss ?? [], image, cls, near, teacherOut ?? []]);
       if (!Number.isFinite(finalLoss)) throw new Error(`detector loss became ${finalLoss} at step ${step}; lower the learning rate (${options.learningRate})`);
-      if (options.onStep?.(step, { total: finalLoss, cls: clsLoss, threat: threatLoss }) === false) break;
+      if (options.onStep?.(step, { total: finalLoss, cls: parts.cls, threat: parts.threat }) === false) break;
       if ((performance.now() - t0) / 1000 > (options.budget_s ?? Infinity)) break;
     }
   } finally {

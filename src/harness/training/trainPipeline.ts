@@ -21,78 +21,17 @@ import type { EnvironmentFactory } from "../data/DroneEnvironment";
 import type { FrameDataset } from "../data/FrameDataset";
 import { SeedSource, type Split, type SplitOf } from "../data/SeedSplit";
 import { detectorAp } from "../eval/detectorAp";
+import { studentAp } from "../eval/studentAp";
 import type { ThinObstacleApReport } from "../eval/ThinObstacleAp";
-import { correctDetectionLogits, correctionDeltaTensor } from "../correction/correctionTensors";
-import { HarnessNet, type HarnessConfig } from "../models/HarnessNet";
-import { buildHarnessImage, buildImageInput, ROLLOUT_STEPS } from "../models/imageInput";
+import { HarnessNet } from "../models/HarnessNet";
+import { buildImageInput } from "../models/imageInput";
 import { STATE_DIM } from "../models/stateVector";
-import { Student, type StudentConfig } from "../models/Student";
-import { Teacher, type TeacherConfig } from "../models/Teacher";
-import * as tf from "@tensorflow/tfjs";
-import { coEvolve } from "./coEvolve";
+import { Student } from "../models/Student";
+import { Teacher } from "../models/Teacher";
+import { coEvolve, type CoEvolutionOptions, type CoEvolutionStats } from "./coEvolve";
+import { FULL_CONFIG, PHASES, QUICK_CONFIG, QUICK_SCHEDULE, withBcVariant, type BcVariant, type Phase, type TrainConfig, type TrainingState } from "./trainConfig";
 import { teacherCellLogits, trainBcStudent } from "./trainBcStudent";
 import { trainTeacher } from "./trainTeacher";
-
-export const PHASES = ["data", "teacher", "bc", "bc_harness", "coevo"] as const;
-export type Phase = (typeof PHASES)[number];
-
-export type TrainConfig = {
-  controlPeriod_s: number;
-  data: { trainSeeds: number; valSeeds: number; recordEvery: number; framesPerFlight: number; valRecordEvery: number; valFramesPerFlight: number; explore: number; threatRecordEvery?: number };
-  teacher: { config: Partial<TeacherConfig>; steps: number; batch: number; crop: number; learningRate: number };
-  student: { config: Partial<StudentConfig>; steps: number; batch: number; learningRate: number; threatFraction?: number };
-  harness: { config: Partial<HarnessConfig>; riskLoss: "hinge" | "bce"; iterations: number; minibatch: number; learningRate: number };
-  bcHarnessSteps: number;
-  coevoSteps: number;
-  ppo: { epochs: number; minibatch: number; learningRate: number; optimizer?: "adam" | "sgd" };
-};
-
-/** The configuration used for the committed weights (sized for < 20 min on 2 shared cores). */
-export const FULL_CONFIG: TrainConfig = {
-  controlPeriod_s: 0.25,
-  data: { trainSeeds: 30, valSeeds: 6, recordEvery: 5, framesPerFlight: 24, valRecordEvery: 10, valFramesPerFlight: 10, explore: 0.2 },
-  teacher: { config: { channels: [24, 48, 64, 96], headHidden: 48 }, steps: 300, batch: 8, crop: 128, learningRate: 2e-3 },
-  student: { config: { channels: [8, 16, 24, 32], policyHidden: [1280, 1280] }, steps: 240, batch: 8, learningRate: 1e-3 },
-  harness: { config: {}, riskLoss: "hinge", iterations: 8, minibatch: 16, learningRate: 1e-3 },
-  bcHarnessSteps: 600,
-  coevoSteps: 1200,
-  ppo: { epochs: 4, minibatch: 32, learningRate: 0.01, optimizer: "sgd" },
-};
-
-/**
- * `--quick`: tiny networks and a few steps of every phase, for tests and smoke runs. It also
- * switches on the BC variant options (dense threat frames, threat-weighted batches, a policy that
- * reads the detections) so that the smoke runs exercise those code paths.
- */
-export const QUICK_CONFIG: TrainConfig = {
-  controlPeriod_s: 0.25,
-  data: { trainSeeds: 2, valSeeds: 1, recordEvery: 5, framesPerFlight: 4, valRecordEvery: 10, valFramesPerFlight: 3, explore: 0.2, threatRecordEvery: 1 },
-  teacher: { config: { channels: [8, 8, 8], headHidden: 8 }, steps: 3, batch: 2, crop: 64, learningRate: 2e-3 },
-  student: { config: { channels: [4, 4, 4, 4], policyHidden: [16], policyReadsDetections: true }, steps: 3, batch: 2, learningRate: 1e-3, threatFraction: 0.5 },
-  harness: { config: {}, riskLoss: "hinge", iterations: 1, minibatch: 4, learningRate: 1e-3 },
-  bcHarnessSteps: 12,
-  coevoSteps: 12,
-  ppo: { epochs: 1, minibatch: 8, learningRate: 0.01, optimizer: "sgd" },
-};
-
-/** Small schedule for --quick (SPEC's 100/200 would never trigger in 12 steps). */
-const QUICK_SCHEDULE = { studentEvery: 6, harnessEvery: 6, logEvery: 6, deltaAlarm: 0.6, sustainedLogs: 3, lambdaCut: 0.5 };
-
-export type TrainingState = {
-  version: 1;
-  scenario: string;
-  seed: number;
-  quick: boolean;
-  command: string;
-  config: TrainConfig;
-  completed: Phase[];
-  checkpoint: { phase: Phase; step: number; lambda?: number } | null;
-  lambda: { bc_harness?: number; coevo?: number };
-  timings_s: Partial<Record<Phase, number>>;
-  validation: Partial<Record<Phase, { wire: number; branch: number; pole_trunk: number; wire_branch: number }>>;
-  coevolution?: { flights: number; collisions: number; goals: number; warnings: number; maxAbsDeltaLog: number[]; sGtEvaluations: number };
-  bcHarness?: { flights: number; collisions: number; goals: number; warnings: number; maxAbsDeltaLog: number[]; sGtEvaluations: number };
-};
 
 export type ModelSlot = "teacher" | "bc/student" | "bc/harness" | "student" | "harness";
 
@@ -126,23 +65,6 @@ export type TrainRunOptions = {
   command: string;
 };
 
-/** The BC variant options (docs/training.md, "Threat-weighted BC"). */
-export type BcVariant = { threatRecordEvery?: number; threatFraction?: number; policyReadsDetections?: boolean };
-
-/** `base` with the BC variant applied (a new object; `base` is not changed). */
-export function withBcVariant(base: TrainConfig, v: BcVariant | undefined): TrainConfig {
-  if (v === undefined) return base;
-  return {
-    ...base,
-    data: { ...base.data, ...(v.threatRecordEvery === undefined ? {} : { threatRecordEvery: v.threatRecordEvery }) },
-    student: {
-      ...base.student,
-      ...(v.threatFraction === undefined ? {} : { threatFraction: v.threatFraction }),
-      config: { ...base.student.config, ...(v.policyReadsDetections === undefined ? {} : { policyReadsDetections: v.policyReadsDetections }) },
-    },
-  };
-}
-
 function fmtAp(r: ThinObstacleApReport | undefined): string {
   if (r === undefined) return "val AP -";
   const f = (x: number): string => (Number.isNaN(x) ? "NaN" : x.toFixed(3));
@@ -153,41 +75,18 @@ function apOf(r: ThinObstacleApReport): { wire: number; branch: number; pole_tru
   return { wire: r.wire, branch: r.branch, pole_trunk: r.pole_trunk, wire_branch: r.wire_branch };
 }
 
-/**
- * AP of student (+ harness) on recorded frames. The harness gets each frame's recorded backward
- * |ds/dt| (the motion of the flight before the frame), as it would when flying.
- */
-export function studentAp(student: Student, harness: HarnessNet | undefined, lambda: number, frames: FrameDataset): ThinObstacleApReport {
-  return detectorAp(frames, (rgb, state, indices) => {
-    const image = buildImageInput(rgb);
-    const out = student.forward({ image, state });
-    if (harness === undefined) return out.detLogits;
-    const n = rgb.shape[0];
-    const r = new Float32Array(n * STATE_DIM);
-    indices.forEach((fi, b) => {
-      const fr = frames.frames[fi]?.rates;
-      if (fr !== undefined) r.set(fr, b * STATE_DIM);
-    });
-    const rates = tf.tensor2d(r, [n, STATE_DIM]);
-    const h = harness.forward({ image: buildHarnessImage(image, []), state, rolloutRewards: tf.zeros([n, ROLLOUT_STEPS]), stateRates: rates });
-    const delta = correctionDeltaTensor(h.sensitivity, rates, h.risk, lambda);
-    return correctDetectionLogits(out.detLogits, delta.detection);
-  });
-}
-
-export async function runTraining(io: TrainIO, options: TrainRunOptions): Promise<TrainingState> {
+/** The training.json of a run: the one on disk when resuming (after --redo-from), else a new one. */
+function startingState(io: TrainIO, options: TrainRunOptions): TrainingState {
   const previous = options.resume ? io.readState() : undefined;
   // A resumed run continues with the configuration it started with (training.json), not with
   // whatever the constants say now.
   const fresh = withBcVariant(options.quick ? QUICK_CONFIG : FULL_CONFIG, options.bcVariant);
-  let cfg = previous?.config ?? fresh;
   if (previous !== undefined && options.redoFrom !== undefined) {
     const keep = PHASES.slice(0, PHASES.indexOf(options.redoFrom));
     previous.completed = previous.completed.filter((p) => keep.includes(p));
     for (const p of PHASES) if (!keep.includes(p) && p !== "data") delete previous.timings_s[p];
     previous.checkpoint = null;
-    cfg = fresh;
-    previous.config = cfg;
+    previous.config = fresh;
     previous.command = `${previous.command}; then ${options.command}`;
   }
   if (options.resume && previous !== undefined && (previous.seed !== options.seed || previous.scenario !== options.scenario || previous.quick !== options.quick)) {
@@ -196,38 +95,77 @@ export async function runTraining(io: TrainIO, options: TrainRunOptions): Promis
         `this run has scenario ${options.scenario}, seed ${options.seed}, quick ${options.quick}`,
     );
   }
-  const state: TrainingState = previous ?? {
-    version: 1,
-    scenario: options.scenario,
-    seed: options.seed,
-    quick: options.quick,
-    command: options.command,
-    config: cfg,
-    completed: [],
-    checkpoint: null,
-    lambda: {},
-    timings_s: {},
-    validation: {},
-  };
-  const done = (p: Phase): boolean => state.completed.includes(p);
-  const finish = (p: Phase, t0: number): void => {
-    state.timings_s[p] = (state.timings_s[p] ?? 0) + (performance.now() - t0) / 1000;
-    if (!done(p)) state.completed.push(p);
-    state.checkpoint = null;
-    io.writeState(state);
-  };
-  const note = `scenario ${options.scenario}, seed ${options.seed}${options.quick ? ", --quick" : ""}; ${options.command}`;
-  const resumeStep = (p: Phase): number => (state.checkpoint?.phase === p ? state.checkpoint.step : 0);
-  const every = options.checkpointEvery;
+  return (
+    previous ?? {
+      version: 1,
+      scenario: options.scenario,
+      seed: options.seed,
+      quick: options.quick,
+      command: options.command,
+      config: fresh,
+      completed: [],
+      checkpoint: null,
+      lambda: {},
+      timings_s: {},
+      validation: {},
+    }
+  );
+}
 
+/** One run: its I/O, options and configuration, and the bookkeeping of training.json every phase shares. */
+class PipelineRun {
+  readonly cfg: TrainConfig;
+  /** Provenance written into every model file. */
+  readonly note: string;
+
+  constructor(
+    readonly io: TrainIO,
+    readonly options: TrainRunOptions,
+    readonly state: TrainingState,
+  ) {
+    this.cfg = state.config;
+    this.note = `scenario ${options.scenario}, seed ${options.seed}${options.quick ? ", --quick" : ""}; ${options.command}`;
+  }
+
+  done(p: Phase): boolean {
+    return this.state.completed.includes(p);
+  }
+
+  /** The step of this phase's last checkpoint, 0 when the phase starts from scratch. */
+  resumeStep(p: Phase): number {
+    return this.state.checkpoint?.phase === p ? this.state.checkpoint.step : 0;
+  }
+
+  /** A supervised phase checkpoints at every multiple of checkpointEvery before its last step. */
+  checkpointDue(step: number, steps: number): boolean {
+    const every = this.options.checkpointEvery;
+    return every > 0 && step % every === 0 && step < steps;
+  }
+
+  checkpoint(at: NonNullable<TrainingState["checkpoint"]>): void {
+    this.state.checkpoint = at;
+    this.io.writeState(this.state);
+  }
+
+  finish(p: Phase, t0: number): void {
+    this.state.timings_s[p] = (this.state.timings_s[p] ?? 0) + (performance.now() - t0) / 1000;
+    if (!this.done(p)) this.state.completed.push(p);
+    this.state.checkpoint = null;
+    this.io.writeState(this.state);
+  }
+}
+
+type PhaseData = { trainSource: SeedSource; trainSeeds: number[]; train: FrameDataset; val: FrameDataset };
+
+/** Phase "data" is cheap and deterministic: it is regenerated on every run, never stored. */
+function recordFrames(run: PipelineRun): PhaseData {
+  const { io, cfg, options } = run;
   // Seeds: disjoint by construction (the simulator's split function), and every loader checks.
   const trainSource = new SeedSource("train", io.splitOf);
   const valSource = new SeedSource("val", io.splitOf);
   const trainSeeds = trainSource.seeds(cfg.data.trainSeeds, options.seed * 1000);
   const valSeeds = valSource.seeds(cfg.data.valSeeds, options.seed * 1000);
-
-  // Phase "data" is cheap and deterministic: it is regenerated on every run, never stored.
-  let t0 = performance.now();
+  const t0 = performance.now();
   const train = generateFrames({
     seeds: trainSeeds,
     source: trainSource,
@@ -251,173 +189,193 @@ export async function runTraining(io: TrainIO, options: TrainRunOptions): Promis
     rngSeed: options.seed + 1,
   });
   io.progress(`train [data] ${train.frames.length} train frames from ${trainSeeds.length} train seeds, ${val.frames.length} val frames from ${valSeeds.length} val seeds`);
-  finish("data", t0);
+  run.finish("data", t0);
+  return { trainSource, trainSeeds, train, val };
+}
 
-  // Teacher.
-  let teacher = done("teacher") ? await io.load("", "teacher") : undefined;
-  if (!(teacher instanceof Teacher)) {
-    t0 = performance.now();
-    const start = resumeStep("teacher");
-    const ck = start > 0 ? await io.load("checkpoints/teacher", "teacher") : undefined;
-    teacher = ck instanceof Teacher ? ck : new Teacher({ ...cfg.teacher.config, seed: options.seed + 2 });
-    const tc = teacher;
-    trainTeacher(tc, train, {
-      steps: cfg.teacher.steps,
-      batch: cfg.teacher.batch,
-      crop: cfg.teacher.crop,
-      learningRate: cfg.teacher.learningRate,
-      seed: options.seed + 10,
-      startStep: start + 1,
-      onStep: (step, loss) => {
-        if (step % 10 === 0 || step === cfg.teacher.steps) io.progress(`train [teacher] step ${step}/${cfg.teacher.steps} loss ${loss.toFixed(4)}`);
-        if (every > 0 && step % every === 0 && step < cfg.teacher.steps) {
-          io.save("checkpoints/teacher", "teacher", tc, `${note}; checkpoint step ${step}`);
-          state.checkpoint = { phase: "teacher", step };
-          io.writeState(state);
-        }
-      },
-    });
-    const ap = detectorAp(val, (rgb) => tc.forward(buildImageInput(rgb)));
-    state.validation.teacher = apOf(ap);
-    io.progress(`train [teacher] done ${fmtAp(ap)}`);
-    io.save("", "teacher", tc, `${note}; teacher ${cfg.teacher.steps} steps on ground truth`);
-    finish("teacher", t0);
-  }
-  const teacherModel = teacher;
+/** The teacher on ground truth (loaded when the phase is done). */
+async function teacherPhase(run: PipelineRun, data: PhaseData): Promise<Teacher> {
+  const { io, cfg, options } = run;
+  const saved = run.done("teacher") ? await io.load("", "teacher") : undefined;
+  if (saved instanceof Teacher) return saved;
+  const t0 = performance.now();
+  const start = run.resumeStep("teacher");
+  const ck = start > 0 ? await io.load("checkpoints/teacher", "teacher") : undefined;
+  const teacher = ck instanceof Teacher ? ck : new Teacher({ ...cfg.teacher.config, seed: options.seed + 2 });
+  trainTeacher(teacher, data.train, {
+    steps: cfg.teacher.steps,
+    batch: cfg.teacher.batch,
+    crop: cfg.teacher.crop,
+    learningRate: cfg.teacher.learningRate,
+    seed: options.seed + 10,
+    startStep: start + 1,
+    onStep: (step, loss) => {
+      if (step % 10 === 0 || step === cfg.teacher.steps) io.progress(`train [teacher] step ${step}/${cfg.teacher.steps} loss ${loss.toFixed(4)}`);
+      if (run.checkpointDue(step, cfg.teacher.steps)) {
+        io.save("checkpoints/teacher", "teacher", teacher, `${run.note}; checkpoint step ${step}`);
+        run.checkpoint({ phase: "teacher", step });
+      }
+    },
+  });
+  const ap = detectorAp(data.val, (rgb) => teacher.forward(buildImageInput(rgb)));
+  run.state.validation.teacher = apOf(ap);
+  io.progress(`train [teacher] done ${fmtAp(ap)}`);
+  io.save("", "teacher", teacher, `${run.note}; teacher ${cfg.teacher.steps} steps on ground truth`);
+  run.finish("teacher", t0);
+  return teacher;
+}
 
-  // BC student.
-  let bc = done("bc") ? await io.load("", "bc/student") : undefined;
-  if (!(bc instanceof Student)) {
-    t0 = performance.now();
-    io.progress(`train [bc] labelling ${train.frames.length} frames with the teacher`);
-    const soft = teacherCellLogits(teacherModel, train);
-    const start = resumeStep("bc");
-    const ck = start > 0 ? await io.load("checkpoints/bc", "bc/student") : undefined;
-    bc = ck instanceof Student ? ck : new Student({ ...cfg.student.config, seed: options.seed + 3 });
-    const st = bc;
-    trainBcStudent(st, train, soft, {
-      steps: cfg.student.steps,
-      batch: cfg.student.batch,
-      learningRate: cfg.student.learningRate,
-      ...(cfg.student.threatFraction === undefined ? {} : { threatFraction: cfg.student.threatFraction }),
-      seed: options.seed + 11,
-      startStep: start + 1,
-      onStep: (step, l) => {
-        if (step % 10 === 0 || step === cfg.student.steps) {
-          io.progress(`train [bc] step ${step}/${cfg.student.steps} loss ${l.total.toFixed(4)} (distill ${l.distill.toFixed(4)}, action ${l.action.toFixed(4)})`);
-        }
-        if (every > 0 && step % every === 0 && step < cfg.student.steps) {
-          io.save("checkpoints/bc", "bc/student", st, `${note}; checkpoint step ${step}`);
-          state.checkpoint = { phase: "bc", step };
-          io.writeState(state);
-        }
-      },
-    });
-    const ap = studentAp(st, undefined, 0, val);
-    state.validation.bc = apOf(ap);
-    io.progress(`train [bc] done ${fmtAp(ap)}`);
-    io.save("", "bc/student", st, `${note}; BC student ${cfg.student.steps} steps (teacher distillation + expert actions)`);
-    finish("bc", t0);
-  }
-  const bcStudent = bc;
+/** The BC student, distilled from the teacher's cells and the expert's actions (loaded when the phase is done). */
+async function bcPhase(run: PipelineRun, data: PhaseData, teacher: Teacher): Promise<Student> {
+  const { io, cfg, options } = run;
+  const saved = run.done("bc") ? await io.load("", "bc/student") : undefined;
+  if (saved instanceof Student) return saved;
+  const t0 = performance.now();
+  io.progress(`train [bc] labelling ${data.train.frames.length} frames with the teacher`);
+  const soft = teacherCellLogits(teacher, data.train);
+  const start = run.resumeStep("bc");
+  const ck = start > 0 ? await io.load("checkpoints/bc", "bc/student") : undefined;
+  const student = ck instanceof Student ? ck : new Student({ ...cfg.student.config, seed: options.seed + 3 });
+  trainBcStudent(student, data.train, soft, {
+    steps: cfg.student.steps,
+    batch: cfg.student.batch,
+    learningRate: cfg.student.learningRate,
+    ...(cfg.student.threatFraction === undefined ? {} : { threatFraction: cfg.student.threatFraction }),
+    seed: options.seed + 11,
+    startStep: start + 1,
+    onStep: (step, l) => {
+      if (step % 10 === 0 || step === cfg.student.steps) {
+        io.progress(`train [bc] step ${step}/${cfg.student.steps} loss ${l.total.toFixed(4)} (distill ${l.distill.toFixed(4)}, action ${l.action.toFixed(4)})`);
+      }
+      if (run.checkpointDue(step, cfg.student.steps)) {
+        io.save("checkpoints/bc", "bc/student", student, `${run.note}; checkpoint step ${step}`);
+        run.checkpoint({ phase: "bc", step });
+      }
+    },
+  });
+  const ap = studentAp(student, undefined, 0, data.val);
+  run.state.validation.bc = apOf(ap);
+  io.progress(`train [bc] done ${fmtAp(ap)}`);
+  io.save("", "bc/student", student, `${run.note}; BC student ${cfg.student.steps} steps (teacher distillation + expert actions)`);
+  run.finish("bc", t0);
+  return student;
+}
 
+type HarnessPhase = "bc_harness" | "coevo";
+
+/** What a harness phase trains: the student (frozen in bc_harness) and the harness, with their lambda. */
+type HarnessPhaseModels = { student: Student; harness: HarnessNet; lambda: LambdaSchedule; start: number; save: (dir: string, note: string) => void };
+
+/** The lambda schedule of a harness phase, at its checkpoint's value when resuming. */
+function resumedLambda(run: PipelineRun, start: number): LambdaSchedule {
+  const lambda = new LambdaSchedule();
+  if (start > 0 && run.state.checkpoint?.lambda !== undefined) lambda.set(run.state.checkpoint.lambda);
+  return lambda;
+}
+
+/**
+ * coEvolve for one harness phase on the train seeds, checkpointing at each log window that
+ * crosses a multiple of checkpointEvery.
+ */
+function runHarnessPhase(run: PipelineRun, data: PhaseData, phase: HarnessPhase, m: HarnessPhaseModels, o: { steps: number; rngSeed: number; ppo?: CoEvolutionOptions["ppo"] }): CoEvolutionStats {
+  const { io, cfg, options } = run;
+  const every = options.checkpointEvery;
   const schedule = options.quick ? QUICK_SCHEDULE : undefined;
-  const harnessTraining = { iterations: cfg.harness.iterations, minibatch: cfg.harness.minibatch, learningRate: cfg.harness.learningRate, riskLoss: cfg.harness.riskLoss };
-  const summary = (s: ReturnType<typeof coEvolve>) => ({
+  return coEvolve({
+    student: m.student,
+    harness: m.harness,
+    factory: io.factory("train"),
+    source: data.trainSource,
+    seeds: data.trainSeeds,
+    steps: o.steps,
+    startStep: m.start,
+    trainStudent: phase === "coevo",
+    rngSeed: o.rngSeed,
+    lambda: m.lambda,
+    schedule,
+    ...(o.ppo === undefined ? {} : { ppo: o.ppo }),
+    harnessTraining: { iterations: cfg.harness.iterations, minibatch: cfg.harness.minibatch, learningRate: cfg.harness.learningRate, riskLoss: cfg.harness.riskLoss },
+    log: (line) => io.progress(`train [${phase}] ${line}`),
+    onWindow: (step) => {
+      if (every > 0 && step < o.steps && Math.floor(step / every) > Math.floor((step - (schedule?.logEvery ?? 100)) / every)) {
+        m.save(`checkpoints/${phase}`, `${run.note}; checkpoint step ${step}`);
+        run.checkpoint({ phase, step, lambda: m.lambda.value });
+      }
+    },
+  });
+}
+
+/** What training.json keeps of a harness phase's statistics. */
+function flightSummary(s: CoEvolutionStats): NonNullable<TrainingState["coevolution"]> {
+  return {
     flights: s.flights,
     collisions: s.collisions,
     goals: s.goals,
     warnings: s.warnings,
     maxAbsDeltaLog: s.maxAbsDeltaLog,
     sGtEvaluations: s.sGtEvaluations,
-  });
+  };
+}
 
-  // Harness against the frozen BC student.
-  if (!done("bc_harness")) {
-    t0 = performance.now();
-    const start = resumeStep("bc_harness");
-    const ck = start > 0 ? await io.load("checkpoints/bc_harness", "bc/harness") : undefined;
-    const harness = ck instanceof HarnessNet ? ck : new HarnessNet({ ...cfg.harness.config, seed: options.seed + 4 });
-    const lambda = new LambdaSchedule();
-    if (start > 0 && state.checkpoint?.lambda !== undefined) lambda.set(state.checkpoint.lambda);
-    const stats = coEvolve({
-      student: bcStudent,
-      harness,
-      factory: io.factory("train"),
-      source: trainSource,
-      seeds: trainSeeds,
-      steps: cfg.bcHarnessSteps,
-      startStep: start,
-      trainStudent: false,
-      rngSeed: options.seed + 12,
-      lambda,
-      schedule,
-      harnessTraining,
-      log: (line) => io.progress(`train [bc_harness] ${line}`),
-      onWindow: (step) => {
-        if (every > 0 && step < cfg.bcHarnessSteps && Math.floor(step / every) > Math.floor((step - (schedule?.logEvery ?? 100)) / every)) {
-          io.save("checkpoints/bc_harness", "bc/harness", harness, `${note}; checkpoint step ${step}`);
-          state.checkpoint = { phase: "bc_harness", step, lambda: lambda.value };
-          io.writeState(state);
-        }
-      },
-    });
-    state.lambda.bc_harness = lambda.value;
-    state.bcHarness = summary(stats);
-    const ap = studentAp(bcStudent, harness, lambda.value, val);
-    state.validation.bc_harness = apOf(ap);
-    io.progress(`train [bc_harness] done ${fmtAp(ap)} lambda ${lambda.value.toFixed(3)} S_gt evaluations ${stats.sGtEvaluations}`);
-    io.save("", "bc/harness", harness, `${note}; harness ${cfg.bcHarnessSteps} env steps against the frozen BC student`);
-    finish("bc_harness", t0);
-  }
+/** Records a finished harness phase: lambda, statistics, validation AP. */
+function recordHarnessPhase(run: PipelineRun, data: PhaseData, phase: HarnessPhase, m: HarnessPhaseModels, stats: CoEvolutionStats): void {
+  const { state } = run;
+  state.lambda[phase] = m.lambda.value;
+  if (phase === "bc_harness") state.bcHarness = flightSummary(stats);
+  else state.coevolution = flightSummary(stats);
+  const ap = studentAp(m.student, m.harness, m.lambda.value, data.val);
+  state.validation[phase] = apOf(ap);
+  run.io.progress(`train [${phase}] done ${fmtAp(ap)} lambda ${m.lambda.value.toFixed(3)} S_gt evaluations ${stats.sGtEvaluations}`);
+}
 
-  // Co-evolution: a copy of the BC student (fresh variables, same weights) and a fresh harness.
-  if (!done("coevo")) {
-    t0 = performance.now();
-    const start = resumeStep("coevo");
-    const ckS = start > 0 ? await io.load("checkpoints/coevo", "student") : undefined;
-    const ckH = start > 0 ? await io.load("checkpoints/coevo", "harness") : undefined;
-    let student: Student;
-    if (ckS instanceof Student) student = ckS;
-    else {
-      student = new Student({ ...cfg.student.config, seed: options.seed + 3 });
-      student.params.load(bcStudent.params.snapshot());
-    }
-    const harness = ckH instanceof HarnessNet ? ckH : new HarnessNet({ ...cfg.harness.config, seed: options.seed + 5 });
-    const lambda = new LambdaSchedule();
-    if (start > 0 && state.checkpoint?.lambda !== undefined) lambda.set(state.checkpoint.lambda);
-    const stats = coEvolve({
-      student,
-      harness,
-      factory: io.factory("train"),
-      source: trainSource,
-      seeds: trainSeeds,
-      steps: cfg.coevoSteps,
-      startStep: start,
-      trainStudent: true,
-      rngSeed: options.seed + 13,
-      lambda,
-      schedule,
-      ppo: cfg.ppo,
-      harnessTraining,
-      log: (line) => io.progress(`train [coevo] ${line}`),
-      onWindow: (step) => {
-        if (every > 0 && step < cfg.coevoSteps && Math.floor(step / every) > Math.floor((step - (schedule?.logEvery ?? 100)) / every)) {
-          io.save("checkpoints/coevo", "student", student, `${note}; checkpoint step ${step}`);
-          io.save("checkpoints/coevo", "harness", harness, `${note}; checkpoint step ${step}`);
-          state.checkpoint = { phase: "coevo", step, lambda: lambda.value };
-          io.writeState(state);
-        }
-      },
-    });
-    state.lambda.coevo = lambda.value;
-    state.coevolution = summary(stats);
-    const ap = studentAp(student, harness, lambda.value, val);
-    state.validation.coevo = apOf(ap);
-    io.progress(`train [coevo] done ${fmtAp(ap)} lambda ${lambda.value.toFixed(3)} S_gt evaluations ${stats.sGtEvaluations}`);
-    io.save("", "student", student, `${note}; co-evolved student (BC init + ${cfg.coevoSteps} env steps, PPO on the policy head)`);
-    io.save("", "harness", harness, `${note}; co-evolved harness (${cfg.coevoSteps} env steps)`);
-    finish("coevo", t0);
+/** A harness trained against the frozen BC student. */
+async function bcHarnessPhase(run: PipelineRun, data: PhaseData, bcStudent: Student): Promise<void> {
+  const { io, cfg, options } = run;
+  const t0 = performance.now();
+  const start = run.resumeStep("bc_harness");
+  const ck = start > 0 ? await io.load("checkpoints/bc_harness", "bc/harness") : undefined;
+  const harness = ck instanceof HarnessNet ? ck : new HarnessNet({ ...cfg.harness.config, seed: options.seed + 4 });
+  const lambda = resumedLambda(run, start);
+  const m: HarnessPhaseModels = { student: bcStudent, harness, lambda, start, save: (dir, note) => io.save(dir, "bc/harness", harness, note) };
+  const stats = runHarnessPhase(run, data, "bc_harness", m, { steps: cfg.bcHarnessSteps, rngSeed: options.seed + 12 });
+  recordHarnessPhase(run, data, "bc_harness", m, stats);
+  io.save("", "bc/harness", harness, `${run.note}; harness ${cfg.bcHarnessSteps} env steps against the frozen BC student`);
+  run.finish("bc_harness", t0);
+}
+
+/** Co-evolution: a copy of the BC student (fresh variables, same weights) and a fresh harness. */
+async function coevoPhase(run: PipelineRun, data: PhaseData, bcStudent: Student): Promise<void> {
+  const { io, cfg, options } = run;
+  const t0 = performance.now();
+  const start = run.resumeStep("coevo");
+  const ckS = start > 0 ? await io.load("checkpoints/coevo", "student") : undefined;
+  const ckH = start > 0 ? await io.load("checkpoints/coevo", "harness") : undefined;
+  let student: Student;
+  if (ckS instanceof Student) student = ckS;
+  else {
+    student = new Student({ ...cfg.student.config, seed: options.seed + 3 });
+    student.params.load(bcStudent.params.snapshot());
   }
-  return state;
+  const harness = ckH instanceof HarnessNet ? ckH : new HarnessNet({ ...cfg.harness.config, seed: options.seed + 5 });
+  const lambda = resumedLambda(run, start);
+  const save = (dir: string, note: string): void => {
+    io.save(dir, "student", student, note);
+    io.save(dir, "harness", harness, note);
+  };
+  const m: HarnessPhaseModels = { student, harness, lambda, start, save };
+  const stats = runHarnessPhase(run, data, "coevo", m, { steps: cfg.coevoSteps, rngSeed: options.seed + 13, ppo: cfg.ppo });
+  recordHarnessPhase(run, data, "coevo", m, stats);
+  io.save("", "student", student, `${run.note}; co-evolved student (BC init + ${cfg.coevoSteps} env steps, PPO on the policy head)`);
+  io.save("", "harness", harness, `${run.note}; co-evolved harness (${cfg.coevoSteps} env steps)`);
+  run.finish("coevo", t0);
+}
+
+export async function runTraining(io: TrainIO, options: TrainRunOptions): Promise<TrainingState> {
+  const run = new PipelineRun(io, options, startingState(io, options));
+  const data = recordFrames(run);
+  const teacher = await teacherPhase(run, data);
+  const bcStudent = await bcPhase(run, data, teacher);
+  if (!run.done("bc_harness")) await bcHarnessPhase(run, data, bcStudent);
+  if (!run.done("coevo")) await coevoPhase(run, data, bcStudent);
+  return run.state;
 }

@@ -15,7 +15,7 @@ import { simEnvironmentFactory } from "../../../src/harness/data/simEnvironment"
 import { correctionBound } from "../../../src/harness/eval/correctionBound";
 import { DELTA_NORM_MAX } from "../../../src/harness/correction/constants";
 import { loadHarness, loadStudent } from "../../../src/harness/modelfile";
-import { FULL_CONFIG } from "../../../src/harness/training/trainPipeline";
+import { FULL_CONFIG } from "../../../src/harness/training/trainConfig";
 
 jest.setTimeout(300_000);
 

@@ -1,5 +1,5 @@
 import { parseTrainArgs } from "../../../src/cli/commands/train";
-import { FULL_CONFIG, QUICK_CONFIG, withBcVariant } from "../../../src/harness/training/trainPipeline";
+import { FULL_CONFIG, QUICK_CONFIG, withBcVariant } from "../../../src/harness/training/trainConfig";
 
 describe("train: BC variant options", () => {
   it("parses the three flags into one variant, and leaves it undefined without them", () => {

@@ -8,7 +8,7 @@ import { Rgb8Converter } from "../../../nodes/common/sensors/toRgb8";
 import { HarnessNet } from "../../../src/harness/models/HarnessNet";
 import { STATE_DIM, normaliseState } from "../../../src/harness/models/stateVector";
 import { Student } from "../../../src/harness/models/Student";
-import { StateHistory, decideFrame, newFrameDecision } from "../../../src/harness/training/HarnessedPolicy";
+import { StateHistory, decideFrame, newFrameDecision } from "../../../src/harness/runtime/HarnessedPolicy";
 import { loadOpenCv } from "../../../src/vision/opencv";
 import { VisionPipeline } from "../../../src/vision/VisionPipeline";
 import { MS, fix, image, imu, vel } from "../fixtures";
@@ -45,7 +45,7 @@ describe("StudentDetector / HarnessCorrector (F1's networks behind the node inte
     await tf.setBackend("cpu");
   });
 
-  it("match decideFrame (src/harness/training/HarnessedPolicy.ts) on two consecutive frames", () => {
+  it("match decideFrame (src/harness/runtime/HarnessedPolicy.ts) on two consecutive frames", () => {
     const student = new Student({ channels: [4, 4, 4, 4], policyHidden: [8, 8], seed: 5 });
     const harness = new HarnessNet({ seed: 7 });
     const detector = new StudentDetector(student, 64, 64);

@@ -14,7 +14,7 @@ import { harnessLoss } from "../diagnostics/harnessLoss";
 import { SENSITIVITY_ROWS, type HarnessNet, type HarnessScope } from "../models/HarnessNet";
 import { buildHarnessImage, buildImageInput, ROLLOUT_STEPS } from "../models/imageInput";
 import { STATE_DIM } from "../models/stateVector";
-import { rgbTensor } from "./HarnessedPolicy";
+import { rgbTensor } from "../runtime/HarnessedPolicy";
 import { Rng } from "../../util/Rng";
 import type { TransferSample } from "./transferSamples";
 

@@ -5,9 +5,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { SpatialHarness } from "../spatial/SpatialHarness";
-import { loadModel, modelFileName, saveModelSync, writeFileAtomicSync, type AnyModel } from "../modelfile";
-import type { ModelSlot, TrainingState } from "./trainPipeline";
+import { SpatialHarness } from "../../spatial/SpatialHarness";
+import { loadModel, modelFileName, saveModelSync, writeFileAtomicSync, type AnyModel } from "../../modelfile";
+import type { TrainingState } from "../trainConfig";
+import type { ModelSlot } from "../trainPipeline";
 
 function slotDir(root: string, dir: string, slot: ModelSlot): string {
   return path.join(root, dir, path.dirname(slot));

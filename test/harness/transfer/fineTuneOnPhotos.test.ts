@@ -8,8 +8,8 @@ import { detectNative } from "../../../src/harness/eval/detectNative";
 import { RealSetScore } from "../../../src/harness/eval/realPhotoMetrics";
 import { teacherWireNet } from "../../../src/harness/eval/WireNet";
 import { Teacher } from "../../../src/harness/models/Teacher";
-import { fineTuneOnPhotos, fineTuneParameterNames } from "../../../src/harness/training/fineTuneOnPhotos";
-import { crossValidate, foldsOf, type SetPhoto } from "../../../src/harness/training/realKFold";
+import { fineTuneOnPhotos, fineTuneParameterNames } from "../../../src/harness/transfer/fineTuneOnPhotos";
+import { crossValidate, foldsOf, type SetPhoto } from "../../../src/harness/transfer/realKFold";
 import { Rng } from "../../../src/util/Rng";
 
 beforeAll(async () => {

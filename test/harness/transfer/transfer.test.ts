@@ -7,12 +7,12 @@ import { saveModel } from "../../../src/harness/modelfile";
 import { HarnessNet } from "../../../src/harness/models/HarnessNet";
 import { Student } from "../../../src/harness/models/Student";
 import { transferHarness } from "../../../src/harness/models/transferHarness";
-import { diagnosticsQuality, noHarnessQuality, rocAuc } from "../../../src/harness/training/transferMetrics";
-import { collectTransferSamples, type TransferSample } from "../../../src/harness/training/transferSamples";
-import { assertTransferSource, TransferSourceError } from "../../../src/harness/training/transferSource";
-import { trainOnSamples } from "../../../src/harness/training/transferTraining";
+import { diagnosticsQuality, noHarnessQuality, rocAuc } from "../../../src/harness/transfer/transferMetrics";
+import { collectTransferSamples, type TransferSample } from "../../../src/harness/transfer/transferSamples";
+import { assertTransferSource, TransferSourceError } from "../../../src/harness/transfer/transferSource";
+import { trainOnSamples } from "../../../src/harness/transfer/transferTraining";
 import { loadTransferSource, parseTransferArgs } from "../../../src/cli/commands/transfer";
-import { FakeEnvironment } from "./fakeEnvironment";
+import { FakeEnvironment } from "../training/fakeEnvironment";
 
 const splitOf = (seed: number): Split => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
 

@@ -17,10 +17,10 @@ import type { SeedSource } from "../data/SeedSplit";
 import { buildImageInput } from "../models/imageInput";
 import { STATE_DIM } from "../models/stateVector";
 import type { Student } from "../models/Student";
-import { FlightRollouts, type FlightObs } from "./FlightRollouts";
-import { decideFrame, rgbTensor } from "./HarnessedPolicy";
+import { FlightRollouts, type FlightObs } from "../training/FlightRollouts";
+import { decideFrame, rgbTensor } from "../runtime/HarnessedPolicy";
 import { Rng } from "../../util/Rng";
-import { collectRollout, createRollout, ROLLOUT_LENGTH } from "./Rollout";
+import { collectRollout, createRollout, ROLLOUT_LENGTH } from "../training/Rollout";
 
 export type TransferSample = {
   rgb: Uint8Array;

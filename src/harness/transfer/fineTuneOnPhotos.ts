@@ -16,7 +16,7 @@ import type { RgbImage } from "../data/imageCodec";
 import { imageInputFromRgb8 } from "../models/imageInput";
 import type { Teacher } from "../models/Teacher";
 import { Rng } from "../../util/Rng";
-import { weightedCellCrossEntropy } from "./supervisedLosses";
+import { weightedCellCrossEntropy } from "../training/supervisedLosses";
 
 export type LabelledPhoto = { image: RgbImage; /** 1 at wire pixels */ wire: Uint8Array };
 
