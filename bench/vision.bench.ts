@@ -41,7 +41,7 @@ function meanEpe(flow: Float32Array, sx: number, sy: number, margin = 16): numbe
   for (let y = margin; y < H - margin; y++) {
     for (let x = margin; x < W - margin; x++, n++) {
       const i = (y * W + x) * 2;
-      s += Math.hypot((flow[i] as number) - sx, (flow[i + 1] as number) - sy);
+      s += Math.hypot(flow[i]! - sx, flow[i + 1]! - sy);
     }
   }
   return s / n;
@@ -60,7 +60,7 @@ const CONFIGS: Config[] = [
 
 function rgbFromGrey(grey: Uint8Array): Uint8Array {
   const out = new Uint8Array(grey.length * 3);
-  for (let i = 0; i < grey.length; i++) out.fill(grey[i] as number, 3 * i, 3 * i + 3);
+  for (let i = 0; i < grey.length; i++) out.fill(grey[i]!, 3 * i, 3 * i + 3);
   return out;
 }
 
@@ -164,8 +164,8 @@ function thinStructures(cv: Cv, print: (line: string) => void): void {
     const flow = new Float32Array(W * H * 2);
     const ms = timeMs(() => fe.compute(g0, g1, flow), 10, 1);
     const r = errors((i) => {
-      const j = ((points[2 * i + 1] as number) * W + (points[2 * i] as number)) * 2;
-      return [flow[j] as number, flow[j + 1] as number];
+      const j = (points[2 * i + 1]! * W + points[2 * i]!) * 2;
+      return [flow[j]!, flow[j + 1]!];
     });
     print(`| Farneback ${c.name} | ${r.epe.toFixed(3)} | ${r.normal.toFixed(3)} | ${ms.toFixed(2)} |`);
     fe.dispose();
@@ -188,7 +188,7 @@ function thinStructures(cv: Cv, print: (line: string) => void): void {
     const ms = timeMs(() => fe.trackPoints(g0, g1, points, out, status), 10, 1);
     let tracked = 0;
     for (const s of status) tracked += s;
-    const r = errors((i) => [out[2 * i] as number, out[2 * i + 1] as number]);
+    const r = errors((i) => [out[2 * i]!, out[2 * i + 1]!]);
     print(`| pyramidal LK win ${win}, 3 levels (${tracked}/${count} tracked) | ${r.epe.toFixed(3)} | ${r.normal.toFixed(3)} | ${ms.toFixed(2)} |`);
     fe.dispose();
   }

@@ -89,14 +89,14 @@ const SIM_CAMERA_PITCH_RAD = DEFAULT_PLANNER_OPTIONS.cameraPitch_rad;
 
 function l2(v: ArrayLike<number>): number {
   let s = 0;
-  for (let i = 0; i < v.length; i++) s += (v[i] as number) ** 2;
+  for (let i = 0; i < v.length; i++) s += v[i]! ** 2;
   return Math.sqrt(s);
 }
 
 function maxAbs(v: ArrayLike<number>): number {
   let m = 0;
   for (let i = 0; i < v.length; i++) {
-    const a = Math.abs(v[i] as number);
+    const a = Math.abs(v[i]!);
     if (!(a <= m)) m = a; // NaN propagates as NaN (reported, and trips the safety watchdog)
   }
   return m;

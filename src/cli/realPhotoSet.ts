@@ -39,6 +39,6 @@ export function loadRealPhoto(ref: RealPhotoRef): RealPhoto {
   const m = decodeImage(fs.readFileSync(ref.mask), ref.mask);
   if (m.width !== image.width || m.height !== image.height) throw new Error(`${ref.mask}: ${m.width}x${m.height}, expected the photo's ${image.width}x${image.height}`);
   const wire = new Uint8Array(m.width * m.height);
-  for (let i = 0; i < wire.length; i++) wire[i] = (m.rgb[3 * i] as number) >= 128 ? 1 : 0;
+  for (let i = 0; i < wire.length; i++) wire[i] = m.rgb[3 * i]! >= 128 ? 1 : 0;
   return { ...ref, image, wire };
 }

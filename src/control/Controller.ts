@@ -102,7 +102,7 @@ export class Controller {
       return false;
     }
     for (let i = 0; i < NUM_ACTIONS; i++) {
-      const v = logits[i] as number;
+      const v = logits[i]!;
       if (!Number.isFinite(v)) {
         this.logitsValid = false;
         return false;
@@ -162,7 +162,7 @@ export class Controller {
       return out;
     }
     let best = 0;
-    for (let i = 1; i < NUM_ACTIONS; i++) if ((this.logits[i] as number) > (this.logits[best] as number)) best = i;
+    for (let i = 1; i < NUM_ACTIONS; i++) if (this.logits[i]! > this.logits[best]!) best = i;
     out.action = best;
     const t = actionToCommand(best, o.limits, this.target);
     if (this.gateActive) {

@@ -475,8 +475,8 @@ export class LocalPlanner {
       const r0 = Math.floor(y);
       const t = y - r0;
       for (let c = 0; c < cols; c++) {
-        const a = r0 >= 0 && r0 < rows ? (src[r0 * cols + c] as number) : 0;
-        const b = r0 + 1 >= 0 && r0 + 1 < rows ? (src[(r0 + 1) * cols + c] as number) : 0;
+        const a = r0 >= 0 && r0 < rows ? src[r0 * cols + c]! : 0;
+        const b = r0 + 1 >= 0 && r0 + 1 < rows ? src[(r0 + 1) * cols + c]! : 0;
         this.p[r * cols + c] = a + (b - a) * t;
       }
     }

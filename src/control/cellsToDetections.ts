@@ -143,7 +143,7 @@ export class CellsToDetections {
         let minR = this.rows, maxR = -1, minC = this.cols, maxC = -1;
         let count = 0, sum = 0, max = 0;
         while (top > 0) {
-          const cell = this.stack[--top] as number;
+          const cell = this.stack[--top]!;
           const r = (cell / this.cols) | 0;
           const c = cell - r * this.cols;
           const p = this.prob(probs, cell, k);

@@ -211,7 +211,7 @@ export class FlowEstimator {
     lk.nextPts.data32F.set(points);
     this.cv.calcOpticalFlowPyrLK(prev, next, lk.prevPts, lk.nextPts, lk.status, lk.err, this.lkWin, this.lkMaxLevel, this.lkCriteria);
     const moved = lk.nextPts.data32F;
-    for (let i = 0; i < points.length; i++) out[i] = (moved[i] as number) - (points[i] as number);
+    for (let i = 0; i < points.length; i++) out[i] = moved[i]! - points[i]!;
     status.set(lk.status.data);
   }
 

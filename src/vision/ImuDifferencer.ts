@@ -157,8 +157,8 @@ export class ImuDifferencer {
     const useOrientation = hasOrientation && this.lastHasOrientation;
     if (useOrientation) {
       const l = this.last;
-      const dot = c[6] * (l[6] as number) + c[7] * (l[7] as number) + c[8] * (l[8] as number) + c[9] * (l[9] as number);
-      if (dot < 0) for (let i = 6; i < 10; i++) c[i] = -(c[i] as number);
+      const dot = c[6] * l[6]! + c[7] * l[7]! + c[8] * l[8]! + c[9] * l[9]!;
+      if (dot < 0) for (let i = 6; i < 10; i++) c[i] = -c[i]!;
     }
 
     // Shift the window one row towards the front and write the new row at the end.
@@ -167,9 +167,9 @@ export class ImuDifferencer {
     const o = (this.window - 1) * IMU_CHANNELS;
     const r = this.ranges;
     const l = this.last;
-    for (let i = 0; i < 3; i++) v[o + i] = clipUnit((((c[i] as number) - (l[i] as number)) * rate) / r.accelDeltaMps2);
-    for (let i = 3; i < 6; i++) v[o + i] = clipUnit((((c[i] as number) - (l[i] as number)) * rate) / r.gyroDeltaRadS);
-    for (let i = 6; i < 10; i++) v[o + i] = useOrientation ? clipUnit((((c[i] as number) - (l[i] as number)) * rate) / r.orientationDelta) : 0;
+    for (let i = 0; i < 3; i++) v[o + i] = clipUnit(((c[i]! - l[i]!) * rate) / r.accelDeltaMps2);
+    for (let i = 3; i < 6; i++) v[o + i] = clipUnit(((c[i]! - l[i]!) * rate) / r.gyroDeltaRadS);
+    for (let i = 6; i < 10; i++) v[o + i] = useOrientation ? clipUnit(((c[i]! - l[i]!) * rate) / r.orientationDelta) : 0;
     v[o + 10] = gap;
     if (this.count < this.window) this.count++;
 

@@ -137,10 +137,10 @@ export class RolloutWarper {
     if (w !== undefined && this.intrinsics !== undefined && Number.isFinite(w.x + w.y + w.z)) {
       rotationalFlow(this.width, this.height, this.intrinsics, w, dtS, this.rotFlow);
       const rot = this.rotFlow;
-      for (let i = 0; i < n2; i++) out[i] = ((flow[i] as number) - (rot[i] as number)) * scale;
+      for (let i = 0; i < n2; i++) out[i] = (flow[i]! - rot[i]!) * scale;
       this.lastRotationCompensated = true;
     } else {
-      for (let i = 0; i < n2; i++) out[i] = (flow[i] as number) * scale;
+      for (let i = 0; i < n2; i++) out[i] = flow[i]! * scale;
     }
     this.lastScale = scale;
     return "scaled";
@@ -170,8 +170,8 @@ export class RolloutWarper {
     let i = 0;
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++, i++) {
-        let sx = x - factor * (flow[2 * i] as number);
-        let sy = y - factor * (flow[2 * i + 1] as number);
+        let sx = x - factor * flow[2 * i]!;
+        let sy = y - factor * flow[2 * i + 1]!;
         sx = sx < loX ? loX : sx > hiX ? hiX : sx;
         sy = sy < loY ? loY : sy > hiY ? hiY : sy;
         if (nearest) {

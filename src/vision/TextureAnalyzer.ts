@@ -129,14 +129,14 @@ export class TextureAnalyzer {
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
         const i = y * w + x;
-        if (Math.max(t[i] as number, b[i] as number) <= thr) continue;
+        if (Math.max(t[i]!, b[i]!) <= thr) continue;
         for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) {
           for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++) outMask[yy * w + xx] = 1;
         }
       }
     }
     let count = 0;
-    for (let i = 0; i < n; i++) count += outMask[i] as number;
+    for (let i = 0; i < n; i++) count += outMask[i]!;
     return count;
   }
 
@@ -155,7 +155,7 @@ export class TextureAnalyzer {
     let s2 = 0;
     for (let i = 0; i < n; i++) {
       if (mask[i] === 0) continue;
-      const v = magnitude[i] as number;
+      const v = magnitude[i]!;
       if (count === 0) shift = v;
       const d = v - shift;
       s += d;
@@ -179,7 +179,7 @@ export class TextureAnalyzer {
     let s2 = 0;
     for (let y = y0; y < y1; y++) {
       for (let x = x0; x < x1; x++) {
-        const v = magnitude[y * this.width + x] as number;
+        const v = magnitude[y * this.width + x]!;
         if (count === 0) shift = v;
         const d = v - shift;
         s += d;

@@ -270,7 +270,7 @@ export class VisionPipeline {
     const sampled = Math.ceil(count / stride);
     for (let j = 0; j < maxPoints; j++) {
       // Unused slots repeat the last sample: the point count, and so the Mats, stay fixed.
-      const i = candidates[Math.min(j, sampled - 1) * stride] as number;
+      const i = candidates[Math.min(j, sampled - 1) * stride]!;
       points[2 * j] = i % w;
       points[2 * j + 1] = (i - (i % w)) / w;
     }
@@ -280,9 +280,9 @@ export class VisionPipeline {
     for (let k = 0; k < count; k++) {
       const j = Math.floor(k / stride);
       if (status[j] !== 1) continue;
-      const i = candidates[k] as number;
-      flow[2 * i] = moved[2 * j] as number;
-      flow[2 * i + 1] = moved[2 * j + 1] as number;
+      const i = candidates[k]!;
+      flow[2 * i] = moved[2 * j]!;
+      flow[2 * i + 1] = moved[2 * j + 1]!;
       replaced++;
     }
     return replaced;

@@ -102,7 +102,7 @@ export function imageToGrey(image: ImageLike, out: Uint8Array): void {
   for (let y = 0; y < height; y++) {
     let i = y * step;
     for (let x = 0; x < width; x++, i += c) {
-      out[o++] = ((data[i + r] as number) * R2Y + (data[i + g] as number) * G2Y + (data[i + b] as number) * B2Y + HALF) >> SHIFT;
+      out[o++] = (data[i + r]! * R2Y + data[i + g]! * G2Y + data[i + b]! * B2Y + HALF) >> SHIFT;
     }
   }
 }

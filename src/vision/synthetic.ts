@@ -27,7 +27,7 @@ export function smoothTexture(seed: number, waves = 24, minWavelength = 8, maxWa
   const amp = 45 / Math.sqrt(waves / 2);
   return (x, y) => {
     let s = 0;
-    for (let i = 0; i < waves; i++) s += Math.sin((kx[i] as number) * x + (ky[i] as number) * y + (ph[i] as number));
+    for (let i = 0; i < waves; i++) s += Math.sin(kx[i]! * x + ky[i]! * y + ph[i]!);
     return 128 + amp * s;
   };
 }

@@ -29,7 +29,7 @@ describe("imageInputFromRgb8", () => {
       const ours = imageInputFromRgb8(rgb, w, h, new Float32Array(w * h * 4));
       const ref = reference(rgb, w, h);
       let worst = 0;
-      for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs((ours[i] as number) - (ref[i] as number)));
+      for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs(ours[i]! - ref[i]!));
       expect(worst).toBeLessThan(1e-5);
     }
     // The line saturates the texture channel next to it (+1), the flat area is -1.

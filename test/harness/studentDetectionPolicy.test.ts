@@ -43,7 +43,7 @@ describe("student policy reading the detections", () => {
         // push every cell toward "wire": only det/b changes
         s.params.get("det/b").assign(tf.tensor1d([0, 3, 0, 0]));
         const after = actionLogits(s, image);
-        const moved = Math.max(...Array.from(before, (v, i) => Math.abs(v - (after[i] as number))));
+        const moved = Math.max(...Array.from(before, (v, i) => Math.abs(v - after[i]!)));
         if (flag) expect(moved).toBeGreaterThan(1e-4);
         else expect(moved).toBe(0);
       } finally {

@@ -13,7 +13,7 @@ function meanEpe(flow: Float32Array, sx: number, sy: number): number {
   for (let y = MARGIN; y < H - MARGIN; y++) {
     for (let x = MARGIN; x < W - MARGIN; x++) {
       const i = (y * W + x) * 2;
-      s += Math.hypot((flow[i] as number) - sx, (flow[i + 1] as number) - sy);
+      s += Math.hypot(flow[i]! - sx, flow[i + 1]! - sy);
       n++;
     }
   }
@@ -65,13 +65,13 @@ describe("FlowEstimator", () => {
     fe.trackPoints(prev, next, pts, out, status);
     for (let i = 0; i < status.length; i++) {
       expect(status[i]).toBe(1);
-      expect(Math.hypot((out[2 * i] as number) - sx, (out[2 * i + 1] as number) - sy)).toBeLessThan(0.1);
+      expect(Math.hypot(out[2 * i]! - sx, out[2 * i + 1]! - sy)).toBeLessThan(0.1);
     }
     // A different point count reallocates the point Mats; the result stays right.
     const one = new Float32Array([120, 120]);
     const out1 = new Float32Array(2);
     fe.trackPoints(prev, next, one, out1, new Uint8Array(1));
-    expect(Math.hypot((out1[0] as number) - sx, (out1[1] as number) - sy)).toBeLessThan(0.1);
+    expect(Math.hypot(out1[0]! - sx, out1[1]! - sy)).toBeLessThan(0.1);
     fe.dispose();
   });
 

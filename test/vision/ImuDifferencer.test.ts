@@ -88,7 +88,7 @@ describe("ImuDifferencer", () => {
     const d = new ImuDifferencer({ window: 2 });
     d.push(sample(0));
     d.push(sample(1, { flip: true })); // -q: the same rotation
-    expect(Math.abs(row(d, 1)[9] as number)).toBeLessThan(0.01);
+    expect(Math.abs(row(d, 1)[9]!)).toBeLessThan(0.01);
     d.push(sample(2, { noOrientation: true }));
     expect(row(d, 1).slice(6, 10)).toEqual([0, 0, 0, 0]);
   });

@@ -33,7 +33,7 @@ describe("RolloutWarper", () => {
       const out = dst.data32F;
       let s = 0;
       let n = 0;
-      for (let y = 8; y < H - 8; y++) for (let x = 8; x < W - 8; x++, n++) s += Math.abs((out[y * W + x] as number) - (target[y * W + x] as number));
+      for (let y = 8; y < H - 8; y++) for (let x = 8; x < W - 8; x++, n++) s += Math.abs(out[y * W + x]! - target[y * W + x]!);
       return s / n;
     };
     const bilinear = mae("bilinear");
@@ -64,16 +64,16 @@ describe("RolloutWarper", () => {
     }
     const rot = new Float32Array(W * H * 2);
     rotationalFlow(W, H, k, w, dt, rot);
-    const measured = trans.map((v, i) => v + (rot[i] as number));
+    const measured = trans.map((v, i) => v + rot[i]!);
     expect(warper.scaleFlow(measured, { dtS: dt, speedMps: speed, angularVelocityOpt: w })).toBe("scaled");
     expect(warper.lastRotationCompensated).toBe(true);
     let maxErr = 0;
-    for (let i = 0; i < trans.length; i++) maxErr = Math.max(maxErr, Math.abs((warper.flowPerMetre[i] as number) - (trans[i] as number) / (speed * dt)));
+    for (let i = 0; i < trans.length; i++) maxErr = Math.max(maxErr, Math.abs(warper.flowPerMetre[i]! - trans[i]! / (speed * dt)));
     expect(maxErr).toBeLessThan(1e-4); // float32 rounding only
     // Without the gyro the rotation is scaled too: the error equals rot / (|v| dt).
     expect(warper.scaleFlow(measured, { dtS: dt, speedMps: speed })).toBe("scaled");
     expect(warper.lastRotationCompensated).toBe(false);
-    expect(Math.abs((warper.flowPerMetre[0] as number) - ((trans[0] as number) + (rot[0] as number)) * 5)).toBeLessThan(1e-4);
+    expect(Math.abs(warper.flowPerMetre[0]! - (trans[0]! + rot[0]!) * 5)).toBeLessThan(1e-4);
     // Hovering and broken stamps are flagged, never scaled.
     expect(warper.scaleFlow(measured, { dtS: dt, speedMps: 0.1 })).toBe("zero-speed");
     expect(warper.scaleFlow(measured, { dtS: dt, speedMps: Number.NaN })).toBe("zero-speed");

@@ -14,7 +14,7 @@ function rgbImage(grey: Uint8Array): ImageLike {
   const data = new Uint8Array(step * H);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
-      const v = grey[y * W + x] as number;
+      const v = grey[y * W + x]!;
       data.set([v, v, v], y * step + x * 3);
     }
   }
@@ -50,7 +50,7 @@ describe("VisionPipeline", () => {
       for (let y = 16; y < H - 16; y++) {
         for (let x = 16; x < W - 16; x++, n++) {
           const expected = (Math.min(255, Math.max(0, T(x - shift, y))) * 2) / 255 - 1; // "signed" output range
-          err += Math.abs((r1.frames[(k - 1) * W * H + y * W + x] as number) - expected);
+          err += Math.abs(r1.frames[(k - 1) * W * H + y * W + x]! - expected);
         }
       }
       // Measured MAE 0.003-0.0055 in [-1, 1] units (< 0.7 grey levels): flow error times 4 (1 m is
@@ -78,7 +78,7 @@ describe("VisionPipeline", () => {
     const r = p.pushGrey(f, { stampNs: FRAME_NS, speedMps: 0.05 });
     expect(r.status).toBe("zero-speed");
     expect(r.validCount).toBe(3);
-    expect(r.frames[2 * W * H + 500]).toBeCloseTo(((f[500] as number) * 2) / 255 - 1, 6);
+    expect(r.frames[2 * W * H + 500]).toBeCloseTo((f[500]! * 2) / 255 - 1, 6);
     expect(p.pushGrey(f, { stampNs: 0n, speedMps: 5 }).status).toBe("bad-interval");
     expect(p.result.validCount).toBe(0);
     expect(() => p.push({ width: 64, height: H, encoding: "mono8", step: 64, data: new Uint8Array(64 * H) }, { stampNs: 0n, speedMps: 1 })).toThrow(

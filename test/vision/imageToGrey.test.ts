@@ -28,7 +28,7 @@ describe("imageToGrey", () => {
     const out = new Uint8Array(13 * 7);
     imageToGrey(img, out);
     for (let y = 0; y < 7; y++) {
-      for (let x = 0; x < 13; x++) expect(Math.abs((out[y * 13 + x] as number) - luma(colour(x, y)))).toBeLessThanOrEqual(0.5 + 1e-9);
+      for (let x = 0; x < 13; x++) expect(Math.abs(out[y * 13 + x]! - luma(colour(x, y)))).toBeLessThanOrEqual(0.5 + 1e-9);
     }
   });
 

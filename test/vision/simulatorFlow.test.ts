@@ -31,7 +31,7 @@ const DT = 1 / 30;
 
 function median(v: number[]): number {
   const s = [...v].sort((a, b) => a - b);
-  return s[s.length >> 1] as number;
+  return s[s.length >> 1]!;
 }
 
 type Pair = {
@@ -69,7 +69,7 @@ function simPair(seed: number, cmd: { vx_m_s: number; vy_m_s: number; vz_m_s: nu
   sim.renderCamera({ rgb, mask, boxes });
   imageToGrey({ width: W, height: H, encoding: "rgb8", step: W * 3, data: rgb }, g1);
   const w = sim.drone.angularVelocity;
-  return { cam, g0, g1, mask0, p0, p1: pose(), omegaBody: { x: w[0] as number, y: w[1] as number, z: w[2] as number } };
+  return { cam, g0, g1, mask0, p0, p1: pose(), omegaBody: { x: w[0]!, y: w[1]!, z: w[2]! } };
 }
 
 /**
@@ -82,12 +82,12 @@ function groundTruth(pair: Pair, to: CameraPose): { idx: number[]; gu: number[];
   const H = cam.height;
   const R0 = cameraRotation(p0.yaw, p0.pitch, p0.roll, cam, new Float64Array(9));
   const R1 = cameraRotation(to.yaw, to.pitch, to.roll, cam, new Float64Array(9));
-  const r = (m: Float64Array, i: number): number => m[i] as number;
+  const r = (m: Float64Array, i: number): number => m[i]!;
   const grad = new Float32Array(W * H);
   for (let v = 1; v < H - 1; v++) {
     for (let u = 1; u < W - 1; u++) {
       const i = v * W + u;
-      grad[i] = Math.hypot(((g0[i + 1] as number) - (g0[i - 1] as number)) / 2, ((g0[i + W] as number) - (g0[i - W] as number)) / 2);
+      grad[i] = Math.hypot((g0[i + 1]! - g0[i - 1]!) / 2, (g0[i + W]! - g0[i - W]!) / 2);
     }
   }
   const out = { idx: [] as number[], gu: [] as number[], gv: [] as number[] };
@@ -96,7 +96,7 @@ function groundTruth(pair: Pair, to: CameraPose): { idx: number[]; gu: number[];
       const i = v * W + u;
       if (mask0[i] !== 0) continue;
       let tex = 0;
-      for (let a = -4; a <= 4; a++) for (let b = -4; b <= 4; b++) tex += grad[(v + a) * W + u + b] as number;
+      for (let a = -4; a <= 4; a++) for (let b = -4; b <= 4; b++) tex += grad[(v + a) * W + u + b]!;
       if (tex / 81 <= 2) continue;
       const dx = (u - cam.cx) / cam.fx;
       const dy = (v - cam.cy) / cam.fy;
@@ -122,7 +122,7 @@ function groundTruth(pair: Pair, to: CameraPose): { idx: number[]; gu: number[];
 }
 
 function medianEpe(flow: Float32Array, gt: { idx: number[]; gu: number[]; gv: number[] }): number {
-  return median(gt.idx.map((i, j) => Math.hypot((flow[2 * i] as number) - (gt.gu[j] as number), (flow[2 * i + 1] as number) - (gt.gv[j] as number))));
+  return median(gt.idx.map((i, j) => Math.hypot(flow[2 * i]! - gt.gu[j]!, flow[2 * i + 1]! - gt.gv[j]!)));
 }
 
 describe("flow on simulator frames", () => {
@@ -140,7 +140,7 @@ describe("flow on simulator frames", () => {
     fe.dispose();
     const gt = groundTruth(pair, pair.p1);
     const medErr = medianEpe(flow, gt);
-    const medTrue = median(gt.gu.map((u, j) => Math.hypot(u, gt.gv[j] as number)));
+    const medTrue = median(gt.gu.map((u, j) => Math.hypot(u, gt.gv[j]!)));
     process.stdout.write(`seed ${seed}: ${gt.idx.length} textured ground px, median true flow ${medTrue.toFixed(3)} px, median EPE ${medErr.toFixed(3)} px\n`);
     expect(gt.idx.length).toBeGreaterThan(500);
     expect(medTrue).toBeGreaterThan(0.3); // the test must have real motion to measure
@@ -163,10 +163,10 @@ describe("flow on simulator frames", () => {
     const rot = new Float32Array(W * H * 2);
     const wOpt = bodyFluToOptical(pair.omegaBody, { x: 0, y: 0, z: 0 }, cam.pitch_rad);
     rotationalFlow(W, H, cam, wOpt, DT, rot);
-    const compensated = flow.map((f, i) => f - (rot[i] as number));
+    const compensated = flow.map((f, i) => f - rot[i]!);
     const raw = medianEpe(flow, trans);
     const comp = medianEpe(compensated, trans);
-    const medRot = median(trans.idx.map((i) => Math.hypot(rot[2 * i] as number, rot[2 * i + 1] as number)));
+    const medRot = median(trans.idx.map((i) => Math.hypot(rot[2 * i]!, rot[2 * i + 1]!)));
     process.stdout.write(
       `yaw 0.6 rad/s: median rotational flow ${medRot.toFixed(3)} px; EPE against translation-only truth: raw ${raw.toFixed(3)} px, gyro-compensated ${comp.toFixed(3)} px\n`,
     );

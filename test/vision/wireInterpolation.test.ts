@@ -38,7 +38,7 @@ function rowMetrics(img: Float32Array): { jag: number; massCv: number } {
     let a = 0;
     let b = 0;
     for (let x = 0; x < W; x++) {
-      const d = BG - (img[y * W + x] as number);
+      const d = BG - img[y * W + x]!;
       a += d * x;
       b += d;
     }

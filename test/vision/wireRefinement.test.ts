@@ -48,7 +48,7 @@ describe("VisionPipeline wire refinement (Lucas-Kanade at thin-structure pixels)
         for (let x = 16; x < W - 16; x++) {
           if (Math.abs((x - 64) * nx + (y - 64) * ny) >= 0.5) continue;
           const i = y * W + x;
-          e += Math.abs(((f[2 * i] as number) - WIRE.x) * nx + ((f[2 * i + 1] as number) - WIRE.y) * ny);
+          e += Math.abs((f[2 * i]! - WIRE.x) * nx + (f[2 * i + 1]! - WIRE.y) * ny);
           n++;
         }
       }

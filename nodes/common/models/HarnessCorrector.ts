@@ -174,11 +174,11 @@ export class HarnessCorrector implements Corrector {
       const delta = correctionDeltaTensor(h.sensitivity, rates, h.risk, lambda);
       actionDelta.set(delta.action.dataSync());
       classDelta.set(delta.detection.dataSync());
-      risk = h.risk.dataSync()[0] as number;
+      risk = h.risk.dataSync()[0]!;
       // Sensitivity of the policy to s_j: sum over the action rows of S[i, j].
       const S = h.sensitivity.dataSync();
       sens.fill(0);
-      for (let i = 0; i < ACTIONS.length; i++) for (let j = 0; j < STATE_DIM; j++) sens[j] = (sens[j] as number) + (S[i * STATE_DIM + j] as number);
+      for (let i = 0; i < ACTIONS.length; i++) for (let j = 0; j < STATE_DIM; j++) sens[j] = sens[j]! + S[i * STATE_DIM + j]!;
     });
     // Per-cell gate from the student's own probabilities: g = (1 - max_c p_c) / (1 - 1/C).
     const C = student.numClasses;
@@ -186,9 +186,9 @@ export class HarnessCorrector implements Corrector {
     const cellDelta = this.cellDelta;
     for (let base = 0; base < cellDelta.length; base += C) {
       let pmax = 0;
-      for (let c = 0; c < C; c++) pmax = Math.max(pmax, student.cellProbs[base + c] as number);
+      for (let c = 0; c < C; c++) pmax = Math.max(pmax, student.cellProbs[base + c]!);
       const g = (1 - pmax) / (1 - 1 / C);
-      for (let c = 0; c < C; c++) cellDelta[base + c] = g * (classDelta[c] as number);
+      for (let c = 0; c < C; c++) cellDelta[base + c] = g * classDelta[c]!;
     }
     let maxAbs = 0;
     for (const v of actionDelta) maxAbs = Math.max(maxAbs, Math.abs(v));
@@ -200,7 +200,7 @@ export class HarnessCorrector implements Corrector {
     }
     if (risk >= 0 && risk <= 1) this.lambda.update(risk);
     const gain = this.textureGainFor(image, student, state.altitude_m, risk, rollout);
-    order.sort((a, b) => (sens[b] as number) - (sens[a] as number));
+    order.sort((a, b) => sens[b]! - sens[a]!);
     const top = order.slice(0, this.topK);
     return {
       actionDelta,
@@ -208,7 +208,7 @@ export class HarnessCorrector implements Corrector {
       risk,
       lambda,
       topFeatures: top.map((j) => STATE_FEATURE_NAMES[j] ?? `s${j}`),
-      topSensitivities: top.map((j) => sens[j] as number),
+      topSensitivities: top.map((j) => sens[j]!),
       rolloutLength: ROLLOUT_STEPS,
       rollout: { status: this.lastRolloutStatus, rotationCompensated: this.lastRotationCompensated },
       textureGain: gain,
@@ -241,11 +241,11 @@ export class HarnessCorrector implements Corrector {
     }
     if (step >= 0 && rollout !== undefined) {
       const frames = rollout.frames;
-      for (let i = 0, j = step * n; i < n; i++, j++) grey[i] = ((frames[j] as number) + 1) * 127.5;
+      for (let i = 0, j = step * n; i < n; i++, j++) grey[i] = (frames[j]! + 1) * 127.5;
       this.lastTextureSource = "warped";
     } else {
       const rgb = this.rgb.convert(image);
-      for (let i = 0, j = 0; i < n; i++, j += 3) grey[i] = ((rgb[j] as number) + (rgb[j + 1] as number) + (rgb[j + 2] as number)) / 3;
+      for (let i = 0, j = 0; i < n; i++, j += 3) grey[i] = (rgb[j]! + rgb[j + 1]! + rgb[j + 2]!) / 3;
       this.lastTextureSource = "current";
     }
     cellGradientVariance(grey, width, height, cellPx, this.cellVariance);

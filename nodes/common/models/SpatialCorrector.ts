@@ -62,8 +62,8 @@ export class SpatialCorrector {
     const threat = student.threatProbs as Float32Array;
     for (let c = 0; c < rows * cols; c++) {
       const o = c * DETECTOR_OUTPUTS_PER_CELL;
-      for (let k = 0; k < NUM_DETECTION_CLASSES; k++) this.logits[o + k] = Math.log(Math.max(P_MIN, student.cellProbs[c * NUM_DETECTION_CLASSES + k] as number));
-      const p = Math.min(1 - P_MIN, Math.max(P_MIN, threat[c] as number));
+      for (let k = 0; k < NUM_DETECTION_CLASSES; k++) this.logits[o + k] = Math.log(Math.max(P_MIN, student.cellProbs[c * NUM_DETECTION_CLASSES + k]!));
+      const p = Math.min(1 - P_MIN, Math.max(P_MIN, threat[c]!));
       this.logits[o + 4] = Math.log(p / (1 - p));
     }
     const v = sensors.velocityEnu_m_s;

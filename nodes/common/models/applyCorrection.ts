@@ -23,7 +23,7 @@ export class CorrectionApplier {
     if (delta !== undefined && delta.length !== logits.length) {
       throw new RangeError(`actionDelta.length=${delta.length}, expected action count ${logits.length}`);
     }
-    for (let i = 0; i < logits.length; i++) this.actions[i] = (logits[i] as number) + (delta === undefined ? 0 : (delta[i] as number));
+    for (let i = 0; i < logits.length; i++) this.actions[i] = logits[i]! + (delta === undefined ? 0 : delta[i]!);
     return this.actions;
   }
 
@@ -40,18 +40,18 @@ export class CorrectionApplier {
     for (let base = 0; base < probs.length; base += numClasses) {
       let max = Number.NEGATIVE_INFINITY;
       for (let k = 0; k < numClasses; k++) {
-        const p = probs[base + k] as number;
-        const v = Math.log(p > 1e-12 ? p : 1e-12) + (delta === undefined ? 0 : (delta[base + k] as number));
+        const p = probs[base + k]!;
+        const v = Math.log(p > 1e-12 ? p : 1e-12) + (delta === undefined ? 0 : delta[base + k]!);
         z[k] = v;
         if (v > max) max = v;
       }
       let sum = 0;
       for (let k = 0; k < numClasses; k++) {
-        const e = Math.exp((z[k] as number) - max);
+        const e = Math.exp(z[k]! - max);
         z[k] = e;
         sum += e;
       }
-      for (let k = 0; k < numClasses; k++) this.cells[base + k] = (z[k] as number) / sum;
+      for (let k = 0; k < numClasses; k++) this.cells[base + k] = z[k]! / sum;
     }
     return this.cells;
   }

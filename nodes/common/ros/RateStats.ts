@@ -50,7 +50,7 @@ export class RateStats {
       if (nowNs - t > windowNs || t > nowNs) break;
       oldest = t;
       n++;
-      const l = this.latencies[i] as number;
+      const l = this.latencies[i]!;
       if (!Number.isNaN(l)) this.scratch[m++] = l;
     }
     let rate = 0;
@@ -60,7 +60,7 @@ export class RateStats {
       rate = span > 0 ? (n - 1) / span : 0;
     }
     const sorted = this.scratch.subarray(0, m).sort();
-    const pick = (q: number): number => (m === 0 ? Number.NaN : (sorted[Math.min(m - 1, Math.ceil(q * m) - 1)] as number));
-    return { count: this.total, rate_hz: rate, latencyP50_ms: pick(0.5), latencyP99_ms: pick(0.99), latencyMax_ms: m === 0 ? Number.NaN : (sorted[m - 1] as number) };
+    const pick = (q: number): number => (m === 0 ? Number.NaN : sorted[Math.min(m - 1, Math.ceil(q * m) - 1)]!);
+    return { count: this.total, rate_hz: rate, latencyP50_ms: pick(0.5), latencyP99_ms: pick(0.99), latencyMax_ms: m === 0 ? Number.NaN : sorted[m - 1]! };
   }
 }

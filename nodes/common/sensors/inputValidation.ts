@@ -139,7 +139,7 @@ export function checkCameraInfo(
   const k = msg.k;
   if (k.length !== 9) return reject("bad_content", `k.length=${k.length}, expected 9`);
   for (let i = 0; i < 9; i++) if (!Number.isFinite(k[i])) return reject("non_finite", `k[${i}]=${k[i]}, expected a finite value`);
-  const fx = k[0] as number, fy = k[4] as number, cx = k[2] as number, cy = k[5] as number;
+  const fx = k[0]!, fy = k[4]!, cx = k[2]!, cy = k[5]!;
   if (!(fx > 0 && fy > 0)) return reject("bad_content", `fx=k[0]=${fx}, fy=k[4]=${fy}, expected > 0 (an uncalibrated camera has K = 0)`);
   if ((expected.width > 0 && msg.width !== expected.width) || (expected.height > 0 && msg.height !== expected.height)) {
     return reject("resolution", `calibrated size ${msg.width}x${msg.height}, expected ${expected.width}x${expected.height} (K is in pixels of the image size)`);

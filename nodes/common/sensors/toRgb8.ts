@@ -14,7 +14,7 @@ export class Rgb8Converter {
     const rgb = this.convert(image);
     if (this.floats.length !== rgb.length) this.floats = new Float32Array(rgb.length);
     const f = this.floats;
-    for (let i = 0; i < rgb.length; i++) f[i] = (rgb[i] as number) * (1 / 255);
+    for (let i = 0; i < rgb.length; i++) f[i] = rgb[i]! * (1 / 255);
     return f;
   }
 
@@ -35,12 +35,12 @@ export class Rgb8Converter {
       let dst = y * width * 3;
       for (let x = 0; x < width; x++, src += bpp, dst += 3) {
         if (bpp === 1) {
-          const g = data[src] as number;
+          const g = data[src]!;
           out[dst] = g; out[dst + 1] = g; out[dst + 2] = g;
         } else if (swap) {
-          out[dst] = data[src + 2] as number; out[dst + 1] = data[src + 1] as number; out[dst + 2] = data[src] as number;
+          out[dst] = data[src + 2]!; out[dst + 1] = data[src + 1]!; out[dst + 2] = data[src]!;
         } else {
-          out[dst] = data[src] as number; out[dst + 1] = data[src + 1] as number; out[dst + 2] = data[src + 2] as number;
+          out[dst] = data[src]!; out[dst + 1] = data[src + 1]!; out[dst + 2] = data[src + 2]!;
         }
       }
     }

@@ -63,7 +63,7 @@ function parseArgs(args: string[]): Args {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((x, y) => x - y);
-  return s.length === 0 ? Number.NaN : (s[Math.floor(s.length / 2)] as number);
+  return s.length === 0 ? Number.NaN : s[Math.floor(s.length / 2)]!;
 }
 
 export const command: CliCommand = {

@@ -76,13 +76,13 @@ export function classWeightsOfTargets(targets: readonly Int32Array[], maxWeight 
   let total = 0;
   for (const t of targets) {
     for (const c of t) {
-      counts[c] = (counts[c] as number) + 1;
+      counts[c] = counts[c]! + 1;
       total++;
     }
   }
   const w = new Float32Array(k);
   for (let c = 0; c < k; c++) {
-    const n = counts[c] as number;
+    const n = counts[c]!;
     w[c] = n === 0 ? 1 : Math.min(maxWeight, Math.max(1, Math.sqrt(total / (k * n))));
   }
   return w;
@@ -113,7 +113,7 @@ export function randomCrop(dataset: FrameDataset, frameIndex: number, size: numb
       let hit = -1;
       for (let i = 0; i < width; i++) {
         const x = (start + i) % width;
-        const c = row[x] as number;
+        const c = row[x]!;
         if (c === 1 || c === 2) {
           hit = x;
           break;
@@ -137,7 +137,7 @@ export function cropRgb01(dataset: FrameDataset, crop: Crop, out: Float32Array, 
   let o = offset;
   for (let y = crop.y0; y < crop.y0 + crop.size; y++) {
     const row = (y * W + crop.x0) * 3;
-    for (let i = 0; i < crop.size * 3; i++) out[o++] = (f.rgb[row + i] as number) / 255;
+    for (let i = 0; i < crop.size * 3; i++) out[o++] = f.rgb[row + i]! / 255;
   }
 }
 
@@ -149,5 +149,5 @@ export function cropTargets(dataset: FrameDataset, crop: Crop, fullTargets: Int3
   const r0 = crop.y0 / cell_px;
   const c0 = crop.x0 / cell_px;
   let o = offset;
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) out[o++] = fullTargets[(r0 + r) * cols + c0 + c] as number;
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) out[o++] = fullTargets[(r0 + r) * cols + c0 + c]!;
 }

@@ -61,7 +61,7 @@ export function encodeFlight(seed: number, grid: GridSpec, stateDim: number, fra
     dv.setInt32(o + 4, f.expertAction, true);
     out[o + 8] = f.threat === true ? 1 : 0;
     let p = o + 12;
-    for (let k = 0; k < stateDim; k++, p += 4) dv.setFloat32(p, f.state[k] as number, true);
+    for (let k = 0; k < stateDim; k++, p += 4) dv.setFloat32(p, f.state[k]!, true);
     for (let k = 0; k < stateDim; k++, p += 4) dv.setFloat32(p, f.rates?.[k] ?? 0, true);
     out.set(f.rgb, p);
     p += 3 * n;

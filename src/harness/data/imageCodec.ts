@@ -17,9 +17,9 @@ export const MAX_IMAGE_MEGAPIXELS = 100;
 function rgbaToRgb(rgba: Uint8Array, width: number, height: number): Uint8Array {
   const rgb = new Uint8Array(width * height * 3);
   for (let i = 0, j = 0; i < width * height; i++, j += 4) {
-    rgb[3 * i] = rgba[j] as number;
-    rgb[3 * i + 1] = rgba[j + 1] as number;
-    rgb[3 * i + 2] = rgba[j + 2] as number;
+    rgb[3 * i] = rgba[j]!;
+    rgb[3 * i + 1] = rgba[j + 1]!;
+    rgb[3 * i + 2] = rgba[j + 2]!;
   }
   return rgb;
 }
@@ -70,7 +70,7 @@ export function encodeGreyPng(width: number, height: number, grey: Uint8Array): 
   if (grey.length !== width * height) throw new RangeError(`grey.length=${grey.length}, expected width*height=${width * height}`);
   const png = new PNG({ width, height, colorType: 0 });
   for (let i = 0; i < width * height; i++) {
-    const v = grey[i] as number;
+    const v = grey[i]!;
     png.data[4 * i] = v;
     png.data[4 * i + 1] = v;
     png.data[4 * i + 2] = v;
@@ -84,9 +84,9 @@ export function encodeRgbPng(image: RgbImage): Buffer {
   const { width, height, rgb } = image;
   const png = new PNG({ width, height });
   for (let i = 0; i < width * height; i++) {
-    png.data[4 * i] = rgb[3 * i] as number;
-    png.data[4 * i + 1] = rgb[3 * i + 1] as number;
-    png.data[4 * i + 2] = rgb[3 * i + 2] as number;
+    png.data[4 * i] = rgb[3 * i]!;
+    png.data[4 * i + 1] = rgb[3 * i + 1]!;
+    png.data[4 * i + 2] = rgb[3 * i + 2]!;
     png.data[4 * i + 3] = 255;
   }
   return PNG.sync.write(png, { colorType: 2 });

@@ -36,7 +36,7 @@ const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
 function readPngHeader(b: Uint8Array): ImageHeader {
   if (b.length < 24) return { type: "malformed", format: "png", detail: `${b.length} bytes, expected at least 24 (signature + IHDR)` };
-  const type = String.fromCharCode(b[12] as number, b[13] as number, b[14] as number, b[15] as number);
+  const type = String.fromCharCode(b[12]!, b[13]!, b[14]!, b[15]!);
   if (type !== "IHDR") return { type: "malformed", format: "png", detail: `first chunk "${type}", expected IHDR` };
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const width = dv.getUint32(16);
@@ -54,8 +54,8 @@ function isSofMarker(m: number): boolean {
 function readJpegHeader(b: Uint8Array): ImageHeader {
   let i = 2;
   while (i + 3 < b.length) {
-    if (b[i] !== 0xff) return { type: "malformed", format: "jpeg", detail: `byte ${i} is 0x${(b[i] as number).toString(16)}, expected a 0xff marker` };
-    const m = b[i + 1] as number;
+    if (b[i] !== 0xff) return { type: "malformed", format: "jpeg", detail: `byte ${i} is 0x${b[i]!.toString(16)}, expected a 0xff marker` };
+    const m = b[i + 1]!;
     if (m === 0xff) {
       i++; // fill byte (T.81 B.1.1.2)
       continue;
@@ -65,12 +65,12 @@ function readJpegHeader(b: Uint8Array): ImageHeader {
       continue;
     }
     if (m === 0xd9 || m === 0xda) return { type: "malformed", format: "jpeg", detail: `marker 0xff${m.toString(16)} at byte ${i} before any start-of-frame` };
-    const len = ((b[i + 2] as number) << 8) | (b[i + 3] as number);
+    const len = (b[i + 2]! << 8) | b[i + 3]!;
     if (len < 2) return { type: "malformed", format: "jpeg", detail: `segment length ${len} at byte ${i + 2}, expected >= 2` };
     if (isSofMarker(m)) {
       if (i + 9 > b.length) break;
-      const height = ((b[i + 5] as number) << 8) | (b[i + 6] as number);
-      const width = ((b[i + 7] as number) << 8) | (b[i + 8] as number);
+      const height = (b[i + 5]! << 8) | b[i + 6]!;
+      const width = (b[i + 7]! << 8) | b[i + 8]!;
       return { type: "ok", format: "jpeg", width, height, minBytes: Math.floor((Math.ceil(width / 8) * Math.ceil(height / 8)) / 16) };
     }
     i += 2 + len;

@@ -22,10 +22,10 @@ function bilinear(src: RgbImage, W: number, H: number, out: Uint8Array): void {
       const x1 = Math.min(x0 + 1, w - 1);
       const fx = sx - x0;
       for (let c = 0; c < 3; c++) {
-        const a = rgb[(y0 * w + x0) * 3 + c] as number;
-        const b = rgb[(y0 * w + x1) * 3 + c] as number;
-        const d = rgb[(y1 * w + x0) * 3 + c] as number;
-        const e = rgb[(y1 * w + x1) * 3 + c] as number;
+        const a = rgb[(y0 * w + x0) * 3 + c]!;
+        const b = rgb[(y0 * w + x1) * 3 + c]!;
+        const d = rgb[(y1 * w + x0) * 3 + c]!;
+        const e = rgb[(y1 * w + x1) * 3 + c]!;
         const v = (1 - fy) * ((1 - fx) * a + fx * b) + fy * ((1 - fx) * d + fx * e);
         out[(y * W + x) * 3 + c] = Math.round(v);
       }
@@ -51,13 +51,13 @@ function area(src: RgbImage, W: number, H: number, out: Uint8Array): void {
         for (let sx = Math.floor(xa); sx < Math.min(w, Math.ceil(xb)); sx++) {
           const wgt = wy * (Math.min(xb, sx + 1) - Math.max(xa, sx));
           const o = (sy * w + sx) * 3;
-          acc[0] = (acc[0] as number) + wgt * (rgb[o] as number);
-          acc[1] = (acc[1] as number) + wgt * (rgb[o + 1] as number);
-          acc[2] = (acc[2] as number) + wgt * (rgb[o + 2] as number);
+          acc[0] = acc[0]! + wgt * rgb[o]!;
+          acc[1] = acc[1]! + wgt * rgb[o + 1]!;
+          acc[2] = acc[2]! + wgt * rgb[o + 2]!;
           wsum += wgt;
         }
       }
-      for (let c = 0; c < 3; c++) out[(y * W + x) * 3 + c] = Math.round((acc[c] as number) / wsum);
+      for (let c = 0; c < 3; c++) out[(y * W + x) * 3 + c] = Math.round(acc[c]! / wsum);
     }
   }
 }

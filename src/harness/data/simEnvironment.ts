@@ -81,7 +81,7 @@ export class SimEnvironment implements DroneEnvironment {
   }
 
   altitude_m(): number {
-    return this.sim.drone.position[2] as number;
+    return this.sim.drone.position[2]!;
   }
 
   sensorState(out: Float32Array): void {
@@ -132,12 +132,12 @@ const rel = { bearing_rad: 0, distance_m: 0 };
 export function simNavigation(sim: Simulation, out: Navigation): Navigation {
   const d = sim.drone;
   const goal = sim.world.goal;
-  goalRelative(d.yaw, goal.x - (d.position[0] as number), goal.y - (d.position[1] as number), rel);
+  goalRelative(d.yaw, goal.x - d.position[0]!, goal.y - d.position[1]!, rel);
   out.goalBearing_rad = rel.bearing_rad;
   out.goalDistance_m = rel.distance_m;
-  out.altitude_m = d.position[2] as number;
+  out.altitude_m = d.position[2]!;
   out.goalDz_m = goal.z - out.altitude_m;
-  out.forwardSpeed_m_s = Math.cos(d.yaw) * (d.velocity[0] as number) + Math.sin(d.yaw) * (d.velocity[1] as number);
+  out.forwardSpeed_m_s = Math.cos(d.yaw) * d.velocity[0]! + Math.sin(d.yaw) * d.velocity[1]!;
   out.pitch_rad = d.pitch;
   out.yaw_rad = d.yaw;
   return out;

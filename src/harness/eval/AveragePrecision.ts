@@ -27,9 +27,9 @@ function validate({ scores, labels }: ApInput): void {
     throw new RangeError(`scores.length=${scores.length} differs from labels.length=${labels.length}; expected equal lengths`);
   }
   for (let i = 0; i < scores.length; i++) {
-    const s = scores[i] as number;
+    const s = scores[i]!;
     if (!Number.isFinite(s)) throw new RangeError(`scores[${i}]=${s}, expected a finite number`);
-    const l = labels[i] as number;
+    const l = labels[i]!;
     if (l !== 0 && l !== 1) throw new RangeError(`labels[${i}]=${l}, expected 0 or 1`);
   }
 }
@@ -41,9 +41,9 @@ export function precisionRecallCurve(input: ApInput): PrCurve {
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const scores = input.scores;
-  order.sort((a, b) => (scores[b] as number) - (scores[a] as number));
+  order.sort((a, b) => scores[b]! - scores[a]!);
   let positives = 0;
-  for (let i = 0; i < n; i++) positives += input.labels[i] as number;
+  for (let i = 0; i < n; i++) positives += input.labels[i]!;
   const precision: number[] = [];
   const recall: number[] = [];
   const thresholds: number[] = [];
@@ -51,9 +51,9 @@ export function precisionRecallCurve(input: ApInput): PrCurve {
   let fp = 0;
   let i = 0;
   while (i < n) {
-    const t = scores[order[i] as number] as number;
-    while (i < n && (scores[order[i] as number] as number) === t) {
-      if ((input.labels[order[i] as number] as number) === 1) tp++;
+    const t = scores[order[i]!]!;
+    while (i < n && scores[order[i]!]! === t) {
+      if (input.labels[order[i]!]! === 1) tp++;
       else fp++;
       i++;
     }
@@ -84,14 +84,14 @@ export function apFromCurve(curve: PrCurve): number {
   const interp = new Float64Array(m);
   let running = 0;
   for (let k = m - 1; k >= 0; k--) {
-    running = Math.max(running, curve.precision[k] as number);
+    running = Math.max(running, curve.precision[k]!);
     interp[k] = running;
   }
   let ap = 0;
   let prevRecall = 0;
   for (let k = 0; k < m; k++) {
-    const r = curve.recall[k] as number;
-    ap += (r - prevRecall) * (interp[k] as number);
+    const r = curve.recall[k]!;
+    ap += (r - prevRecall) * interp[k]!;
     prevRecall = r;
   }
   return ap;

@@ -52,7 +52,7 @@ export function cellLabelsFromMask(mask: Uint8Array, grid: GridSpec, out?: Uint8
     const cellRow = Math.floor(y / grid.cell_px) * cols;
     const rowOff = y * grid.width;
     for (let x = 0; x < grid.width; x++) {
-      const c = mask[rowOff + x] as number;
+      const c = mask[rowOff + x]!;
       if (c === 0) continue;
       if (c >= k) throw new RangeError(`mask[${rowOff + x}]=${c}, expected a class id in [0, ${k - 1}]`);
       labels[(cellRow + Math.floor(x / grid.cell_px)) * k + c] = 1;
@@ -60,7 +60,7 @@ export function cellLabelsFromMask(mask: Uint8Array, grid: GridSpec, out?: Uint8
   }
   for (let cell = 0; cell < rows * cols; cell++) {
     let fg = 0;
-    for (let c = 1; c < k; c++) fg |= labels[cell * k + c] as number;
+    for (let c = 1; c < k; c++) fg |= labels[cell * k + c]!;
     labels[cell * k] = fg === 0 ? 1 : 0;
   }
   return labels;
@@ -108,7 +108,7 @@ export function nearThreatCells(
     const rowOff = y * grid.width;
     for (let x = 0; x < grid.width; x++) {
       if (labelMask[rowOff + x] === 0) continue;
-      const d = depth[rowOff + x] as number;
+      const d = depth[rowOff + x]!;
       if (d > 0 && d < limit) labels[cellRow + Math.floor(x / grid.cell_px)] = 1;
     }
   }

@@ -63,7 +63,7 @@ export class ModelPilot implements Pilot {
     let best = 0;
     let bestV = -Infinity;
     for (let i = 0; i < d.actionLogits.length; i++) {
-      const v = (d.actionLogits[i] as number) + (d.actionDelta[i] as number);
+      const v = d.actionLogits[i]! + d.actionDelta[i]!;
       if (v > bestV) {
         bestV = v;
         best = i;

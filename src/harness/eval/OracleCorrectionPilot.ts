@@ -60,7 +60,7 @@ function argmax(v: Float32Array, add?: Float32Array): number {
   let best = 0;
   let bestV = -Infinity;
   for (let i = 0; i < v.length; i++) {
-    const x = (v[i] as number) + (add === undefined ? 0 : (add[i] as number));
+    const x = v[i]! + (add === undefined ? 0 : add[i]!);
     if (x > bestV) {
       bestV = x;
       best = i;
@@ -105,7 +105,7 @@ export class OracleCorrectionPilot implements Pilot {
       this.stats.threatFrames++;
       if (own !== expert) {
         this.stats.disagreeFrames++;
-        this.stats.margins.push((this.logits[own] as number) - (this.logits[expert] as number));
+        this.stats.margins.push(this.logits[own]! - this.logits[expert]!);
         if (minimalAdmissibleDelta(this.logits, expert, this.scratch) <= DELTA_NORM_MAX) this.stats.reachableFrames++;
       }
       if (S !== undefined) {

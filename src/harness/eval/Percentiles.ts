@@ -11,8 +11,8 @@ export function percentile(values: ArrayLike<number>, p: number): number {
   const h = ((n - 1) * p) / 100;
   const lo = Math.floor(h);
   const hi = Math.min(n - 1, lo + 1);
-  const a = sorted[lo] as number;
-  const b = sorted[hi] as number;
+  const a = sorted[lo]!;
+  const b = sorted[hi]!;
   return a + (h - lo) * (b - a);
 }
 
@@ -20,7 +20,7 @@ export type LatencySummary = { n: number; p50_ms: number; p99_ms: number; mean_m
 
 export function summarizeLatency(samples_ms: ArrayLike<number>): LatencySummary {
   let sum = 0;
-  for (let i = 0; i < samples_ms.length; i++) sum += samples_ms[i] as number;
+  for (let i = 0; i < samples_ms.length; i++) sum += samples_ms[i]!;
   return {
     n: samples_ms.length,
     p50_ms: percentile(samples_ms, 50),

@@ -96,7 +96,7 @@ export class PlannerPilot implements Pilot {
           this.near = new Uint8Array(rows * cols);
         }
         nearThreatCells(truth.visibleMask, truth.depth, { width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX }, this.nav.forwardSpeed_m_s, undefined, this.near);
-        for (let i = 0; i < this.near.length; i++) this.threat[i] = this.near[i] as number;
+        for (let i = 0; i < this.near.length; i++) this.threat[i] = this.near[i]!;
         break;
       }
       case "detector": {

@@ -47,7 +47,7 @@ class GrowableColumn {
   }
   positives(): number {
     let p = 0;
-    for (let i = 0; i < this.length; i++) p += this.labels[i] as number;
+    for (let i = 0; i < this.length; i++) p += this.labels[i]!;
     return p;
   }
 }
@@ -70,13 +70,13 @@ export class ThinObstacleAp {
       );
     }
     for (let o = 0; o < probs.length; o += k) {
-      const pw = probs[o + WIRE] as number;
-      const pb = probs[o + BRANCH] as number;
-      const lw = labels[o + WIRE] as number;
-      const lb = labels[o + BRANCH] as number;
+      const pw = probs[o + WIRE]!;
+      const pb = probs[o + BRANCH]!;
+      const lw = labels[o + WIRE]!;
+      const lb = labels[o + BRANCH]!;
       this.wire.push(pw, lw);
       this.branch.push(pb, lb);
-      this.pole.push(probs[o + POLE] as number, labels[o + POLE] as number);
+      this.pole.push(probs[o + POLE]!, labels[o + POLE]!);
       this.thin.push(pw + pb, lw | lb);
     }
   }

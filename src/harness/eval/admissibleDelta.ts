@@ -27,10 +27,10 @@ export function minimalAdmissibleDelta(logits: Float32Array, target: number, out
     throw new RangeError(`target=${target}, expected an integer in [0, ${logits.length - 1}]`);
   }
   if (!(margin > 0)) throw new RangeError(`margin=${margin}, expected > 0`);
-  const zt = logits[target] as number;
+  const zt = logits[target]!;
   let sq = 0;
   for (let i = 0; i < logits.length; i++) {
-    const need = i === target ? 0 : (logits[i] as number) - zt + margin;
+    const need = i === target ? 0 : logits[i]! - zt + margin;
     const d = need > 0 ? -need : 0;
     out[i] = d;
     sq += d * d;

@@ -51,7 +51,7 @@ export function detectNative(net: WireNet, image: RgbImage): NativeDetection {
   });
   const k = cellProbs.length / (rows * cols);
   const cells = new Float32Array(rows * cols);
-  for (let i = 0; i < rows * cols; i++) cells[i] = cellProbs[i * k + WIRE_CLASS] as number;
+  for (let i = 0; i < rows * cols; i++) cells[i] = cellProbs[i * k + WIRE_CLASS]!;
   return { width: W, height: H, map: cellsToPixels(cells, rows, cols, W, H), cells, rows, cols, cellProbs: Float32Array.from(cellProbs) };
 }
 
@@ -72,9 +72,9 @@ export function reflectPad(rgb: Uint8Array, W: number, H: number, PW: number, PH
     for (let x = 0; x < PW; x++) {
       const s = 3 * (sy * W + fold(x, W));
       const o = 3 * (y * PW + x);
-      out[o] = rgb[s] as number;
-      out[o + 1] = rgb[s + 1] as number;
-      out[o + 2] = rgb[s + 2] as number;
+      out[o] = rgb[s]!;
+      out[o + 1] = rgb[s + 1]!;
+      out[o + 2] = rgb[s + 2]!;
     }
   }
   return out;
@@ -94,8 +94,8 @@ export function cellsToPixels(cells: Float32Array, rows: number, cols: number, W
       const c0 = Math.floor(gx);
       const c1 = Math.min(c0 + 1, cols - 1);
       const fx = gx - c0;
-      const top = (1 - fx) * (cells[r0 * cols + c0] as number) + fx * (cells[r0 * cols + c1] as number);
-      const bottom = (1 - fx) * (cells[r1 * cols + c0] as number) + fx * (cells[r1 * cols + c1] as number);
+      const top = (1 - fx) * cells[r0 * cols + c0]! + fx * cells[r0 * cols + c1]!;
+      const bottom = (1 - fx) * cells[r1 * cols + c0]! + fx * cells[r1 * cols + c1]!;
       out[y * W + x] = (1 - fy) * top + fy * bottom;
     }
   }

@@ -27,7 +27,7 @@ export function detectorAp(dataset: FrameDataset, predict: CellPredictor, batch 
     idx.forEach((fi, b) => {
       const f = dataset.frames[fi];
       if (f === undefined) return;
-      for (let i = 0; i < px; i++) rgb[b * px + i] = (f.rgb[i] as number) / 255;
+      for (let i = 0; i < px; i++) rgb[b * px + i] = f.rgb[i]! / 255;
       state.set(f.state, b * d);
     });
     const probs = tf.tidy(() => {

@@ -59,8 +59,8 @@ export class DetectorReportBuilder {
     }
     if (threatProbs !== undefined && f.near !== undefined) {
       for (let c = 0; c < threatProbs.length; c++) {
-        this.threatScores.push(threatProbs[c] as number);
-        this.threatLabels.push(f.near[c] as number);
+        this.threatScores.push(threatProbs[c]!);
+        this.threatLabels.push(f.near[c]!);
       }
     }
   }

@@ -21,7 +21,7 @@ export function evaluateDetector(detector: Teacher, dataset: FrameDataset, frame
     chunk.forEach((fi, b) => {
       const f = dataset.frames[fi];
       if (f === undefined) return;
-      for (let i = 0; i < px; i++) rgb[b * px + i] = (f.rgb[i] as number) / 255;
+      for (let i = 0; i < px; i++) rgb[b * px + i] = f.rgb[i]! / 255;
     });
     const [cls, thr] = tf.tidy(() => {
       const out = detector.forward(buildImageInput(tf.tensor4d(rgb.subarray(0, chunk.length * px), [chunk.length, H, W, 3])));

@@ -27,7 +27,7 @@ export function probabilityMap(spec: ProbabilityMapSpec, out: Uint8Array = new U
   if (out.length !== W * H) throw new RangeError(`out.length=${out.length}, expected ${W * H}`);
   const cellW = spec.modelWidth / cols;
   const cellH = spec.modelHeight / rows;
-  const at = (r: number, c: number): number => probs[(r * cols + c) * k + classIndex] as number;
+  const at = (r: number, c: number): number => probs[(r * cols + c) * k + classIndex]!;
   for (let y = 0; y < H; y++) {
     const v = ((y + 0.5) * spec.modelHeight) / H;
     const gy = Math.min(Math.max(v / cellH - 0.5, 0), rows - 1);

@@ -21,10 +21,10 @@ export function realFigure(rows: readonly FigureRow[]): RgbImage {
       for (let x = 0; x < W; x++) {
         const i = y * W + x;
         const row = (top + y) * width;
-        const g = (r.wire[i] as number) > 0 ? 255 : 0;
-        const m = Math.round(255 * Math.min(1, Math.max(0, r.map[i] as number)));
+        const g = r.wire[i]! > 0 ? 255 : 0;
+        const m = Math.round(255 * Math.min(1, Math.max(0, r.map[i]!)));
         for (let c = 0; c < 3; c++) {
-          rgb[3 * (row + x) + c] = r.image.rgb[3 * i + c] as number;
+          rgb[3 * (row + x) + c] = r.image.rgb[3 * i + c]!;
           rgb[3 * (row + W + GAP + x) + c] = g;
           rgb[3 * (row + 2 * (W + GAP) + x) + c] = m;
         }

@@ -36,9 +36,9 @@ export function gridCellSamples(map: ArrayLike<number>, mask: ArrayLike<number>,
       let l = 0;
       for (let y = y0; y < y1; y++) {
         for (let x = x0; x < x1; x++) {
-          const v = map[y * W + x] as number;
+          const v = map[y * W + x]!;
           if (v > s) s = v;
-          if ((mask[y * W + x] as number) > 0) l = 1;
+          if (mask[y * W + x]! > 0) l = 1;
         }
       }
       scores.push(s);
@@ -61,9 +61,9 @@ export function discMax(src: ArrayLike<number>, W: number, H: number, r: number,
     for (let y = 0; y < H; y++) {
       const o = y * W;
       for (let x = 0; x < W; x++) {
-        let m = prev[o + x] as number;
-        if (x - w >= 0 && (src[o + x - w] as number) > m) m = src[o + x - w] as number;
-        if (x + w < W && (src[o + x + w] as number) > m) m = src[o + x + w] as number;
+        let m = prev[o + x]!;
+        if (x - w >= 0 && src[o + x - w]! > m) m = src[o + x - w]!;
+        if (x + w < W && src[o + x + w]! > m) m = src[o + x + w]!;
         cur[o + x] = m;
       }
     }
@@ -75,7 +75,7 @@ export function discMax(src: ArrayLike<number>, W: number, H: number, r: number,
     for (let y = Math.max(0, -dy); y < Math.min(H, H - dy); y++) {
       const o = y * W;
       const s = (y + dy) * W;
-      for (let x = 0; x < W; x++) if ((hw[s + x] as number) > (out[o + x] as number)) out[o + x] = hw[s + x] as number;
+      for (let x = 0; x < W; x++) if (hw[s + x]! > out[o + x]!) out[o + x] = hw[s + x]!;
     }
   }
   return out;
@@ -112,13 +112,13 @@ export function photoSamples(map: ArrayLike<number>, mask: ArrayLike<number>, W:
   checkSize("near", near, W, H);
   const mapNear = discMax(map, W, H, tol);
   for (let i = 0; i < W * H; i++) {
-    const l = level(map[i] as number);
-    s.pred[l] = (s.pred[l] as number) + 1;
-    if ((near[i] as number) > 0) s.predNear[l] = (s.predNear[l] as number) + 1;
-    if ((mask[i] as number) > 0) {
+    const l = level(map[i]!);
+    s.pred[l] = s.pred[l]! + 1;
+    if (near[i]! > 0) s.predNear[l] = s.predNear[l]! + 1;
+    if (mask[i]! > 0) {
       s.gtTotal++;
-      const f = level(mapNear[i] as number);
-      s.gtFound[f] = (s.gtFound[f] as number) + 1;
+      const f = level(mapNear[i]!);
+      s.gtFound[f] = s.gtFound[f]! + 1;
     }
   }
   return s;
@@ -142,9 +142,9 @@ export class RealSetScore {
     for (const v of s.cellScores) this.scores.push(v);
     for (const v of s.cellLabels) this.labels.push(v);
     for (let l = 0; l < LEVELS; l++) {
-      this.pred[l] = (this.pred[l] as number) + (s.pred[l] as number);
-      this.predNear[l] = (this.predNear[l] as number) + (s.predNear[l] as number);
-      this.gtFound[l] = (this.gtFound[l] as number) + (s.gtFound[l] as number);
+      this.pred[l] = this.pred[l]! + s.pred[l]!;
+      this.predNear[l] = this.predNear[l]! + s.predNear[l]!;
+      this.gtFound[l] = this.gtFound[l]! + s.gtFound[l]!;
     }
     this.gtTotal += s.gtTotal;
     this.photos++;
@@ -158,9 +158,9 @@ export class RealSetScore {
     let best = { f1: 0, precision: 0, recall: 0, threshold: 1 };
     // t >= 1: level 0 would call every pixel a wire (a degenerate point, not a detector).
     for (let t = LEVELS - 1; t >= 1; t--) {
-      pred += this.pred[t] as number;
-      tp += this.predNear[t] as number;
-      found += this.gtFound[t] as number;
+      pred += this.pred[t]!;
+      tp += this.predNear[t]!;
+      found += this.gtFound[t]!;
       if (pred === 0 || this.gtTotal === 0) continue;
       const precision = tp / pred;
       const recall = found / this.gtTotal;
@@ -181,8 +181,8 @@ export class RealSetScore {
 export function sobelMagnitudeMap(rgb: Uint8Array, W: number, H: number): Float32Array {
   if (rgb.length !== 3 * W * H) throw new RangeError(`rgb.length=${rgb.length}, expected ${3 * W * H}`);
   const g = new Float32Array(W * H);
-  for (let i = 0; i < W * H; i++) g[i] = ((rgb[3 * i] as number) + (rgb[3 * i + 1] as number) + (rgb[3 * i + 2] as number)) / 765;
-  const at = (x: number, y: number): number => (x < 0 || y < 0 || x >= W || y >= H ? 0 : (g[y * W + x] as number));
+  for (let i = 0; i < W * H; i++) g[i] = (rgb[3 * i]! + rgb[3 * i + 1]! + rgb[3 * i + 2]!) / 765;
+  const at = (x: number, y: number): number => (x < 0 || y < 0 || x >= W || y >= H ? 0 : g[y * W + x]!);
   const out = new Float32Array(W * H);
   const scale = 1 / (4 * Math.SQRT2);
   for (let y = 0; y < H; y++) {

@@ -90,8 +90,8 @@ export function imageInputFromRgb8(rgb: Uint8Array | Float32Array, width: number
   if (out.length !== 4 * n) throw new RangeError(`out.length=${out.length}, expected ${4 * n} (${width}x${height}x4)`);
   const g = grey !== undefined && grey.length === n ? grey : new Float32Array(n);
   const inv = 1 / (3 * 255);
-  for (let i = 0; i < n; i++) g[i] = ((rgb[3 * i] as number) + (rgb[3 * i + 1] as number) + (rgb[3 * i + 2] as number)) * inv;
-  const at = (x: number, y: number): number => (x < 0 || y < 0 || x >= width || y >= height ? 0 : (g[y * width + x] as number));
+  for (let i = 0; i < n; i++) g[i] = (rgb[3 * i]! + rgb[3 * i + 1]! + rgb[3 * i + 2]!) * inv;
+  const at = (x: number, y: number): number => (x < 0 || y < 0 || x >= width || y >= height ? 0 : g[y * width + x]!);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const a = at(x - 1, y - 1), b = at(x, y - 1), c = at(x + 1, y - 1);
@@ -102,9 +102,9 @@ export function imageInputFromRgb8(rgb: Uint8Array | Float32Array, width: number
       const mag = (sobelGain * Math.sqrt(gx * gx + gy * gy)) / SOBEL_FULL_SCALE;
       const i = y * width + x;
       const o = 4 * i;
-      out[o] = ((rgb[3 * i] as number) / 255) * 2 - 1;
-      out[o + 1] = ((rgb[3 * i + 1] as number) / 255) * 2 - 1;
-      out[o + 2] = ((rgb[3 * i + 2] as number) / 255) * 2 - 1;
+      out[o] = (rgb[3 * i]! / 255) * 2 - 1;
+      out[o + 1] = (rgb[3 * i + 1]! / 255) * 2 - 1;
+      out[o + 2] = (rgb[3 * i + 2]! / 255) * 2 - 1;
       out[o + 3] = (mag < 1 ? mag : 1) * 2 - 1;
     }
   }

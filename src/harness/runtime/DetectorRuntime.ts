@@ -82,14 +82,14 @@ export function probabilitiesFromLogits(logits: Float32Array, classProbs: Float3
   for (let c = 0; c < cells; c++) {
     const o = c * k;
     let m = -Infinity;
-    for (let j = 0; j < NUM_DETECTION_CLASSES; j++) m = Math.max(m, logits[o + j] as number);
+    for (let j = 0; j < NUM_DETECTION_CLASSES; j++) m = Math.max(m, logits[o + j]!);
     let sum = 0;
     for (let j = 0; j < NUM_DETECTION_CLASSES; j++) {
-      const e = Math.exp((logits[o + j] as number) - m);
+      const e = Math.exp(logits[o + j]! - m);
       classProbs[c * NUM_DETECTION_CLASSES + j] = e;
       sum += e;
     }
-    for (let j = 0; j < NUM_DETECTION_CLASSES; j++) classProbs[c * NUM_DETECTION_CLASSES + j] = (classProbs[c * NUM_DETECTION_CLASSES + j] as number) / sum;
-    threat[c] = 1 / (1 + Math.exp(-(logits[o + THREAT_CHANNEL] as number)));
+    for (let j = 0; j < NUM_DETECTION_CLASSES; j++) classProbs[c * NUM_DETECTION_CLASSES + j] = classProbs[c * NUM_DETECTION_CLASSES + j]! / sum;
+    threat[c] = 1 / (1 + Math.exp(-logits[o + THREAT_CHANNEL]!));
   }
 }

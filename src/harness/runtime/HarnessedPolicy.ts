@@ -48,10 +48,10 @@ export class StateHistory {
     if (diffs <= 0) return out;
     for (let k = ROLLOUT_STEPS + 1 - this.count; k < ROLLOUT_STEPS; k++) {
       for (let j = 0; j < STATE_DIM; j++) {
-        out[j] = (out[j] as number) + Math.abs((this.states[(k + 1) * STATE_DIM + j] as number) - (this.states[k * STATE_DIM + j] as number));
+        out[j] = out[j]! + Math.abs(this.states[(k + 1) * STATE_DIM + j]! - this.states[k * STATE_DIM + j]!);
       }
     }
-    for (let j = 0; j < STATE_DIM; j++) out[j] = (out[j] as number) / (diffs * dt_s);
+    for (let j = 0; j < STATE_DIM; j++) out[j] = out[j]! / (diffs * dt_s);
     return out;
   }
 }
@@ -117,7 +117,7 @@ export function decideFrame(
       cells = correctDetectionLogits(s.detLogits, delta.detection);
       out.actionDelta.set(delta.action.dataSync());
       out.detectionDelta.set(delta.detection.dataSync());
-      out.risk = h.risk.dataSync()[0] as number;
+      out.risk = h.risk.dataSync()[0]!;
       let m = 0;
       for (const v of out.actionDelta) m = Math.max(m, Math.abs(v));
       for (const v of out.detectionDelta) m = Math.max(m, Math.abs(v));

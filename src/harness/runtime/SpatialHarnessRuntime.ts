@@ -160,7 +160,7 @@ export class SpatialHarnessRuntime {
       this.above = 0;
       runaway = true;
     }
-    for (let c = 0; c < this.wireProb.length; c++) this.wireProb[c] = this.classProbs[c * NUM_DETECTION_CLASSES + 1] as number;
+    for (let c = 0; c < this.wireProb.length; c++) this.wireProb[c] = this.classProbs[c * NUM_DETECTION_CLASSES + 1]!;
     const gain = textureGain({ cellVariance: this.fws.gradVar, wireProb: this.wireProb, altitude_m: nav.altitude_m, risk: Number.isFinite(maxRisk) ? maxRisk : 0 });
     return { ...stats, lambda, maxRisk, meanRisk: sumRisk / this.risk.length, textureGain: gain, runaway };
   }

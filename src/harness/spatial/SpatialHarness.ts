@@ -182,8 +182,8 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
   for (let c = 0; c < cells; c++) {
     const f = c * C;
     for (let k = 0; k < H1; k++) {
-      let a = l1b[k] as number;
-      for (let i = 0; i < C; i++) a += (features[f + i] as number) * (l1w[i * H1 + k] as number);
+      let a = l1b[k]!;
+      for (let i = 0; i < C; i++) a += features[f + i]! * l1w[i * H1 + k]!;
       h1[c * H1 + k] = a > 0 ? a : 0;
     }
   }
@@ -197,7 +197,7 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
       const o = (r * cols + q) * H1;
       for (let k = 0; k < H1; k++) {
         let sum = 0;
-        for (let rr = r0; rr <= r1; rr++) for (let qq = q0; qq <= q1; qq++) sum += h1[(rr * cols + qq) * H1 + k] as number;
+        for (let rr = r0; rr <= r1; rr++) for (let qq = q0; qq <= q1; qq++) sum += h1[(rr * cols + qq) * H1 + k]!;
         m1[o + k] = sum * inv;
       }
     }
@@ -206,29 +206,29 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
     const o1 = c * H1;
     const o2 = c * H2;
     for (let k = 0; k < H2; k++) {
-      let a = l2b[k] as number;
-      for (let i = 0; i < H1; i++) a += (h1[o1 + i] as number) * (l2w[i * H2 + k] as number) + (m1[o1 + i] as number) * (l2w[(H1 + i) * H2 + k] as number);
+      let a = l2b[k]!;
+      for (let i = 0; i < H1; i++) a += h1[o1 + i]! * l2w[i * H2 + k]! + m1[o1 + i]! * l2w[(H1 + i) * H2 + k]!;
       h2[o2 + k] = a > 0 ? a : 0;
     }
     for (let j = 0; j < J; j++) {
-      let a = sb[j] as number;
-      for (let k = 0; k < H2; k++) a += (h2[o2 + k] as number) * (sw[k * J + j] as number);
-      sensitivity[c * J + j] = softplus(a) * (sScale[j] as number);
+      let a = sb[j]!;
+      for (let k = 0; k < H2; k++) a += h2[o2 + k]! * sw[k * J + j]!;
+      sensitivity[c * J + j] = softplus(a) * sScale[j]!;
     }
   }
   for (let gr = 0; gr < regionsR; gr++) {
     for (let gq = 0; gq < regionsC; gq++) {
-      let a = rb[0] as number;
+      let a = rb[0]!;
       for (let k = 0; k < H2; k++) {
         let m = -Infinity;
         for (let dr = 0; dr < REGION_CELLS; dr++) {
           const row = ((gr * REGION_CELLS + dr) * cols + gq * REGION_CELLS) * H2 + k;
           for (let dq = 0; dq < REGION_CELLS; dq++) {
-            const v = h2[row + dq * H2] as number;
+            const v = h2[row + dq * H2]!;
             if (v > m) m = v;
           }
         }
-        a += m * (rw[k] as number);
+        a += m * rw[k]!;
       }
       risk[gr * regionsC + gq] = 1 / (1 + Math.exp(-a));
     }

@@ -53,13 +53,13 @@ export function spatialDelta(
   for (let c = 0; c < cells; c++) {
     const region = Math.floor(Math.floor(c / cols) / REGION_CELLS) * regionsC + Math.floor((c % cols) / REGION_CELLS);
     let s = 0;
-    for (let j = 0; j < NUM_SENSITIVITY_DIMS; j++) s += (sensitivity[c * NUM_SENSITIVITY_DIMS + j] as number) * Math.abs(rates[j] as number);
-    delta[c] = 0 - lambda * (risk[region] as number) * s; // 0 - x: no negative zero where r or s is 0
+    for (let j = 0; j < NUM_SENSITIVITY_DIMS; j++) s += sensitivity[c * NUM_SENSITIVITY_DIMS + j]! * Math.abs(rates[j]!);
+    delta[c] = 0 - lambda * risk[region]! * s; // 0 - x: no negative zero where r or s is 0
   }
   for (let gr = 0; gr < rows / REGION_CELLS; gr++) {
     for (let gq = 0; gq < regionsC; gq++) {
       let ss = 0;
-      for (let dr = 0; dr < REGION_CELLS; dr++) for (let dq = 0; dq < REGION_CELLS; dq++) ss += (delta[(gr * REGION_CELLS + dr) * cols + gq * REGION_CELLS + dq] as number) ** 2;
+      for (let dr = 0; dr < REGION_CELLS; dr++) for (let dq = 0; dq < REGION_CELLS; dq++) ss += delta[(gr * REGION_CELLS + dr) * cols + gq * REGION_CELLS + dq]! ** 2;
       const norm = Math.sqrt(ss);
       if (!Number.isFinite(norm)) {
         delta.fill(0);
@@ -74,7 +74,7 @@ export function spatialDelta(
       for (let dr = 0; dr < REGION_CELLS; dr++) {
         for (let dq = 0; dq < REGION_CELLS; dq++) {
           const i = (gr * REGION_CELLS + dr) * cols + gq * REGION_CELLS + dq;
-          const d = (delta[i] as number) * scale;
+          const d = delta[i]! * scale;
           delta[i] = d;
           stats.maxAbs = Math.max(stats.maxAbs, Math.abs(d));
         }
@@ -94,8 +94,8 @@ export function applySpatialDelta(logits: Float32Array, delta: Float32Array, cor
   corrected.set(logits);
   for (let c = 0; c < cells; c++) {
     const o = c * DETECTOR_OUTPUTS_PER_CELL;
-    corrected[o] = (logits[o] as number) + (delta[c] as number);
-    corrected[o + 4] = (logits[o + 4] as number) - (delta[c] as number);
+    corrected[o] = logits[o]! + delta[c]!;
+    corrected[o + 4] = logits[o + 4]! - delta[c]!;
   }
   return corrected;
 }

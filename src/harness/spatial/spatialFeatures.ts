@@ -41,19 +41,19 @@ export function spatialFeatures(
   for (let c = 0; c < cells; c++) {
     const l = c * DETECTOR_OUTPUTS_PER_CELL;
     let m = -Infinity;
-    for (let k = 0; k < 4; k++) m = Math.max(m, logits[l + k] as number);
+    for (let k = 0; k < 4; k++) m = Math.max(m, logits[l + k]!);
     let sum = 0;
-    for (let k = 0; k < 4; k++) sum += Math.exp((logits[l + k] as number) - m);
+    for (let k = 0; k < 4; k++) sum += Math.exp(logits[l + k]! - m);
     const lse = m + Math.log(sum);
     const o = c * HARNESS_CELL_CHANNELS;
     for (let k = 0; k < 4; k++) {
-      const lp = (logits[l + k] as number) - lse;
+      const lp = logits[l + k]! - lse;
       out[o + k] = (Number.isFinite(lp) ? Math.max(-10, lp) : -10) / 5;
     }
-    const t = logits[l + 4] as number;
+    const t = logits[l + 4]!;
     out[o + 4] = (Number.isFinite(t) ? Math.max(-10, Math.min(10, t)) : 10) / 5;
-    out[o + 5] = (ws.gradMean[c] as number) / 32;
-    out[o + 6] = Math.log1p(ws.gradVar[c] as number) / 6;
+    out[o + 5] = ws.gradMean[c]! / 32;
+    out[o + 6] = Math.log1p(ws.gradVar[c]!) / 6;
     out[o + 7] = (2 * (Math.floor(c / cols) + 0.5)) / rows - 1;
   }
   return out;

@@ -101,7 +101,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
         features: Float32Array.from(harness.features),
         sgt: new Float32Array(cells * NUM_SENSITIVITY_DIMS),
         rates: Float32Array.from(harness.rates),
-        near: Uint8Array.from(nearThreatCells(truth.visibleMask, truth.depth, { width, height, cell_px: DETECTOR_CELL_PX }, harness.rates[2] as number)),
+        near: Uint8Array.from(nearThreatCells(truth.visibleMask, truth.depth, { width, height, cell_px: DETECTOR_CELL_PX }, harness.rates[2]!)),
         riskTarget: new Uint8Array(regions),
       };
       if (sample.features.length !== cells * HARNESS_CELL_CHANNELS) throw new Error(`features length ${sample.features.length}, expected ${cells * HARNESS_CELL_CHANNELS}`);
@@ -140,7 +140,7 @@ function sensitivityGroundTruth(
   out: Float32Array,
 ): void {
   const cells = base.length;
-  for (let c = 0; c < cells; c++) base[c] = det.logits[c * DETECTOR_OUTPUTS_PER_CELL] as number;
+  for (let c = 0; c < cells; c++) base[c] = det.logits[c * DETECTOR_OUTPUTS_PER_CELL]!;
   const gain = det.sobelGain;
   det.sobelGain = det.lastSobelGain;
   const nav = { altitude_m: env.altitude_m(), bodyPitch_rad: 0 };
@@ -148,7 +148,7 @@ function sensitivityGroundTruth(
     const m: ImaginedMotion = { forward_m: j === 2 ? eps : 0, yaw_rad: j === 0 ? eps : 0, pitchDown_rad: j === 1 ? eps : 0, ...nav };
     warpImage(rgb, width, height, 3, harness.camera, m, warped);
     det.infer(warped);
-    for (let c = 0; c < cells; c++) out[c * NUM_SENSITIVITY_DIMS + j] = Math.abs((det.logits[c * DETECTOR_OUTPUTS_PER_CELL] as number) - (base[c] as number)) / eps;
+    for (let c = 0; c < cells; c++) out[c * NUM_SENSITIVITY_DIMS + j] = Math.abs(det.logits[c * DETECTOR_OUTPUTS_PER_CELL]! - base[c]!) / eps;
   }
   det.sobelGain = gain;
 }

@@ -73,13 +73,13 @@ export function validateSpatialHarness(harness: SpatialHarness, samples: readonl
       const b = stack(part, rows, cols);
       const o = harness.forwardTensors(b.x);
       const e = tf.sum(tf.square(tf.div(tf.sub(o.sensitivity, b.s), scale)));
-      return [o.risk.dataSync() as Float32Array, e.dataSync()[0] as number];
+      return [o.risk.dataSync() as Float32Array, e.dataSync()[0]!];
     });
     se += err;
     n += part.length * rows * cols * NUM_SENSITIVITY_DIMS;
     part.forEach((smp, k) => {
       for (let j = 0; j < smp.riskTarget.length; j++) {
-        scores.push(risk[k * smp.riskTarget.length + j] as number);
+        scores.push(risk[k * smp.riskTarget.length + j]!);
         labels.push(smp.riskTarget[j] === 1 ? 1 : 0);
       }
     });
@@ -117,7 +117,7 @@ export function trainSpatialHarness(harness: SpatialHarness, train: readonly Spa
         const sTerm = tf.mean(tf.square(tf.div(tf.sub(out.sensitivity, b.s), scale)));
         return tf.mul<tf.Scalar>(HARNESS_LOSS_WEIGHT, tf.add(tf.add(bce, hinge), tf.mul(HARNESS_ALPHA, sTerm)));
       }, true, vars);
-      return (cost as tf.Scalar).dataSync()[0] as number;
+      return (cost as tf.Scalar).dataSync()[0]!;
     });
     if (!Number.isFinite(loss)) throw new Error(`spatial harness loss became ${loss} at step ${step}; lower the learning rate (${o.learningRate})`);
     avg = Number.isNaN(avg) ? loss : 0.95 * avg + 0.05 * loss;

@@ -81,8 +81,8 @@ export function warpImage(img: ArrayLike<number>, width: number, height: number,
       const ax = vx - sx0;
       const o = (y * width + x) * channels;
       for (let c = 0; c < channels; c++) {
-        const top = (img[(r0 + sx0) * channels + c] as number) * (1 - ax) + (img[(r0 + sx1) * channels + c] as number) * ax;
-        const bottom = (img[(r1 + sx0) * channels + c] as number) * (1 - ax) + (img[(r1 + sx1) * channels + c] as number) * ax;
+        const top = img[(r0 + sx0) * channels + c]! * (1 - ax) + img[(r0 + sx1) * channels + c]! * ax;
+        const bottom = img[(r1 + sx0) * channels + c]! * (1 - ax) + img[(r1 + sx1) * channels + c]! * ax;
         out[o + c] = top * (1 - ay) + bottom * ay;
       }
     }
@@ -93,6 +93,6 @@ export function warpImage(img: ArrayLike<number>, width: number, height: number,
 /** Mean grey (0-255) of an rgb8 frame into `out` (width*height). */
 export function greyFromRgb8(rgb8: Uint8Array | Float32Array, out: Float32Array): Float32Array {
   if (rgb8.length !== out.length * 3) throw new RangeError(`rgb8 length=${rgb8.length}, expected ${out.length * 3}`);
-  for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = ((rgb8[j] as number) + (rgb8[j + 1] as number) + (rgb8[j + 2] as number)) / 3;
+  for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = (rgb8[j]! + rgb8[j + 1]! + rgb8[j + 2]!) / 3;
   return out;
 }

@@ -104,7 +104,7 @@ export function collectRollout<Obs>(
     policy.logits(obs, logits);
     const action = t === 0 ? argmax(logits) : sampleWithTemperature(logits, temperature, options.rng, scratch);
     const p = softmaxWithTemperature(logits, 1, scratch);
-    out.logProbs[t] = Math.log(Math.max(p[action] as number, 1e-12));
+    out.logProbs[t] = Math.log(Math.max(p[action]!, 1e-12));
     out.observations[t] = obs;
     out.actions[t] = action;
     const { reward, done } = env.step(action);
@@ -136,11 +136,11 @@ export function stateChangeRates<Obs>(rollout: Rollout<Obs>, dt_s: number, out: 
   if (n === 0) return out;
   for (let t = 0; t < n; t++) {
     for (let j = 0; j < D; j++) {
-      const d = (rollout.features[(t + 1) * D + j] as number) - (rollout.features[t * D + j] as number);
-      out[j] = (out[j] as number) + Math.abs(d) / dt_s;
+      const d = rollout.features[(t + 1) * D + j]! - rollout.features[t * D + j]!;
+      out[j] = out[j]! + Math.abs(d) / dt_s;
     }
   }
-  for (let j = 0; j < D; j++) out[j] = (out[j] as number) / n;
+  for (let j = 0; j < D; j++) out[j] = out[j]! / n;
   return out;
 }
 
@@ -150,7 +150,7 @@ export function returnsToGo<Obs>(rollout: Rollout<Obs>, out: Float32Array): Floa
   out.fill(0);
   let g = 0;
   for (let t = rollout.steps - 1; t >= 0; t--) {
-    g += rollout.rewards[t] as number;
+    g += rollout.rewards[t]!;
     out[t] = g;
   }
   return out;

@@ -39,22 +39,22 @@ export function correctedAdvantages(input: AdvantageInput, out: Float32Array): F
   let sum = 0;
   let count = 0;
   for (let i = 0; i < n; i++) {
-    if ((input.valid[i] as number) !== 0) {
-      sum += input.returns[i] as number;
+    if (input.valid[i]! !== 0) {
+      sum += input.returns[i]!;
       count++;
     }
   }
   const b = count > 0 ? sum / count : 0;
   for (let i = 0; i < n; i++) {
-    if ((input.valid[i] as number) === 0) {
+    if (input.valid[i]! === 0) {
       out[i] = 0;
       continue;
     }
-    const pt = input.piTheta[i] as number;
-    const pc = input.piCorrected[i] as number;
+    const pt = input.piTheta[i]!;
+    const pc = input.piCorrected[i]!;
     if (!(pt > 0) || !(pc >= 0)) throw new RangeError(`piTheta[${i}]=${pt}, piCorrected[${i}]=${pc}; expected probabilities with piTheta > 0`);
     const w = Math.min(1 + c, Math.max(1 - c, pc / pt));
-    out[i] = w * ((input.returns[i] as number) - b);
+    out[i] = w * (input.returns[i]! - b);
   }
   return out;
 }

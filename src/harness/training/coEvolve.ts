@@ -144,7 +144,7 @@ function harnessedPolicy(options: CoEvolutionOptions, size: FrameSize, window: D
 function startFlight(options: CoEvolutionOptions, seedIndex: number, size: FrameSize): FlightRollouts {
   const seeds = options.seeds;
   if (seeds.length === 0) throw new RangeError("co-evolution needs at least one training seed, got 0");
-  const seed = options.source.require(seeds[seedIndex % seeds.length] as number);
+  const seed = options.source.require(seeds[seedIndex % seeds.length]!);
   const env = options.factory(seed, { perturbed: false });
   size.width = env.width;
   size.height = env.height;
@@ -157,18 +157,18 @@ function bufferRollout(rollout: Rollout<FlightObs>, scratch: { pc: Float32Array;
   for (let t = 0; t < rollout.steps; t++) {
     const obs = rollout.observations[t];
     if (obs === undefined) continue;
-    const a = rollout.actions[t] as number;
+    const a = rollout.actions[t]!;
     softmaxCorrected(obs.decision.actionLogits, obs.decision.actionDelta, scratch.pc);
-    const oldLogProb = rollout.logProbs[t] as number;
+    const oldLogProb = rollout.logProbs[t]!;
     ppoBuffer?.push({
       rgb: obs.rgb,
       state: obs.state,
       action: a,
       oldLogProb,
       piTheta: Math.exp(oldLogProb),
-      piCorrected: scratch.pc[a] as number,
+      piCorrected: scratch.pc[a]!,
       actionDelta: obs.decision.actionDelta.slice(),
-      ret: scratch.returns[t] as number,
+      ret: scratch.returns[t]!,
     });
   }
   const first = rollout.observations[0];
@@ -229,7 +229,7 @@ function ppoUpdate(student: Student, optimizer: tf.Optimizer, variables: tf.Vari
         true,
         variables,
       );
-      last = loss === null ? Number.NaN : (loss.dataSync()[0] as number);
+      last = loss === null ? Number.NaN : loss.dataSync()[0]!;
       tf.dispose([loss ?? [], idxT, pMb, stateMb, deltaMb, actions, oldLogProbs, advantages, valid, detBase]);
     }
   }
@@ -261,7 +261,7 @@ function harnessUpdate(harness: HarnessNet, optimizer: tf.Optimizer, variables: 
       true,
       variables,
     );
-    last = loss === null ? Number.NaN : (loss.dataSync()[0] as number);
+    last = loss === null ? Number.NaN : loss.dataSync()[0]!;
     tf.dispose([loss ?? [], images, state, rates, rTrue, sGt, rewards]);
   }
   return last;

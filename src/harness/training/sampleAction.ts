@@ -10,7 +10,7 @@ export const ROLLOUT_TEMPERATURE = 1.2;
 export function argmax(logits: ArrayLike<number>): number {
   if (logits.length === 0) throw new RangeError("logits.length=0, expected at least one logit");
   let best = 0;
-  for (let i = 1; i < logits.length; i++) if ((logits[i] as number) > (logits[best] as number)) best = i;
+  for (let i = 1; i < logits.length; i++) if (logits[i]! > logits[best]!) best = i;
   return best;
 }
 
@@ -25,17 +25,17 @@ export function softmaxWithTemperature(logits: ArrayLike<number>, temperature: n
   if (out.length !== logits.length) throw new RangeError(`out.length=${out.length}, expected ${logits.length}`);
   let max = -Infinity;
   for (let i = 0; i < logits.length; i++) {
-    const l = logits[i] as number;
+    const l = logits[i]!;
     if (!Number.isFinite(l)) throw new RangeError(`logits[${i}]=${l}, expected a finite number`);
     if (l > max) max = l;
   }
   let sum = 0;
   for (let i = 0; i < logits.length; i++) {
-    const e = Math.exp(((logits[i] as number) - max) / temperature);
+    const e = Math.exp((logits[i]! - max) / temperature);
     out[i] = e;
     sum += e;
   }
-  for (let i = 0; i < logits.length; i++) out[i] = (out[i] as number) / sum;
+  for (let i = 0; i < logits.length; i++) out[i] = out[i]! / sum;
   return out;
 }
 
@@ -45,7 +45,7 @@ export function sampleWithTemperature(logits: ArrayLike<number>, temperature: nu
   const u = rng.next();
   let acc = 0;
   for (let i = 0; i < p.length; i++) {
-    acc += p[i] as number;
+    acc += p[i]!;
     if (u < acc) return i;
   }
   return p.length - 1;

@@ -47,7 +47,7 @@ export function frameBatch(dataset: FrameDataset, indices: readonly number[]): {
   indices.forEach((fi, b) => {
     const f = dataset.frames[fi];
     if (f === undefined) throw new RangeError(`frame index=${fi}, expected [0, ${dataset.frames.length - 1}]`);
-    for (let i = 0; i < px; i++) rgb[b * px + i] = (f.rgb[i] as number) / 255;
+    for (let i = 0; i < px; i++) rgb[b * px + i] = f.rgb[i]! / 255;
     state.set(f.state, b * d);
     actions[b] = f.expertAction;
   });
@@ -82,7 +82,7 @@ export function trainBcStudent(
     for (let step = options.startStep ?? 1; step <= options.steps; step++) {
       const idx: number[] = [];
       for (let b = 0; b < options.batch; b++) {
-        idx.push(threatFrames.length > 0 && rng.next() < threatFraction ? (threatFrames[rng.int(threatFrames.length)] as number) : rng.int(n));
+        idx.push(threatFrames.length > 0 && rng.next() < threatFraction ? threatFrames[rng.int(threatFrames.length)]! : rng.int(n));
       }
       const batch = frameBatch(dataset, idx);
       const tl = new Float32Array(options.batch * rows * cols * k);
@@ -98,14 +98,14 @@ export function trainBcStudent(
           const out = student.forward({ image, state });
           const l1 = distillationLoss(out.detLogits, teacher);
           const l2 = actionCrossEntropy(out.actionLogits, actions);
-          distill = l1.dataSync()[0] as number;
-          act = l2.dataSync()[0] as number;
+          distill = l1.dataSync()[0]!;
+          act = l2.dataSync()[0]!;
           return tf.add<tf.Scalar>(l1, tf.mul(l2, actionWeight));
         },
         true,
         student.trainableVariables(),
       );
-      finalLoss = loss === null ? Number.NaN : (loss.dataSync()[0] as number);
+      finalLoss = loss === null ? Number.NaN : loss.dataSync()[0]!;
       tf.dispose([loss ?? [], image, state, actions, teacher]);
       if (!Number.isFinite(finalLoss)) throw new Error(`BC loss became ${finalLoss} at step ${step}; lower the learning rate (${options.learningRate})`);
       if (options.onStep?.(step, { total: finalLoss, distill, action: act }) === false) break;

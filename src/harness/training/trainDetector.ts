@@ -57,7 +57,7 @@ function focusedCrop(dataset: FrameDataset, frame: number, targets: Int32Array, 
     const start = rng.int(targets.length);
     for (let i = 0; i < targets.length; i++) {
       const c = (start + i) % targets.length;
-      const t = targets[c] as number;
+      const t = targets[c]!;
       if (t === 1 || t === 2 || (near !== undefined && near[c] === 1)) {
         cx = ((c % cols) + 0.5) * cell_px;
         cy = (Math.floor(c / cols) + 0.5) * cell_px;
@@ -111,9 +111,9 @@ function fillCropBatch(dataset: FrameDataset, labels: { targets: Int32Array[]; n
     cropRgb01(dataset, crop, out.rgb, b * S * S * 3);
     cropTargets(dataset, crop, labels.targets[fi] as Int32Array, out.cls, b * cellsPerCrop);
     const near = labels.nears[fi] as Uint8Array;
-    for (let i = 0; i < near.length; i++) out.nearInt[i] = near[i] as number;
+    for (let i = 0; i < near.length; i++) out.nearInt[i] = near[i]!;
     cropTargets(dataset, crop, out.nearInt, out.tmp, 0);
-    for (let i = 0; i < cellsPerCrop; i++) out.near[b * cellsPerCrop + i] = out.tmp[i] as number;
+    for (let i = 0; i < cellsPerCrop; i++) out.near[b * cellsPerCrop + i] = out.tmp[i]!;
   }
 }
 
@@ -132,7 +132,7 @@ function detectorLoss(out: tf.Tensor4D, t: StepTargets, threatWeight: number, pa
     t.teacher === undefined
       ? weightedCellCrossEntropy(studentCls, t.cls, t.weights)
       : distillationLoss(studentCls, tf.slice(t.teacher.logits, [0, 0], [-1, NUM_DETECTION_CLASSES]), t.teacher.temperature);
-  parts.cls = ce.dataSync()[0] as number;
+  parts.cls = ce.dataSync()[0]!;
   if (k <= NUM_DETECTION_CLASSES) return ce;
   const z = tf.reshape(tf.slice(flat, [0, NUM_DETECTION_CLASSES], [-1, 1]), [-1]);
   if (t.teacher !== undefined) {
@@ -140,14 +140,14 @@ function detectorLoss(out: tf.Tensor4D, t: StepTargets, threatWeight: number, pa
     // teacher's calibrated probability is the target).
     const y = tf.sigmoid(tf.reshape(tf.slice(t.teacher.logits, [0, NUM_DETECTION_CLASSES], [-1, 1]), [-1]));
     const tl = tf.mean<tf.Scalar>(tf.add(tf.sub(tf.relu(z), tf.mul(z, y)), tf.log1p(tf.exp(tf.neg(tf.abs(z))))));
-    parts.threat = tl.dataSync()[0] as number;
+    parts.threat = tl.dataSync()[0]!;
     return tf.add<tf.Scalar>(ce, tf.mul(tl, threatWeight));
   }
   // Stable BCE with logits: max(z,0) - z*y + log(1 + exp(-|z|)), positives weighted.
   const bce = tf.add(tf.sub(tf.relu(z), tf.mul(z, t.near)), tf.log1p(tf.exp(tf.neg(tf.abs(z)))));
   const w = tf.add(1, tf.mul(t.near, t.posWeight - 1));
   const tl = tf.div<tf.Scalar>(tf.sum(tf.mul(bce, w)), tf.sum(w));
-  parts.threat = tl.dataSync()[0] as number;
+  parts.threat = tl.dataSync()[0]!;
   return tf.add<tf.Scalar>(ce, tf.mul(tl, threatWeight));
 }
 
@@ -186,7 +186,7 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
       const targets: StepTargets = { cls, near, weights, posWeight: labels.posWeight, ...(teacherOut === undefined || soft === undefined ? {} : { teacher: { logits: teacherOut, temperature: soft.temperature } }) };
       const parts = { cls: NaN, threat: NaN };
       const loss = optimizer.minimize(() => detectorLoss(detector.forward(image), targets, threatWeight, parts), true, detector.trainableVariables());
-      finalLoss = loss === null ? NaN : (loss.dataSync()[0] as number);
+      finalLoss = loss === null ? NaN : loss.dataSync()[0]!;
       tf.dispose([loss ?? [], image, cls, near, teacherOut ?? []]);
       if (!Number.isFinite(finalLoss)) throw new Error(`detector loss became ${finalLoss} at step ${step}; lower the learning rate (${options.learningRate})`);
       if (options.onStep?.(step, { total: finalLoss, cls: parts.cls, threat: parts.threat }) === false) break;

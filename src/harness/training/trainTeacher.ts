@@ -50,7 +50,7 @@ export function trainTeacher(teacher: TrainableDetector, dataset: FrameDataset, 
       const image = tf.tidy(() => buildImageInput(tf.tensor4d(rgbBuf, [options.batch, S, S, 3])));
       const targets = tf.tensor1d(tBuf, "int32");
       const loss = optimizer.minimize(() => weightedCellCrossEntropy(teacher.forward(image), targets, weights), true, teacher.trainableVariables());
-      finalLoss = loss === null ? Number.NaN : (loss.dataSync()[0] as number);
+      finalLoss = loss === null ? Number.NaN : loss.dataSync()[0]!;
       loss?.dispose();
       image.dispose();
       targets.dispose();

@@ -64,9 +64,9 @@ function cropSample(p: LabelledPhoto, x0: number, y0: number, size: number, inpu
     for (let x = 0; x < size; x++) {
       const s = 3 * (sy * W + Math.min(W - 1, x0 + x));
       const o = 3 * (y * size + x);
-      rgb[o] = p.image.rgb[s] as number;
-      rgb[o + 1] = p.image.rgb[s + 1] as number;
-      rgb[o + 2] = p.image.rgb[s + 2] as number;
+      rgb[o] = p.image.rgb[s]!;
+      rgb[o + 1] = p.image.rgb[s + 1]!;
+      rgb[o + 2] = p.image.rgb[s + 2]!;
     }
   }
   imageInputFromRgb8(rgb, size, size, input.subarray(offset, offset + size * size * 4));
@@ -74,7 +74,7 @@ function cropSample(p: LabelledPhoto, x0: number, y0: number, size: number, inpu
   for (let r = 0; r < cells; r++) {
     for (let c = 0; c < cells; c++) {
       let wire = 0;
-      for (let y = y0 + 8 * r; y < Math.min(H, y0 + 8 * r + 8) && wire === 0; y++) for (let x = x0 + 8 * c; x < Math.min(W, x0 + 8 * c + 8); x++) if ((p.wire[y * W + x] as number) > 0) wire = 1;
+      for (let y = y0 + 8 * r; y < Math.min(H, y0 + 8 * r + 8) && wire === 0; y++) for (let x = x0 + 8 * c; x < Math.min(W, x0 + 8 * c + 8); x++) if (p.wire[y * W + x]! > 0) wire = 1;
       targets[tOffset + r * cells + c] = wire;
     }
   }
@@ -93,7 +93,7 @@ export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPho
   const optimizer = tf.train.adam(options.learningRate ?? 3e-3);
   const wirePixels = photos.map((p) => {
     const idx: number[] = [];
-    for (let i = 0; i < p.wire.length; i++) if ((p.wire[i] as number) > 0) idx.push(i);
+    for (let i = 0; i < p.wire.length; i++) if (p.wire[i]! > 0) idx.push(i);
     return idx;
   });
   const cellsPerCrop = (size / 8) ** 2;
@@ -110,7 +110,7 @@ export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPho
       let cx = rng.next() * W;
       let cy = rng.next() * H;
       if (wp.length > 0 && rng.next() < focus) {
-        const px = wp[rng.int(wp.length)] as number;
+        const px = wp[rng.int(wp.length)]!;
         cx = px % W;
         cy = Math.floor(px / W);
       }

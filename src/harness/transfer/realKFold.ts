@@ -70,7 +70,7 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
     const rng = new Rng(options.seed * 1000 + f);
     for (let i = pool.length - 1; i > 0; i--) {
       const j = rng.int(i + 1);
-      [pool[i], pool[j]] = [pool[j] as number, pool[i] as number];
+      [pool[i], pool[j]] = [pool[j]!, pool[i]!];
     }
     restore();
     for (const i of test) score(labels[0] as string, i, detectNative(net, (photos[i] as SetPhoto).image).map);

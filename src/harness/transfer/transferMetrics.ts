@@ -22,15 +22,15 @@ export type DiagnosticsQuality = { auc: number; brier: number; sError: number; m
 export function rocAuc(scores: ArrayLike<number>, labels: ArrayLike<number>): number {
   const n = scores.length;
   if (labels.length !== n) throw new RangeError(`scores.length=${n}, labels.length=${labels.length}; expected equal`);
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (scores[a] as number) - (scores[b] as number));
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
   let pos = 0;
   let rankSumPos = 0;
   for (let i = 0; i < n; ) {
     let j = i;
-    while (j + 1 < n && scores[order[j + 1] as number] === scores[order[i] as number]) j++;
+    while (j + 1 < n && scores[order[j + 1]!] === scores[order[i]!]) j++;
     const midRank = (i + j) / 2 + 1;
     for (let k = i; k <= j; k++) {
-      const label = labels[order[k] as number];
+      const label = labels[order[k]!];
       if (label !== 0 && label !== 1) throw new RangeError(`labels[${order[k]}]=${label}, expected 0 or 1`);
       if (label === 1) {
         pos++;
@@ -49,8 +49,8 @@ function summarise(risk: Float32Array, sError: number, samples: readonly Transfe
   let brier = 0;
   let mean = 0;
   for (let i = 0; i < risk.length; i++) {
-    brier += ((risk[i] as number) - (labels[i] as number)) ** 2;
-    mean += risk[i] as number;
+    brier += (risk[i]! - labels[i]!) ** 2;
+    mean += risk[i]!;
   }
   return {
     auc: rocAuc(risk, labels),

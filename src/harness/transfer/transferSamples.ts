@@ -74,7 +74,7 @@ export function collectTransferSamples(options: SampleCollectionOptions): Sample
   };
   while (out.samples.length < count) {
     if (flight === undefined) {
-      const seed = options.source.require(options.seeds[seedIndex % options.seeds.length] as number);
+      const seed = options.source.require(options.seeds[seedIndex % options.seeds.length]!);
       seedIndex++;
       flight = new FlightRollouts(options.factory(seed, { perturbed: false }));
       rolloutIndex = 0;

@@ -86,7 +86,7 @@ export function trainOnSamples(harness: HarnessNet, samples: readonly TransferSa
           true,
           vars,
         );
-        const value = loss === null ? Number.NaN : (loss.dataSync()[0] as number);
+        const value = loss === null ? Number.NaN : loss.dataSync()[0]!;
         if (stats.updates === 0) stats.firstLoss = value;
         stats.lastLoss = value;
         stats.updates++;

@@ -3,7 +3,7 @@ import { minimalAdmissibleDelta, isReachable, ADMISSIBLE_WIN_MARGIN } from "../.
 
 function argmax(v: ArrayLike<number>): number {
   let b = 0;
-  for (let i = 1; i < v.length; i++) if ((v[i] as number) > (v[b] as number)) b = i;
+  for (let i = 1; i < v.length; i++) if (v[i]! > v[b]!) b = i;
   return b;
 }
 
@@ -38,12 +38,12 @@ describe("minimalAdmissibleDelta", () => {
           const t = t0 % z.length;
           const out = new Float32Array(z.length);
           const norm = minimalAdmissibleDelta(z, t, out);
-          const corrected = Array.from(z, (v, i) => v + (out[i] as number));
+          const corrected = Array.from(z, (v, i) => v + out[i]!);
           expect(argmax(corrected)).toBe(t);
           for (const d of out) expect(d).toBeLessThanOrEqual(0);
           // any other non-positive delta under which t wins by the same margin is at least as long
-          const other = Array.from(z, (_, i) => -(randomDown[i] as number));
-          const wins = z.every((v, i) => i === t || v + (other[i] as number) <= (z[t] as number) + (other[t] as number) - ADMISSIBLE_WIN_MARGIN);
+          const other = Array.from(z, (_, i) => -randomDown[i]!);
+          const wins = z.every((v, i) => i === t || v + other[i]! <= z[t]! + other[t]! - ADMISSIBLE_WIN_MARGIN);
           if (wins) expect(Math.hypot(...other)).toBeGreaterThanOrEqual(norm - 1e-4);
         },
       ),

@@ -29,7 +29,7 @@ class BlindPlannerPilot implements Pilot {
     const cols = env.width / 8;
     this.planner.score({ threat: new Float32Array(rows * cols), rows, cols, width: env.width, height: env.height, ...this.nav, bodyPitch_rad: this.nav.pitch_rad }, this.logits);
     let best = 0;
-    for (let a = 1; a < NUM_ACTIONS; a++) if ((this.logits[a] as number) > (this.logits[best] as number)) best = a;
+    for (let a = 1; a < NUM_ACTIONS; a++) if (this.logits[a]! > this.logits[best]!) best = a;
     return best;
   }
 }

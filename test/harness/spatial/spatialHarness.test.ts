@@ -49,7 +49,7 @@ describe("warpImage", () => {
     warpImage(edge, W, H, 1, cam, { ...still, forward_m: 1, altitude_m: 1 }, out);
     // Below the horizon the edge at x = 30 (left of the centre 32) moves further left.
     let first = -1;
-    for (let x = 0; x < W; x++) if ((out[28 * W + x] as number) > 50) { first = x; break; }
+    for (let x = 0; x < W; x++) if (out[28 * W + x]! > 50) { first = x; break; }
     expect(first).toBeLessThan(30);
     expect(() => warpImage(edge, W, H, 1, cam, { ...still, forward_m: -1 }, out)).toThrow("forward_m=-1");
     expect(() => warpImage(edge, W, H, 3, cam, still, out)).toThrow("expected 6144");
@@ -76,8 +76,8 @@ describe("SpatialHarness", () => {
     const risk = new Float32Array(6);
     const sens = new Float32Array(rows * cols * NUM_SENSITIVITY_DIMS);
     forwardCells(w, features, rows, cols, spatialWorkspace(w, rows * cols), risk, sens);
-    for (let i = 0; i < risk.length; i++) expect(risk[i]).toBeCloseTo(riskT[i] as number, 4);
-    for (let i = 0; i < sens.length; i++) expect(sens[i]).toBeCloseTo(sensT[i] as number, 2);
+    for (let i = 0; i < risk.length; i++) expect(risk[i]).toBeCloseTo(riskT[i]!, 4);
+    for (let i = 0; i < sens.length; i++) expect(sens[i]).toBeCloseTo(sensT[i]!, 2);
     expect(sens.every((v) => v >= 0)).toBe(true);
     h.dispose();
   });
@@ -97,7 +97,7 @@ describe("spatialDelta", () => {
     expect(delta[0]).toBe(0); // region 0: r = 0
     expect(delta[4]).toBeLessThan(0); // region 1
     let ss = 0;
-    for (let r = 0; r < 4; r++) for (let q = 4; q < 8; q++) ss += (delta[r * cols + q] as number) ** 2;
+    for (let r = 0; r < 4; r++) for (let q = 4; q < 8; q++) ss += delta[r * cols + q]! ** 2;
     expect(Math.sqrt(ss)).toBeCloseTo(0.5, 5);
     expect(st.clippedRegions).toBe(2);
     expect(st.activeRegions).toBe(2);
@@ -116,8 +116,8 @@ describe("spatialDelta", () => {
     const probs = new Float32Array(8);
     const threat = new Float32Array(2);
     probabilitiesFromLogits(corrected, probs, threat);
-    expect(threat[1]).toBeGreaterThan(threat[0] as number);
-    expect(probs[4]).toBeLessThan(probs[0] as number);
+    expect(threat[1]).toBeGreaterThan(threat[0]!);
+    expect(probs[4]).toBeLessThan(probs[0]!);
   });
 });
 
@@ -138,7 +138,7 @@ describe("SpatialHarnessRuntime", () => {
     expect(rt.rates[2]).toBe(4);
     expect(info.maxAbs).toBeGreaterThan(0);
     expect(info.maxRegionNorm).toBeLessThanOrEqual(0.5 + 1e-6);
-    for (let c = 0; c < 64; c++) expect(rt.threat[c]).toBeGreaterThanOrEqual((raw[c] as number) - 1e-6);
+    for (let c = 0; c < 64; c++) expect(rt.threat[c]).toBeGreaterThanOrEqual(raw[c]! - 1e-6);
     expect(() => new SpatialHarnessRuntime(new SpatialHarness(), 48, 64)).toThrow("multiples of 32");
   });
 });

@@ -27,7 +27,7 @@ describe("FrameDecoder (property)", () => {
         let pos = 0;
         let i = 0;
         while (pos < wire.length) {
-          const n = cuts[i++ % cuts.length] as number;
+          const n = cuts[i++ % cuts.length]!;
           out.push(...decoder.push(wire.subarray(pos, pos + n)));
           pos += n;
         }
