@@ -6,8 +6,8 @@ import { loadCyclone } from "../../../src/ros/dds";
 
 /**
  * Whether this machine can run the DDS tests: libddsc (koffi-loaded), and for the C peer idlc and
- * gcc. CI installs them (.ci/run); elsewhere the tests are skipped with the reason, and under
- * CI=true a missing tool is a failure, never a skip.
+ * gcc. CI installs them (.ci/run); where one is missing, describeWithDds fails with this reason
+ * (never a skip).
  */
 export function ddsMissing(needPeerTools: boolean): string | undefined {
   try {

@@ -3,7 +3,10 @@
  * rt/cmd_vel (geometry_msgs/TwistStamped) and rt/camera/image_raw (sensor_msgs/Image), prints
  * what it got, then publishes a std_msgs/String on rt/peer/chatter that names the values it
  * received, for one second after it has seen both (or until its deadline).
- * Usage: peer <domain id> <deadline seconds>
+ * With the mode "cmd_vel" it answers as soon as it has seen /cmd_vel alone ("peer saw cmd_vel
+ * x=... wz=... frame=..."), and keeps answering every 20 ms until its deadline, so a reader that
+ * joins late (a `topic echo` started from the command line) still gets one.
+ * Usage: peer <domain id> <deadline seconds> [cmd_vel]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +16,8 @@
 
 int main(int argc, char **argv)
 {
-  if (argc < 3) { fprintf(stderr, "usage: peer <domain> <seconds>\n"); return 2; }
+  if (argc < 3 || (argc > 3 && strcmp(argv[3], "cmd_vel") != 0)) { fprintf(stderr, "usage: peer <domain> <seconds> [cmd_vel]\n"); return 2; }
+  int cmd_only = argc > 3;
   dds_domainid_t domain = (dds_domainid_t) atoi(argv[1]);
   dds_time_t deadline = dds_time() + DDS_SECS(atoi(argv[2]));
   dds_entity_t pp = dds_create_participant(domain, NULL, NULL);
@@ -60,7 +64,11 @@ int main(int argc, char **argv)
       have_img = 1;
     }
     if (n > 0) dds_return_loan(r_img, samples, n);
-    if (have_cmd && have_img) {
+    if (cmd_only && have_cmd) {
+      snprintf(text, sizeof text, "peer saw cmd_vel x=%.3f wz=%.3f frame=%s", cmd_x, cmd_wz, cmd_frame);
+      std_msgs_msg_dds__String_ s = { .data = text };
+      dds_write(w_str, &s);
+    } else if (have_cmd && have_img) {
       snprintf(text, sizeof text, "peer saw cmd_vel x=%.3f wz=%.3f frame=%s image %ux%u %s bytes=%u sum=%u",
                cmd_x, cmd_wz, cmd_frame, img_w, img_h, img_enc, img_len, img_sum);
       std_msgs_msg_dds__String_ s = { .data = text };
@@ -70,5 +78,5 @@ int main(int argc, char **argv)
     dds_sleepfor(DDS_MSECS(20));
   }
   dds_delete(pp);
-  return have_cmd && have_img ? 0 : 3;
+  return have_cmd && (cmd_only || have_img) ? 0 : 3;
 }
