@@ -7,13 +7,13 @@
  */
 import * as path from "node:path";
 import { seedsOfSplit } from "../../sim/splits";
-import { FoxgloveBridge } from "../ros/foxglove/FoxgloveBridge";
 import { loadLaunchFile, resolveLaunchPath } from "../ros/launch/loadLaunchFile";
 import type { LaunchPlan } from "../ros/launch/LaunchPlan";
 import type { NodeRegistry } from "../ros/launch/NodeFactory";
 import { findPackageRoot } from "../ros/launch/packageRoot";
 import { CellScoreAccumulator } from "./CellScoreAccumulator";
 import { flyFlight } from "./flyFlight";
+import { FoxgloveLiveView } from "./FoxgloveLiveView";
 import { formatTable } from "./formatTable";
 import { loadModels } from "./loadModels";
 import { peakRssMb } from "./peakRss";
@@ -45,8 +45,9 @@ export type MainJobOptions = {
   /** Frames kept per flight for the report. */
   samplesPerFlight: number;
   /**
-   * Serve each flight's topics on the Foxglove WebSocket protocol at host:port (a new server per
-   * flight, on the same address: a viewer reconnects between flights). Default: none.
+   * Serve the flights' topics on the Foxglove WebSocket protocol at host:port: one server for the
+   * whole job, bound before the models load, attached to each flight's graph in turn
+   * (FoxgloveLiveView.ts). Default: none.
    */
   foxglove?: { host: string; port: number };
 };
@@ -93,7 +94,11 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
   if (!Number.isInteger(o.flights) || o.flights < 1) throw new RangeError(`flights=${o.flights}, expected an integer >= 1`);
   if (!(o.duration_s > 0)) throw new RangeError(`duration_s=${o.duration_s}, expected > 0`);
   const t0 = Date.now();
-  const models = await loadModels(o.modelDir);
+  const live = o.foxglove === undefined ? undefined : await FoxgloveLiveView.start(o.foxglove, io);
+  const models = await loadModels(o.modelDir).catch(async (err: unknown) => {
+    await live?.close();
+    throw err;
+  });
   try {
     const seeds = seedsOfSplit("test", o.flights, o.seedStart);
     const packageRoot = findPackageRoot();
@@ -115,7 +120,6 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
         const plan = planFor(seed, arm);
         const record = i < o.bagFlights;
         const label = `seed ${seed} harness ${arm.toUpperCase()}`;
-        let bridge: FoxgloveBridge | undefined;
         const flown = flyFlight({
           arm,
           seed,
@@ -127,18 +131,13 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
           keepSamples: i === 0 ? o.samplesPerFlight : 0,
           bagSeconds: o.bagSeconds,
           onStarted: record ? (graph) => startFlightBag(graph, path.join(o.outDir, `bag_${arm}_seed${seed}`), (b) => bags.push(b)) : undefined,
-          // The Foxglove server lives for the whole flight (the recorder stops after bagSeconds).
-          onGraph: async (graph) => {
-            if (o.foxglove === undefined) return;
-            bridge = await FoxgloveBridge.start(graph, o.foxglove);
-            io.err(`main job: ${label}: Foxglove WebSocket on ws://${bridge.host}:${bridge.port}\n`);
-          },
+          onGraph: live === undefined ? undefined : (graph) => live.attach(graph),
           onFrame: (t) => {
             bar.update(t / o.duration_s, `${label} t=${t.toFixed(1)} s`);
             peakRss = Math.max(peakRss, process.memoryUsage.rss());
           },
         });
-        const { record: r, world } = await flown.finally(() => bridge?.close());
+        const { record: r, world } = await flown.finally(() => live?.detach());
         flights.push(r);
         if (arm === "on") worlds.push(world);
         bar.flightDone(
@@ -164,5 +163,6 @@ export async function runMainJob(o: MainJobOptions, io: MainJobIO): Promise<Main
     };
   } finally {
     models.dispose();
+    await live?.close();
   }
 }

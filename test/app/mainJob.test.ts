@@ -32,8 +32,8 @@ describe("drone-harness sim (the main job)", () => {
   it("flies both arms on a test seed, prints the table and writes bags, summary.json and a report that Chromium renders", async () => {
     const out = path.join(dir, "run");
     const cap = capture();
-    // --foxglove 0: a Foxglove WebSocket server on a free port for each flight (the bridge's own
-    // tests subscribe and decode: test/ros/foxglove).
+    // --foxglove 0: one Foxglove WebSocket server on a free port for the whole job (a client
+    // subscribes and decodes in test/app/mainJobFoxglove.test.ts).
     const code = await simCommand.run(["--flights", "1", "--duration", "1.5", "--out", out, "--samples", "2", "--bag-seconds", "1", "--foxglove", "0"], cap.io);
     const stdout = cap.out.join("");
     expect(code).toBe(0);
@@ -41,7 +41,7 @@ describe("drone-harness sim (the main job)", () => {
     expect(stdout).toMatch(/^collisions\s+\d\/1\s+\d\/1$/m);
     // Progress: one line per flight when stderr is not a terminal.
     expect(cap.err.join("")).toMatch(/flight 2\/2: seed \d+ harness OFF/);
-    expect(cap.err.join("").match(/harness (ON|OFF): Foxglove WebSocket on ws:\/\/127\.0\.0\.1:\d+/g)).toHaveLength(2);
+    expect(cap.err.join("").match(/main job: Foxglove WebSocket on ws:\/\/127\.0\.0\.1:\d+ for the whole job/g)).toHaveLength(1);
 
     const summary = JSON.parse(readFileSync(path.join(out, "summary.json"), "utf8")) as {
       seeds: number[];

@@ -18,7 +18,7 @@ import { runHeadless } from "../../../sim/runHeadless";
 import { MissingModelsError } from "../../app/loadModels";
 import { runMainJob } from "../../app/runMainJob";
 import { outputTimestamp, writeMainJobOutput } from "../../app/writeMainJobOutput";
-import { FOXGLOVE_DEFAULT_PORT } from "../../ros/foxglove/FoxgloveBridge";
+import { FOXGLOVE_DEFAULT_PORT, FoxgloveListenError } from "../../ros/foxglove/FoxgloveBridge";
 
 export type SimArgs = {
   scenario: string;
@@ -173,7 +173,7 @@ async function runMain(a: SimArgs, args: string[], io: Parameters<CliCommand["ru
       { out: io.out, err: io.err, isTTY: process.stderr.isTTY === true },
     );
   } catch (err) {
-    if (err instanceof MissingModelsError) {
+    if (err instanceof MissingModelsError || err instanceof FoxgloveListenError) {
       io.err(`drone-harness sim: ${err.message}\n`);
       return 1;
     }

@@ -1,2 +1,2 @@
-export { FoxgloveBridge, FOXGLOVE_DEFAULT_PORT } from "./FoxgloveBridge";
+export { FoxgloveBridge, FoxgloveListenError, FOXGLOVE_DEFAULT_PORT } from "./FoxgloveBridge";
 export type { FoxgloveBridgeOptions } from "./FoxgloveBridge";

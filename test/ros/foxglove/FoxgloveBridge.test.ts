@@ -85,3 +85,45 @@ describe("FoxgloveBridge (Foxglove WebSocket protocol)", () => {
     }
   });
 });
+
+describe("FoxgloveBridge.attach (one server, one graph after another)", () => {
+  it("attaches to one graph after another on the same port: the old channels are unadvertised, the new advertised", async () => {
+    const graphs = [new EmbeddedGraph({ stderrLevel: "silent" }), new EmbeddedGraph({ stderrLevel: "silent" })];
+    graphs[0]!.createNode("first").createPublisher("geometry_msgs/msg/TwistStamped", "/cmd_vel", { qos: QOS_DEFAULT });
+    graphs[1]!.createNode("second").createPublisher("sensor_msgs/msg/Image", "/camera/image_raw", { qos: QOS_SENSOR_DATA });
+    const bridge = await FoxgloveBridge.listen({ port: 0 });
+    const { client } = connect(bridge.port);
+    try {
+      await new Promise((resolve) => client.on("serverInfo", resolve));
+      const advertised: Channel[] = [];
+      const unadvertised: number[] = [];
+      let changed: () => void = () => undefined;
+      client.on("advertise", (channels) => {
+        advertised.push(...channels);
+        changed();
+      });
+      client.on("unadvertise", (ids) => {
+        unadvertised.push(...ids);
+        changed();
+      });
+      const seen = (probe: () => boolean): Promise<void> =>
+        new Promise((resolve) => {
+          changed = () => probe() && resolve();
+          changed();
+        });
+      bridge.attach(graphs[0]!);
+      await seen(() => advertised.some((c) => c.topic === "/cmd_vel"));
+      const first = advertised.find((c) => c.topic === "/cmd_vel")!;
+      bridge.attach(graphs[1]!);
+      await seen(() => unadvertised.includes(first.id) && advertised.some((c) => c.topic === "/camera/image_raw"));
+      expect(advertised.find((c) => c.topic === "/camera/image_raw")).toMatchObject({ schemaName: "sensor_msgs/msg/Image", schemaEncoding: "ros2msg" });
+      bridge.detach();
+      await seen(() => unadvertised.length === advertised.length);
+      expect(new Set(unadvertised)).toEqual(new Set(advertised.map((c) => c.id)));
+    } finally {
+      client.close();
+      await bridge.close();
+      for (const g of graphs) await g.shutdown();
+    }
+  });
+});
