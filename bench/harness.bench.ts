@@ -93,7 +93,7 @@ function benchInference(print: (line: string) => void, student: Student, harness
       const h = harness.forward({ image: buildHarnessImage(image, rollout), state, rolloutRewards: rewards, stateRates: ratesT });
       return [out.actionLogits, h.sensitivity, h.risk, out.detLogits];
     });
-    const r = risk.dataSync()[0] ?? 0;
+    const r = risk.dataSync()[0]!;
     correctionDelta(S.dataSync<"float32">(), ratesArr, r, 0.3, delta);
     logitsBuf.set(act.dataSync());
     softmaxCorrected(logitsBuf, delta.action, piBuf);
@@ -232,21 +232,21 @@ function int8DeltaError(x: DeltaSamples, buffers: DeltaBuffers): { errMax: numbe
   for (let k = 0; k < x.Ss.length; k++) {
     const S = x.Ss[k] ?? new Float32Array(0);
     const R = x.Rs[k] ?? new Float32Array(0);
-    correctionDelta(S, R, x.risks[k] ?? 0, 0.3, f);
-    correctionDeltaInt8(S, R, x.risks[k] ?? 0, 0.3, q, ws);
+    correctionDelta(S, R, x.risks[k]!, 0.3, f);
+    correctionDeltaInt8(S, R, x.risks[k]!, 0.3, q, ws);
     for (let i = 0; i < NUM_ACTIONS; i++) {
-      const d = (f.action[i] ?? 0) - (q.action[i] ?? 0);
+      const d = f.action[i]! - q.action[i]!;
       errMax = Math.max(errMax, Math.abs(d));
       errSq += d * d;
-      refSq += (f.action[i] ?? 0) ** 2;
+      refSq += f.action[i]! ** 2;
     }
     softmaxCorrected(zeroLogits, f.action, pf);
     softmaxCorrected(zeroLogits, q.action, pq);
     let af = 0;
     let aq = 0;
     for (let i = 1; i < NUM_ACTIONS; i++) {
-      if ((pf[i] ?? 0) > (pf[af] ?? 0)) af = i;
-      if ((pq[i] ?? 0) > (pq[aq] ?? 0)) aq = i;
+      if (pf[i]! > pf[af]!) af = i;
+      if (pq[i]! > pq[aq]!) aq = i;
     }
     if (af !== aq) argmaxFlips++;
   }
@@ -268,10 +268,10 @@ function benchInt8Delta(print: (line: string) => void): boolean {
   const iters = 20000;
   const [tF, tQ] = timeInterleaved([() => {
     idx = (idx + 1) % samples;
-    correctionDelta(Ss[idx] ?? new Float32Array(0), Rs[idx] ?? new Float32Array(0), risks[idx] ?? 0, 0.3, f);
+    correctionDelta(Ss[idx] ?? new Float32Array(0), Rs[idx] ?? new Float32Array(0), risks[idx]!, 0.3, f);
   }, () => {
     idx = (idx + 1) % samples;
-    correctionDeltaInt8(Ss[idx] ?? new Float32Array(0), Rs[idx] ?? new Float32Array(0), risks[idx] ?? 0, 0.3, q, ws);
+    correctionDeltaInt8(Ss[idx] ?? new Float32Array(0), Rs[idx] ?? new Float32Array(0), risks[idx]!, 0.3, q, ws);
   }], { warmup: 2000, rounds: 5, iterations: iters });
   if (tF === undefined || tQ === undefined) return false;
   print(`delta computation (${SENSITIVITY_ROWS}x${STATE_DIM} S, per frame, JS typed arrays), ${samples} random samples:`);

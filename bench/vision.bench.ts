@@ -197,7 +197,7 @@ function thinStructures(cv: Cv, print: (line: string) => void): void {
 export async function run(print: (line: string) => void): Promise<void> {
   const cv = await loadOpenCv();
   // Other processes share the 2 cores: absolute times scale with the load, ratios to the copy less so.
-  print(`load average (1 min) at start: ${(loadavg()[0] ?? 0).toFixed(1)}`);
+  print(`load average (1 min) at start: ${loadavg()[0]!.toFixed(1)}`);
   await costTable(cv, print);
   thinStructures(cv, print);
 }

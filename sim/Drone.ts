@@ -82,9 +82,9 @@ export function stepDrone(s: DroneState, p: DroneParams, cmd: BodyVelocityComman
     ay *= q;
     az *= q;
   }
-  ax -= k * (v[0]! - (wind[0] ?? 0));
-  ay -= k * (v[1]! - (wind[1] ?? 0));
-  az -= k * (v[2]! - (wind[2] ?? 0));
+  ax -= k * (v[0]! - wind[0]!);
+  ay -= k * (v[1]! - wind[1]!);
+  az -= k * (v[2]! - wind[2]!);
   // Semi-implicit Euler.
   v[0] = v[0]! + ax * dt;
   v[1] = v[1]! + ay * dt;

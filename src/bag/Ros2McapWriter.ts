@@ -216,8 +216,8 @@ export class Ros2McapWriter {
       mv.setUint32(at + 11, n * 16, true);
       at += 15;
       for (let i = 0; i < n; i++) {
-        mv.setBigUint64(at, e.times[i] ?? 0n, true);
-        mv.setBigUint64(at + 8, BigInt(e.offsets[i] ?? 0), true);
+        mv.setBigUint64(at, e.times[i]!, true);
+        mv.setBigUint64(at + 8, BigInt(e.offsets[i]!), true);
         at += 16;
       }
     }

@@ -11,9 +11,9 @@ const TABLE = (() => {
     t[n] = c >>> 0;
   }
   for (let n = 0; n < 256; n++) {
-    let c = t[n] ?? 0;
+    let c = t[n]!;
     for (let s = 1; s < 8; s++) {
-      c = (t[c & 0xff] ?? 0) ^ (c >>> 8);
+      c = t[c & 0xff]! ^ (c >>> 8);
       t[s * 256 + n] = c >>> 0;
     }
   }

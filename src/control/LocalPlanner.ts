@@ -336,7 +336,7 @@ export class LocalPlanner {
       // slow flies the cruise window, hover brakes through it: reuse instead of recomputing.
       this.blocked[a] = a === SLOW || a === HOVER ? 0 : this.softMax(a * n);
     }
-    const blockedAhead = this.blocked[CRUISE] ?? 0;
+    const blockedAhead = this.blocked[CRUISE]!;
     this.blocked[SLOW] = blockedAhead;
     this.blocked[HOVER] = blockedAhead;
     const centroid = this.threatCentroid();
@@ -344,7 +344,7 @@ export class LocalPlanner {
     const bearing = Math.atan2(Math.sin(input.goalBearing_rad), Math.cos(input.goalBearing_rad));
     const speedAtCruise = ramp01(input.forwardSpeed_m_s / o.limits.cruiseSpeed_m_s);
     for (let a = 0; a < NUM_ACTIONS; a++) {
-      const b = this.blocked[a] ?? 0;
+      const b = this.blocked[a]!;
       const threat = o.wThreat * this.speedFactor(a, speedAtCruise) * b;
       const goal = this.goalScore(a, input, bearing, b);
       const altitude = this.altitudeScore(a, input.altitude_m);
@@ -380,8 +380,8 @@ export class LocalPlanner {
     this.windowRad = this.clearanceRad + 0.5 * Math.max(this.options.hfov_rad / cols, vfov / rows);
     let azMin = Infinity, azMax = -Infinity, elMin = Infinity, elMax = -Infinity;
     for (let i = 0; i < n; i++) {
-      const az = this.az[i] ?? 0;
-      const el = this.el[i] ?? 0;
+      const az = this.az[i]!;
+      const el = this.el[i]!;
       azMin = Math.min(azMin, az); azMax = Math.max(azMax, az);
       elMin = Math.min(elMin, el); elMax = Math.max(elMax, el);
     }
@@ -434,12 +434,12 @@ export class LocalPlanner {
       const sEl = t * elEnd;
       const sx = Math.cos(sEl) * Math.cos(sAz), sy = Math.cos(sEl) * Math.sin(sAz), sz = Math.sin(sEl);
       for (let i = 0; i < this.az.length; i++) {
-        const az = this.az[i] ?? 0;
-        const el = this.el[i] ?? 0;
+        const az = this.az[i]!;
+        const el = this.el[i]!;
         const dot = Math.cos(el) * Math.cos(az) * sx + Math.cos(el) * Math.sin(az) * sy + Math.sin(el) * sz;
         const d = Math.acos(Math.min(1, Math.max(-1, dot)));
         const weight = d >= R ? 0 : w * (1 - (d / R) * (d / R));
-        if (weight > (this.windows[offset + i] ?? 0)) this.windows[offset + i] = weight;
+        if (weight > this.windows[offset + i]!) this.windows[offset + i] = weight;
       }
     }
   }
@@ -487,17 +487,17 @@ export class LocalPlanner {
     const n = this.p.length;
     let m = -Infinity;
     for (let i = 0; i < n; i++) {
-      const w = this.windows[offset + i] ?? 0;
-      if (w > 0) m = Math.max(m, w * (this.p[i] ?? 0));
+      const w = this.windows[offset + i]!;
+      if (w > 0) m = Math.max(m, w * this.p[i]!);
     }
     if (m === -Infinity) return 0;
     const invT = 1 / this.options.softMaxTemperature;
     let num = 0;
     let den = 0;
     for (let i = 0; i < n; i++) {
-      const w = this.windows[offset + i] ?? 0;
+      const w = this.windows[offset + i]!;
       if (w > 0) {
-        const x = w * (this.p[i] ?? 0);
+        const x = w * this.p[i]!;
         const e = Math.exp((x - m) * invT);
         num += x * e;
         den += e;
@@ -515,10 +515,10 @@ export class LocalPlanner {
     const offset = CRUISE * n;
     let mass = 0, az = 0, el = 0;
     for (let i = 0; i < n; i++) {
-      const m = (this.windows[offset + i] ?? 0) * (this.p[i] ?? 0);
+      const m = this.windows[offset + i]! * this.p[i]!;
       mass += m;
-      az += m * (this.az[i] ?? 0);
-      el += m * (this.el[i] ?? 0);
+      az += m * this.az[i]!;
+      el += m * this.el[i]!;
     }
     const c = this.centroid;
     if (mass <= 1e-6) {
@@ -600,7 +600,7 @@ export class LocalPlanner {
       case "hover":
         return 0;
       case "climb":
-        return blockedAhead * (o.wClimbWhenBlocked * (1 - (this.blocked[CLIMB] ?? 0)) - o.wCentroid * Math.max(0, centroidEl));
+        return blockedAhead * (o.wClimbWhenBlocked * (1 - this.blocked[CLIMB]!) - o.wCentroid * Math.max(0, centroidEl));
       case "descend":
         return -blockedAhead * o.wCentroid * Math.max(0, -centroidEl);
       case "yaw_left":

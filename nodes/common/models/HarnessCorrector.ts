@@ -251,7 +251,7 @@ export class HarnessCorrector implements Corrector {
     cellGradientVariance(grey, width, height, cellPx, this.cellVariance);
     const C = student.numClasses;
     const wire = DETECTION_CLASSES.indexOf("wire");
-    for (let c = 0; c < cells; c++) this.wireProb[c] = student.cellProbs[c * C + wire] ?? 0;
+    for (let c = 0; c < cells; c++) this.wireProb[c] = student.cellProbs[c * C + wire]!;
     return textureGain({ cellVariance: this.cellVariance, wireProb: this.wireProb, altitude_m: altitudeM, risk });
   }
 

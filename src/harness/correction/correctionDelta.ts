@@ -57,11 +57,11 @@ function checkInputs(sLen: number, ratesLen: number, risk: number, lambda: numbe
 /** Rescales v[from..to) to norm <= maxNorm; returns the norm before. */
 export function clipNorm(v: Float32Array, maxNorm: number): number {
   let ss = 0;
-  for (let i = 0; i < v.length; i++) ss += (v[i] ?? 0) * (v[i] ?? 0);
+  for (let i = 0; i < v.length; i++) ss += v[i]! * v[i]!;
   const norm = Math.sqrt(ss);
   if (norm > maxNorm) {
     const k = maxNorm / norm;
-    for (let i = 0; i < v.length; i++) v[i] = (v[i] ?? 0) * k;
+    for (let i = 0; i < v.length; i++) v[i] = v[i]! * k;
   }
   return norm;
 }
@@ -82,7 +82,7 @@ export function rejectNonFinite(out: CorrectionDelta): DeltaStats {
 function maxAbsOf(v: Float32Array, start: number): number {
   let m = start;
   for (let i = 0; i < v.length; i++) {
-    const a = Math.abs(v[i] ?? 0);
+    const a = Math.abs(v[i]!);
     if (a > m) m = a;
   }
   return m;
@@ -106,7 +106,7 @@ export function correctionDelta(
   for (let i = 0; i < SENSITIVITY_ROWS; i++) {
     let acc = 0;
     const row = i * STATE_DIM;
-    for (let j = 0; j < STATE_DIM; j++) acc += (S[row + j] ?? 0) * Math.abs(rates[j] ?? 0);
+    for (let j = 0; j < STATE_DIM; j++) acc += S[row + j]! * Math.abs(rates[j]!);
     if (i < NUM_ACTIONS) out.action[i] = k * acc;
     else out.detection[i - NUM_ACTIONS] = k * acc;
   }
@@ -126,16 +126,16 @@ export function softmaxCorrected(logits: Float32Array, delta: Float32Array, out:
   }
   let m = -Infinity;
   for (let i = 0; i < n; i++) {
-    const z = (logits[i] ?? 0) + (delta[i] ?? 0);
+    const z = logits[i]! + delta[i]!;
     out[i] = z;
     if (z > m) m = z;
   }
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    const e = Math.exp((out[i] ?? 0) - m);
+    const e = Math.exp(out[i]! - m);
     out[i] = e;
     sum += e;
   }
-  for (let i = 0; i < n; i++) out[i] = (out[i] ?? 0) / sum;
+  for (let i = 0; i < n; i++) out[i] = out[i]! / sum;
   return out;
 }

@@ -23,7 +23,7 @@ export function quantizeSymmetricInt8(x: Float32Array, out: Int8Array, options: 
   if (out.length !== x.length) throw new RangeError(`out length=${out.length}, expected ${x.length}`);
   let m = 0;
   for (let i = 0; i < x.length; i++) {
-    const a = Math.abs(x[i] ?? 0);
+    const a = Math.abs(x[i]!);
     if (a > m) m = a;
   }
   if (!Number.isFinite(m)) throw new RangeError(`cannot quantise a tensor with max|x|=${m}`);
@@ -33,7 +33,7 @@ export function quantizeSymmetricInt8(x: Float32Array, out: Int8Array, options: 
   }
   const inv = 127 / m;
   for (let i = 0; i < x.length; i++) {
-    const v = absolute ? Math.abs(x[i] ?? 0) : (x[i] ?? 0);
+    const v = absolute ? Math.abs(x[i]!) : x[i]!;
     out[i] = Math.max(-127, Math.min(127, Math.round(v * inv)));
   }
   return m / 127;
@@ -70,7 +70,7 @@ export function correctionDeltaInt8(
     let acc = 0;
     const row = i * STATE_DIM;
     // |acc| <= 16 * 127 * 127 < 2^31: exact int32 accumulation.
-    for (let j = 0; j < STATE_DIM; j++) acc = (acc + (qS[row + j] ?? 0) * (qR[j] ?? 0)) | 0;
+    for (let j = 0; j < STATE_DIM; j++) acc = (acc + qS[row + j]! * qR[j]!) | 0;
     if (i < NUM_ACTIONS) out.action[i] = k * acc;
     else out.detection[i - NUM_ACTIONS] = k * acc;
   }

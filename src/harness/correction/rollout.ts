@@ -62,11 +62,11 @@ export function stateRates(rollout: PaddedRollout, dt_s: number, out: Float32Arr
   if (L === 0) return out;
   for (let k = 0; k < L; k++) {
     for (let j = 0; j < STATE_DIM; j++) {
-      const a = rollout.states[k * STATE_DIM + j] ?? 0;
-      const b = rollout.states[(k + 1) * STATE_DIM + j] ?? 0;
-      out[j] = (out[j] ?? 0) + Math.abs(b - a);
+      const a = rollout.states[k * STATE_DIM + j]!;
+      const b = rollout.states[(k + 1) * STATE_DIM + j]!;
+      out[j] = out[j]! + Math.abs(b - a);
     }
   }
-  for (let j = 0; j < STATE_DIM; j++) out[j] = (out[j] ?? 0) / (L * dt_s);
+  for (let j = 0; j < STATE_DIM; j++) out[j] = out[j]! / (L * dt_s);
   return out;
 }

@@ -45,8 +45,8 @@ export function cellGradientVariance(grey: Float32Array | Uint8Array, width: num
         for (let x = cx * cellPx; x < (cx + 1) * cellPx; x++) {
           const xm = x > 0 ? x - 1 : 0;
           const xp = x < width - 1 ? x + 1 : width - 1;
-          const gx = ((grey[y * width + xp] ?? 0) - (grey[y * width + xm] ?? 0)) / 2;
-          const gy = ((grey[yp * width + x] ?? 0) - (grey[ym * width + x] ?? 0)) / 2;
+          const gx = (grey[y * width + xp]! - grey[y * width + xm]!) / 2;
+          const gy = (grey[yp * width + x]! - grey[ym * width + x]!) / 2;
           const g = Math.sqrt(gx * gx + gy * gy);
           s += g;
           ss += g * g;
@@ -79,9 +79,9 @@ export function textureGain(inp: TextureGainInputs): number {
   let wire = 0;
   let textured = 0;
   for (let i = 0; i < inp.wireProb.length; i++) {
-    if ((inp.wireProb[i] ?? 0) >= 0.5) {
+    if (inp.wireProb[i]! >= 0.5) {
       wire++;
-      if ((inp.cellVariance[i] ?? 0) > TEXTURE_VARIANCE_THRESHOLD) textured++;
+      if (inp.cellVariance[i]! > TEXTURE_VARIANCE_THRESHOLD) textured++;
     }
   }
   if (wire === 0) return 1;

@@ -32,8 +32,8 @@ export function finiteDifferenceSensitivity(policy: BatchedPolicy, state: Float3
     for (let j = 0; j < d; j++) {
       batch.set(state, 2 * j * d);
       batch.set(state, (2 * j + 1) * d);
-      batch[2 * j * d + j] = (state[j] ?? 0) + eps;
-      batch[(2 * j + 1) * d + j] = (state[j] ?? 0) - eps;
+      batch[2 * j * d + j] = state[j]! + eps;
+      batch[(2 * j + 1) * d + j] = state[j]! - eps;
     }
     const p = policy(tf.tensor2d(batch, [2 * d, d]));
     if (p.shape[0] !== 2 * d || p.shape[1] !== rows) {
@@ -43,8 +43,8 @@ export function finiteDifferenceSensitivity(policy: BatchedPolicy, state: Float3
   });
   for (let j = 0; j < d; j++) {
     for (let i = 0; i < rows; i++) {
-      const plus = probs[2 * j * rows + i] ?? 0;
-      const minus = probs[(2 * j + 1) * rows + i] ?? 0;
+      const plus = probs[2 * j * rows + i]!;
+      const minus = probs[(2 * j + 1) * rows + i]!;
       out[i * d + j] = Math.abs(plus - minus) / (2 * eps);
     }
   }

@@ -51,7 +51,7 @@ export function harnessLossValue(riskPred: number, riskTrue: number, S: Float32A
   if (S.length !== Sgt.length) throw new RangeError(`S length=${S.length}, Sgt length=${Sgt.length}: expected equal`);
   let ss = 0;
   for (let i = 0; i < S.length; i++) {
-    const d = (S[i] ?? 0) - (Sgt[i] ?? 0);
+    const d = S[i]! - Sgt[i]!;
     ss += d * d;
   }
   return Math.max(0, riskTrue - riskPred) + alpha * ss;

@@ -58,7 +58,7 @@ export function encodeModel(weights: readonly NamedWeight[], manifest: Omit<Mode
   let off = 0;
   for (const w of weights) {
     for (let i = 0; i < w.values.length; i++) {
-      view.setFloat32(off, w.values[i] ?? 0, true);
+      view.setFloat32(off, w.values[i]!, true);
       off += 4;
     }
   }

@@ -28,8 +28,8 @@ function sobelKernel(): tf.Tensor4D {
   // [3,3,1,2]: output channel 0 = d/dx, channel 1 = d/dy (OpenCV Sobel ksize 3 coefficients).
   const v = new Float32Array(18);
   for (let i = 0; i < 9; i++) {
-    v[2 * i] = SOBEL_X[i] ?? 0;
-    v[2 * i + 1] = SOBEL_Y[i] ?? 0;
+    v[2 * i] = SOBEL_X[i]!;
+    v[2 * i + 1] = SOBEL_Y[i]!;
   }
   return tf.tensor4d(v, [3, 3, 1, 2]);
 }

@@ -218,7 +218,7 @@ function ppoUpdate(student: Student, optimizer: tf.Optimizer, variables: tf.Vari
       const deltaMb = tf.tensor2d(Float32Array.from(idx.flatMap((i) => Array.from(samples[i]?.actionDelta ?? []))), [b, NUM_ACTIONS]);
       const actions = tf.tensor1d(idx.map((i) => samples[i]?.action ?? 0), "int32");
       const oldLogProbs = tf.tensor1d(idx.map((i) => samples[i]?.oldLogProb ?? 0));
-      const advantages = tf.tensor1d(idx.map((i) => adv[i] ?? 0));
+      const advantages = tf.tensor1d(idx.map((i) => adv[i]!));
       const valid = tf.ones<tf.Rank.R1>([b]);
       const detBase = tf.gather(detBaseAll, idxT);
       const loss = optimizer.minimize(
