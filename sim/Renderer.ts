@@ -25,7 +25,7 @@ import type { CameraModel } from "./Camera";
 import { cameraRotation } from "./Camera";
 import { GRAIN_PER_TEXEL, GRAIN_SIZE } from "./GroundTexture";
 import { Rng } from "../src/util/Rng";
-import type { World } from "./World";
+import type { Segments, World, WorldObject } from "./World";
 
 /** Camera pose: optical centre (ENU, m) and body attitude (ZYX yaw, pitch, roll, rad, FLU). */
 export type CameraPose = { x: number; y: number; z: number; yaw: number; pitch: number; roll: number };
@@ -105,13 +105,66 @@ const NEAR_M = 0.05;
 const NOISE_TABLE = 1 << 17;
 const HAZE_LUT_SIZE = 1 << 16;
 /** Background span length, px, and the largest relative change of the ray's dz over a span that
- * is still interpolated linearly (see renderView). */
+ * is still interpolated linearly (see rowSpans). */
 const SPAN = 8;
 const DEFAULT_SPAN_TOLERANCE = 0.05;
 /** Consecutive polyline segments are drawn as one chord while it is shorter than this, px (L1). */
 const MERGE_PX = 1;
 /** Sky spans with an end nearer the sun than this cosine (about 18 deg) are computed per pixel. */
 const SUN_EXACT_COS = 0.95;
+/** Background attributes per exact pixel (span end) in the row buffer (see rowSpans). */
+const ATTRS = 6;
+const GRAIN_MASK = GRAIN_SIZE - 1;
+const GRAIN_SHIFT = Math.log2(GRAIN_SIZE);
+/** Grain cells are 128 / GRAIN_PER_TEXEL fixed-point units wide. */
+const GRAIN_CELL_SHIFT = 7 - Math.log2(GRAIN_PER_TEXEL);
+
+/**
+ * Constants of one view of the background pass, set by `setupView` and read into locals once per
+ * row (plain number fields, NaN until the first view so V8 stores them as doubles from the start;
+ * no allocation per frame).
+ */
+class ViewConstants {
+  /** 8-bit units per unit of linear intensity (255 times the exposure). */
+  gain = NaN;
+  /** View ray d(u, v) = c0 + u cu + v cv in ENU (linear in the pixel). */
+  c0x = NaN;
+  c0y = NaN;
+  c0z = NaN;
+  cux = NaN;
+  cuy = NaN;
+  cuz = NaN;
+  cvx = NaN;
+  cvy = NaN;
+  cvz = NaN;
+  /** Optical centre, m; z at least 1 cm above the ground plane. */
+  camX = NaN;
+  camY = NaN;
+  camZ = NaN;
+  /** Ground light per 8-bit texel value and channel, exposure gain folded in. */
+  gR = NaN;
+  gG = NaN;
+  gB = NaN;
+  /** Pixel footprint^4 = dist^6 * fp4Scale (see setupView). */
+  fp4Scale = NaN;
+  /** Haze, horizon, zenith minus horizon and sun colours times the exposure gain. */
+  hazeR = NaN;
+  hazeG = NaN;
+  hazeB = NaN;
+  hr = NaN;
+  hg = NaN;
+  hb = NaN;
+  zhr = NaN;
+  zhg = NaN;
+  zhb = NaN;
+  sR = NaN;
+  sG = NaN;
+  sB = NaN;
+  /** Height of the cloud plane above the camera, m. */
+  cloudH = NaN;
+  /** Cloud colour (blue; red and green are 0.95 of it) times the exposure gain. */
+  cloudShade = NaN;
+}
 
 export class Renderer {
   readonly camera: CameraModel;
@@ -127,13 +180,19 @@ export class Renderer {
   /** Texels per side and texels per metre of each mip level. */
   private readonly levelSize: Int32Array;
   private readonly levelScale: Float64Array;
+  /** 128 / texel: level-0 texel coordinate in 1/128 texel per metre. */
+  private readonly invTexel128: number;
   /** 1 / (128 2^k): level-k texel coordinate from a level-0 coordinate in 1/128 texel. */
   private readonly levelFrom128: Float64Array;
   /** (1.5 texel 2^k)^4: footprint^4 thresholds of the mip levels. */
   private readonly lodThr: Float64Array;
+  /** Footprint^4 below which level 0 gets sub-texel grain: a texel covers more than about 2 px. */
+  private readonly grainThr: number;
   /** exp(-dist / visibility) tabulated over dist^2 in [0, (6 visibility)^2). */
   private readonly hazeLut: Float32Array;
   private readonly hazeScale: number;
+  /** Cloud texels per metre on the cloud plane. */
+  private readonly invCloudTexel: number;
   /** Bounding sphere (centre xyz, radius) per object, for culling whole objects. */
   private readonly objSphere: Float64Array;
   private clampView: Uint8ClampedArray | undefined;
@@ -142,6 +201,15 @@ export class Renderer {
   private readonly noiseRng: Rng;
   private readonly noiseStd: number;
   private readonly spanTolerance: number;
+  private readonly frame = new ViewConstants();
+  /**
+   * Background spans of the row being drawn (see rowSpans), indexed by the span's first pixel,
+   * one slot past the row's end: exact attributes (ATTRS) and end pixel; the run of ground pixels.
+   */
+  private readonly rowAttr: Float64Array;
+  private readonly spanEnd: Int32Array;
+  private groundFrom = 0;
+  private groundTo = 0;
   /** Projection and colour of the segment being rasterised: x0, y0, w0, x1, y1, w1, r, g, b. */
   private readonly segArgs = new Float64Array(11);
   private readonly visibleContrast: number;
@@ -170,75 +238,33 @@ export class Renderer {
     this.noiseRng = Rng.derive(options.noiseSeed ?? 0, 77);
     this.noise = new Float32Array(NOISE_TABLE);
     for (let i = 0; i < NOISE_TABLE; i++) this.noise[i] = this.noiseRng.normal() * this.noiseStd;
-    const levels = world.ground.levels.length;
+    const ground = world.ground;
+    const levels = ground.levels.length;
+    this.tex32 = ground.levels.map((lv, k) => packLevel(lv, ground.size >> k, k === 0));
     this.lodThr = new Float64Array(levels);
-    for (let k = 0; k < levels; k++) this.lodThr[k] = (1.5 * world.ground.texel_m * 2 ** k) ** 4;
-    this.tex32 = world.ground.levels.map((lv, k) => {
-      const packed = new Uint32Array(lv.length / 3);
-      const size = world.ground.size >> k;
-      for (let i = 0; i < packed.length; i++) {
-        // Level 0 is stored in 4x4-texel tiles (64 bytes, one cache line), so a bilinear quad
-        // touches one or two lines whatever the direction the view walks across the texture.
-        const dst = k === 0 ? tiledIndex(i % size, (i / size) | 0, size) : i;
-        packed[dst] = lv[3 * i]! | (lv[3 * i + 1]! << 8) | (lv[3 * i + 2]! << 16);
-      }
-      return packed;
-    });
     this.levelFrom128 = new Float64Array(levels);
-    for (let k = 0; k < levels; k++) this.levelFrom128[k] = 1 / (128 * 2 ** k);
     this.levelSize = new Int32Array(levels);
     this.levelScale = new Float64Array(levels);
     for (let k = 0; k < levels; k++) {
-      this.levelSize[k] = world.ground.size >> k;
-      this.levelScale[k] = 1 / (world.ground.texel_m * 2 ** k);
+      this.lodThr[k] = (1.5 * ground.texel_m * 2 ** k) ** 4;
+      this.levelFrom128[k] = 1 / (128 * 2 ** k);
+      this.levelSize[k] = ground.size >> k;
+      this.levelScale[k] = 1 / (ground.texel_m * 2 ** k);
     }
-    this.hazeLut = new Float32Array(HAZE_LUT_SIZE);
+    this.invTexel128 = this.levelScale[0]! * 128;
+    this.grainThr = (0.5 * ground.texel_m) ** 4;
+    this.invCloudTexel = 1 / world.sky.cloudTexel_m;
     const maxDist2 = (6 * world.sky.visibility_m) ** 2;
     this.hazeScale = (HAZE_LUT_SIZE - 1) / maxDist2;
+    this.hazeLut = new Float32Array(HAZE_LUT_SIZE);
     for (let i = 0; i < HAZE_LUT_SIZE; i++) this.hazeLut[i] = Math.exp(-Math.sqrt(i / this.hazeScale) / world.sky.visibility_m);
-    this.objSphere = new Float64Array(world.objects.length * 4);
-    for (const o of world.objects) {
-      let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-      for (let i = o.firstSegment; i < o.firstSegment + o.segmentCount; i++) {
-        for (const p of [world.segments.a, world.segments.b]) {
-          lx = Math.min(lx, p[3 * i]!); ly = Math.min(ly, p[3 * i + 1]!); lz = Math.min(lz, p[3 * i + 2]!);
-          hx = Math.max(hx, p[3 * i]!); hy = Math.max(hy, p[3 * i + 1]!); hz = Math.max(hz, p[3 * i + 2]!);
-        }
-      }
-      const cx = (lx + hx) / 2, cy = (ly + hy) / 2, cz = (lz + hz) / 2;
-      let rad = 0;
-      for (let i = o.firstSegment; i < o.firstSegment + o.segmentCount; i++) {
-        for (const p of [world.segments.a, world.segments.b]) {
-          rad = Math.max(rad, Math.hypot(p[3 * i]! - cx, p[3 * i + 1]! - cy, p[3 * i + 2]! - cz) + world.segments.radius[i]!);
-        }
-      }
-      this.objSphere.set([cx, cy, cz, rad], 4 * o.id);
-    }
-    const sc = world.segments.count;
-    this.segColor = new Float32Array(sc * 3);
-    const sky = world.sky;
-    const sun = sky.sunDir;
-    const { a, b } = world.segments;
-    for (let i = 0; i < sc; i++) {
-      // Lambert averaged over a cylinder's lit side ~ sqrt(1 - (axis . sun)^2), plus a specular
-      // term for metallic conductors.
-      const ox = a[3 * i]! - b[3 * i]!, oy = a[3 * i + 1]! - b[3 * i + 1]!, oz = a[3 * i + 2]! - b[3 * i + 2]!;
-      const ol = Math.hypot(ox, oy, oz) || 1;
-      const cosA = (ox * sun[0] + oy * sun[1] + oz * sun[2]) / ol;
-      const diffuse = Math.sqrt(Math.max(0, 1 - cosA * cosA)) * 0.8 * Math.max(0.15, sun[2] + 0.3);
-      const obj = world.objects[world.segments.object[i]!]!;
-      const spec = obj.specular * 0.35 * diffuse;
-      this.segColor[3 * i] = obj.albedo[0] * (sky.ambient * 0.9 + diffuse * sky.sunColor[0]) + spec;
-      this.segColor[3 * i + 1] = obj.albedo[1] * (sky.ambient * 0.9 + diffuse * sky.sunColor[1]) + spec;
-      this.segColor[3 * i + 2] = obj.albedo[2] * (sky.ambient + diffuse * sky.sunColor[2]) + spec;
-    }
-    this.continues = new Uint8Array(sc);
-    for (let i = 1; i < sc; i++) {
-      const same = world.segments.object[i] === world.segments.object[i - 1];
-      if (same && a[3 * i] === b[3 * i - 3] && a[3 * i + 1] === b[3 * i - 2] && a[3 * i + 2] === b[3 * i - 1]) this.continues[i] = 1;
-    }
-    this.keys = new Float64Array(world.objects.length);
+    this.objSphere = boundingSpheres(world);
+    this.segColor = litSegmentColours(world);
+    this.continues = polylineJoins(world.segments);
+    this.rowAttr = new Float64Array(ATTRS * (camera.width + 1));
+    this.spanEnd = new Int32Array(camera.width + 1);
     const oc = world.objects.length;
+    this.keys = new Float64Array(oc);
     this.bx0 = new Int32Array(oc);
     this.by0 = new Int32Array(oc);
     this.bx1 = new Int32Array(oc);
@@ -327,255 +353,233 @@ export class Renderer {
 
   /**
    * Renders one view into `out` (8-bit, exposure `gain` applied); with noiseOffset >= 0 adds the
-   * noise table from that offset, per channel value.
+   * noise table from that offset, per channel value. The background is drawn row by row: the
+   * row's spans and the exact attributes at their ends first, then its ground and its sky pixels
+   * (each one tight loop interpolating along the spans); the thin structures are drawn over it.
    */
   private renderView(pose: CameraPose, out: Uint8ClampedArray, mask: Uint8Array | undefined, gain: number, noiseOffset: number): void {
-    const cam = this.camera;
-    const W = cam.width;
-    const H = cam.height;
-    const R = cameraRotation(pose.yaw, pose.pitch, pose.roll, cam, this.rot);
-    const world = this.world;
-    const sky = world.sky;
-    const camX = pose.x;
-    const camY = pose.y;
-    const camZ = Math.max(pose.z, 0.01);
-    const cux = R[0]! / cam.fx, cuy = R[3]! / cam.fx, cuz = R[6]! / cam.fx;
-    const cvx = R[1]! / cam.fy, cvy = R[4]! / cam.fy, cvz = R[7]! / cam.fy;
-    const c0x = R[2]! - cam.cx * cux - cam.cy * cvx;
-    const c0y = R[5]! - cam.cx * cuy - cam.cy * cvy;
-    const c0z = R[8]! - cam.cx * cuz - cam.cy * cvz;
+    const R = cameraRotation(pose.yaw, pose.pitch, pose.roll, this.camera, this.rot);
+    this.setupView(pose, R, gain);
+    const H = this.camera.height;
+    const W = this.camera.width;
+    for (let v = 0; v < H; v++) {
+      this.rowSpans(v);
+      // dz is monotonic along a row, so its ground pixels are one run and the sky the rest.
+      const g0 = this.groundFrom, g1 = this.groundTo;
+      if (g1 > g0) this.shadeGround(out, v, g0, g1, noiseOffset);
+      if (g0 > 0) this.shadeSky(out, v, 0, g0, noiseOffset);
+      if (g1 < W) this.shadeSky(out, v, g1, W, noiseOffset);
+    }
+    this.drawSegments(pose, R, out, mask, noiseOffset);
+  }
 
-    const sun = sky.sunDir;
-    const sunX = sun[0], sunY = sun[1], sunZ = sun[2];
+  /** The per-view constants of the background (camera basis, light and sky colours) into `frame`. */
+  private setupView(pose: CameraPose, R: Float64Array, gain: number): void {
+    const cam = this.camera;
+    const sky = this.world.sky;
+    const f = this.frame;
+    f.gain = gain;
+    f.camX = pose.x;
+    f.camY = pose.y;
+    f.camZ = Math.max(pose.z, 0.01);
+    f.cux = R[0]! / cam.fx; f.cuy = R[3]! / cam.fx; f.cuz = R[6]! / cam.fx;
+    f.cvx = R[1]! / cam.fy; f.cvy = R[4]! / cam.fy; f.cvz = R[7]! / cam.fy;
+    f.c0x = R[2]! - cam.cx * f.cux - cam.cy * f.cvx;
+    f.c0y = R[5]! - cam.cx * f.cuy - cam.cy * f.cvy;
+    f.c0z = R[8]! - cam.cx * f.cuz - cam.cy * f.cvz;
+    const sunZ = sky.sunDir[2];
     // Ground light per 8-bit texel value, with the exposure gain folded in (one multiply per
-    // channel per pixel); level 0 is filtered in 7-bit fixed point, hence the extra 1/128.
+    // channel per pixel).
     const groundLight = (sky.ambient + Math.max(0, sunZ) * sky.sunColor[1]) * 0.95 / 255 * gain;
-    const gR = groundLight * (sky.sunColor[0] / sky.sunColor[1] * 0.3 + 0.7);
-    const gG = groundLight;
-    const gB = groundLight * (sky.sunColor[2] / sky.sunColor[1] * 0.3 + 0.7);
-    const gR7 = gR / 128, gG7 = gG / 128, gB7 = gB / 128;
-    const tex32 = this.tex32;
-    const levelSize = this.levelSize;
-    const levelScale = this.levelScale;
-    const levelFrom128 = this.levelFrom128;
-    const maxLevel = tex32.length - 1;
-    const tex0 = tex32[0]!;
-    const texSize = levelSize[0]!;
-    const m0 = texSize - 1;
-    const tileRow = texSize * 4;
-    const grain = world.ground.grain;
-    const grainMask = GRAIN_SIZE - 1;
-    const grainShift = Math.log2(GRAIN_SIZE);
+    f.gR = groundLight * (sky.sunColor[0] / sky.sunColor[1] * 0.3 + 0.7);
+    f.gG = groundLight;
+    f.gB = groundLight * (sky.sunColor[2] / sky.sunColor[1] * 0.3 + 0.7);
     // Mip level from the pixel footprint f = dist / (fx sqrt(sin grazing)), compared as
     // f^4 = dist^4 d2 / (fx^4 dz^2) against (1.5 texel 2^k)^4. With t = -camZ / dz (so
     // dz^2 = camZ^2 / t^2) and dist^2 = t^2 d2 this is f^4 = dist^6 / (fx^4 camZ^2): no square
     // root and no second division per pixel.
-    const fp4Scale = 1 / (cam.fx ** 4 * camZ * camZ);
-    // Grain only where a texel covers more than about 2 px (footprint < texel / 2).
-    const grainThr = (0.5 * world.ground.texel_m) ** 4;
-    const lodThr = this.lodThr;
-    const lod0 = lodThr[0]!;
-    const hazeLut = this.hazeLut;
-    const hazeScale = this.hazeScale;
-    const hazeMax = HAZE_LUT_SIZE - 1;
-    const invTexel = levelScale[0]!;
-    const hazeR = sky.haze[0] * gain, hazeG = sky.haze[1] * gain, hazeB = sky.haze[2] * gain;
-    const zr = sky.zenith[0] * gain, zg = sky.zenith[1] * gain, zb = sky.zenith[2] * gain;
-    const hr = sky.horizon[0] * gain, hg = sky.horizon[1] * gain, hb = sky.horizon[2] * gain;
-    const sR = sky.sunColor[0] * gain, sG = sky.sunColor[1] * gain, sB = sky.sunColor[2] * gain;
-    const clouds = sky.clouds;
-    const cloudMask = sky.cloudSize - 1;
-    const cloudShift = Math.log2(sky.cloudSize);
-    const invCloudTexel = 1 / sky.cloudTexel_m;
-    const cloudH = sky.cloudHeight_m - camZ;
-    const cloudShade = (0.8 + 0.25 * Math.max(0, sunZ)) * gain;
-    const cloudShadeRG = cloudShade * 0.95;
+    f.fp4Scale = 1 / (cam.fx ** 4 * f.camZ * f.camZ);
+    f.hazeR = sky.haze[0] * gain; f.hazeG = sky.haze[1] * gain; f.hazeB = sky.haze[2] * gain;
+    f.hr = sky.horizon[0] * gain; f.hg = sky.horizon[1] * gain; f.hb = sky.horizon[2] * gain;
+    f.zhr = sky.zenith[0] * gain - f.hr; f.zhg = sky.zenith[1] * gain - f.hg; f.zhb = sky.zenith[2] * gain - f.hb;
+    f.sR = sky.sunColor[0] * gain; f.sG = sky.sunColor[1] * gain; f.sB = sky.sunColor[2] * gain;
+    f.cloudH = sky.cloudHeight_m - f.camZ;
+    f.cloudShade = (0.8 + 0.25 * Math.max(0, sunZ)) * gain;
+  }
+
+  /**
+   * Lays row v out in spans and computes the exact background attributes at their ends. The row
+   * is walked in spans of SPAN pixels. The view ray is linear in u, so where the ray's dz keeps
+   * its sign and changes by less than `spanTolerance` of itself over a span, the pixel attributes
+   * are interpolated linearly between exact values at the span ends, as in span-based perspective
+   * texture mapping (Heckbert, "Survey of Texture Mapping", IEEE CG&A 1986, sec. 3; the error of
+   * interpolating the rational map linearly is second order in the relative depth change eps:
+   * below eps^2 / 4 of the distance, under 0.1 px of footprint at f = 128 px for eps = 0.05).
+   * Near the horizon, in steep banks and near the sun (where the glow bends sharply) every pixel
+   * is computed exactly: a span of one pixel. spanEnd[u] is the end of the span starting at u;
+   * slot u of rowAttr holds the exact attributes at u: where the ray goes down, the ground point
+   * in level-0 texels (in 1/128 texel, shifted by half a texel), its squared distance and haze
+   * transmission; where it goes up, the cloud-plane point in cloud texels, the cloud fade and the
+   * sky colour with the sun glow. The pixels whose rays hit the ground, [groundFrom, groundTo),
+   * are one run (dz is monotonic along the row; an empty run starts at 0).
+   */
+  private rowSpans(v: number): void {
+    const W = this.camera.width;
+    const attr = this.rowAttr, spanEnd = this.spanEnd, spanTolerance = this.spanTolerance;
+    const f = this.frame;
+    const bx = f.c0x + v * f.cvx, by = f.c0y + v * f.cvy, bz = f.c0z + v * f.cvz;
+    const cux = f.cux, cuy = f.cuy, cuz = f.cuz;
+    const camX = f.camX, camY = f.camY, camZ = f.camZ;
+    const hazeLut = this.hazeLut, hazeScale = this.hazeScale, invTexel128 = this.invTexel128;
+    const hr = f.hr, hg = f.hg, hb = f.hb, zhr = f.zhr, zhg = f.zhg, zhb = f.zhb, sR = f.sR, sG = f.sG, sB = f.sB;
+    const sun = this.world.sky.sunDir;
+    const sunX = sun[0], sunY = sun[1], sunZ = sun[2];
+    const cloudH = f.cloudH, invCloudTexel = this.invCloudTexel;
+    // Attributes at u are known exactly when the previous span was linear (they are its end's).
+    let haveStart = false;
+    let g0 = -1, g1 = 0;
+    for (let u = 0; u < W; ) {
+      const ub = u + SPAN < W ? u + SPAN : W;
+      const dzA = bz + u * cuz;
+      const dzB = bz + ub * cuz;
+      let linear = ub - u > 1 && ((dzA < 0 && dzB < 0) || (dzA > 1e-4 && dzB > 1e-4));
+      if (linear) {
+        const lo = dzA < 0 ? (dzA > dzB ? -dzA : -dzB) : dzA < dzB ? dzA : dzB;
+        linear = Math.abs(dzB - dzA) < spanTolerance * lo;
+      }
+      // Exact attributes at u (unless carried over) and, for a linear span, at ub.
+      for (let e = haveStart ? 1 : 0; e < (linear ? 2 : 1); e++) {
+        const ue = e === 0 ? u : ub;
+        const dx = bx + ue * cux, dy = by + ue * cuy, dz = bz + ue * cuz;
+        const d2 = dx * dx + dy * dy + dz * dz;
+        const j = ATTRS * ue;
+        if (dz < 0) {
+          const t = -camZ / dz;
+          const dist2 = t * t * d2;
+          const hi = dist2 * hazeScale;
+          attr[j] = (camX + t * dx) * invTexel128 - 64;
+          attr[j + 1] = (camY + t * dy) * invTexel128 - 64;
+          attr[j + 2] = dist2;
+          attr[j + 3] = hi < HAZE_LUT_SIZE - 1 ? hazeLut[hi | 0]! : 0;
+          continue;
+        }
+        const inv = 1 / Math.sqrt(d2);
+        const el = dz * inv;
+        const k = Math.sqrt(el);
+        const cs = (dx * sunX + dy * sunY + dz * sunZ) * inv;
+        let glow = 0;
+        if (cs > 0) {
+          let s = cs * cs; // glow ~ cos^64 + cos^8
+          s *= s;
+          s *= s;
+          const s8 = s;
+          s *= s;
+          s *= s;
+          s *= s;
+          glow = 0.25 * s8 + 0.6 * s + (cs > 0.99996 ? 3 : 0);
+        }
+        const t = cloudH / dz;
+        const el3 = el * 3;
+        attr[j] = dz > 1e-4 ? (camX + t * dx) * invCloudTexel : 0;
+        attr[j + 1] = dz > 1e-4 ? (camY + t * dy) * invCloudTexel : 0;
+        attr[j + 2] = dz > 1e-4 ? (el3 < 1 ? el3 : 1) : 0;
+        attr[j + 3] = hr + zhr * k + glow * sR;
+        attr[j + 4] = hg + zhg * k + glow * sG;
+        attr[j + 5] = hb + zhb * k + glow * sB;
+        if (cs > SUN_EXACT_COS) linear = false;
+      }
+      if (dzA < 0 && g0 < 0) g0 = u;
+      const end = linear ? ub : u + 1;
+      if (dzA < 0) g1 = end;
+      spanEnd[u] = end;
+      haveStart = linear;
+      u = end;
+    }
+    this.groundFrom = g0 < 0 ? 0 : g0;
+    this.groundTo = g0 < 0 ? 0 : g1;
+  }
+
+  /**
+   * The ground pixels [u0, u1) of row v (whole spans): the texture sample lit and faded into
+   * haze, plus the noise table from noiseOffset when it is >= 0.
+   */
+  private shadeGround(out: Uint8ClampedArray, v: number, u0: number, u1: number, noiseOffset: number): void {
+    const W = this.camera.width;
+    const attr = this.rowAttr, spanEnd = this.spanEnd;
+    const f = this.frame;
+    const fp4Scale = f.fp4Scale;
+    const gR = f.gR, gG = f.gG, gB = f.gB;
+    // Level 0 is filtered in 7-bit fixed point, hence the extra 1/128.
+    const gR7 = gR / 128, gG7 = gG / 128, gB7 = gB / 128;
+    const hazeR = f.hazeR, hazeG = f.hazeG, hazeB = f.hazeB;
+    const tex32 = this.tex32, tex0 = tex32[0]!, maxLevel = tex32.length - 1;
+    const levelSize = this.levelSize, levelFrom128 = this.levelFrom128, lodThr = this.lodThr, lod0 = lodThr[0]!;
+    const m0 = levelSize[0]! - 1, tileRow = levelSize[0]! * 4;
+    const grain = this.world.ground.grain, grainThr = this.grainThr;
     const useNoise = noiseOffset >= 0;
     const noise = this.noise;
     const m17 = NOISE_TABLE - 1;
     const n0 = useNoise ? noiseOffset : 0;
-    const invTexel128 = invTexel * 128;
-    // Grain cells are 128 / GRAIN_PER_TEXEL fixed-point units wide.
-    const grainCellShift = 7 - Math.log2(GRAIN_PER_TEXEL);
-
-    const spanTolerance = this.spanTolerance;
-    // Each row is walked in spans of SPAN pixels. The view ray is linear in u, so where the ray's
-    // dz keeps its sign and changes by less than `spanTolerance` of itself over a span, the pixel
-    // attributes (ground: texel coordinates, squared distance, haze; sky: cloud-plane
-    // coordinates, cloud fade, colour with the sun glow) are interpolated linearly between exact
-    // values at the span ends, as in span-based perspective texture mapping (Heckbert,
-    // "Survey of Texture Mapping", IEEE CG&A 1986, sec. 3; the error of interpolating the
-    // rational map linearly is second order in the relative depth change eps: below
-    // eps^2 / 4 of the distance, under 0.1 px of footprint at f = 128 px for eps = 0.05).
-    // Near the horizon, in steep banks and near the sun (where the glow bends sharply) every
-    // pixel is computed exactly.
-    for (let v = 0; v < H; v++) {
-      const bx = c0x + v * cvx;
-      const by = c0y + v * cvy;
-      const bz = c0z + v * cvz;
-      let o = v * W * 3;
-      // Current attributes and their per-pixel increments; `ground` is the type of the span.
-      let ground = false;
-      let q1 = 0, q2 = 0, q3 = 0, q4 = 0, q5 = 0, q6 = 0;
-      let i1 = 0, i2 = 0, i3 = 0, i4 = 0, i5 = 0, i6 = 0;
-      // Exact attributes at the end of the current linear span.
-      let s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0;
-      let nextEval = 0;
-      // Attributes at u = nextEval are known exactly when the previous span was linear.
-      let haveStart = false;
-      for (let u = 0; u < W; u++, o += 3) {
-        if (u === nextEval) {
-          const ub = u + SPAN < W ? u + SPAN : W;
-          const dzA = bz + u * cuz;
-          const dzB = bz + ub * cuz;
-          let linear = ub - u > 1 && ((dzA < 0 && dzB < 0) || (dzA > 1e-4 && dzB > 1e-4));
-          if (linear) {
-            const lo = dzA < 0 ? (dzA > dzB ? -dzA : -dzB) : dzA < dzB ? dzA : dzB;
-            linear = Math.abs(dzB - dzA) < spanTolerance * lo;
+    for (let u = u0; u < u1; ) {
+      const end = spanEnd[u]!;
+      const j = ATTRS * u;
+      let q1 = attr[j]!, q2 = attr[j + 1]!, q3 = attr[j + 2]!, q4 = attr[j + 3]!;
+      // Per-pixel increments towards the span end's exact values (none for an exact pixel).
+      let i1 = 0, i2 = 0, i3 = 0, i4 = 0;
+      if (end - u > 1) {
+        const jb = ATTRS * end, inv = 1 / (end - u);
+        i1 = (attr[jb]! - q1) * inv; i2 = (attr[jb + 1]! - q2) * inv; i3 = (attr[jb + 2]! - q3) * inv; i4 = (attr[jb + 3]! - q4) * inv;
+      }
+      for (let o = (v * W + u) * 3; u < end; u++, o += 3, q1 += i1, q2 += i2, q3 += i3, q4 += i4) {
+        const fp4 = q3 * q3 * q3 * fp4Scale;
+        let tr: number, tg: number, tb: number;
+        if (fp4 <= lod0) {
+          // Magnified or 1:1: bilinear in 7-bit fixed point on packed texels; red and blue
+          // are filtered together in one word (each field stays below 255 * 128 < 2^16).
+          // Texel coordinates are in 1/128 texel: floor gives the texel (>> 7), the bilinear
+          // weight (& 127) and the grain cell (>> 5, four per texel) at once. ToInt32 wraps
+          // modulo 2^32, which keeps the low bits the tiling and the weights use.
+          const fu = Math.floor(q1) | 0;
+          const fv = Math.floor(q2) | 0;
+          const iu = fu >> 7;
+          const iv = fv >> 7;
+          const a7 = fu & 127;
+          const b7 = fv & 127;
+          const w11 = (a7 * b7) >> 7;
+          const w01 = a7 - w11;
+          const w10 = b7 - w11;
+          const w00 = 128 - a7 - b7 + w11;
+          // Tiled level 0: index = tile row + tile column + position in the 4x4 tile.
+          const iu0 = iu & m0, iu1 = (iu + 1) & m0, iv0 = iv & m0, iv1 = (iv + 1) & m0;
+          const u0 = ((iu0 >> 2) << 4) | (iu0 & 3), u1 = ((iu1 >> 2) << 4) | (iu1 & 3);
+          const v0 = (iv0 >> 2) * tileRow + ((iv0 & 3) << 2), v1 = (iv1 >> 2) * tileRow + ((iv1 & 3) << 2);
+          const c00 = tex0[v0 + u0]!, c01 = tex0[v0 + u1]!, c10 = tex0[v1 + u0]!, c11 = tex0[v1 + u1]!;
+          const rb = (c00 & 0xff00ff) * w00 + (c01 & 0xff00ff) * w01 + (c10 & 0xff00ff) * w10 + (c11 & 0xff00ff) * w11;
+          const gg = ((c00 >> 8) & 0xff) * w00 + ((c01 >> 8) & 0xff) * w01 + ((c10 >> 8) & 0xff) * w10 + ((c11 >> 8) & 0xff) * w11;
+          let k = 1;
+          if (fp4 < grainThr) {
+            // Close range: modulate with sub-texel grain so the magnified texture is not smooth.
+            k = grain[(((fv >> GRAIN_CELL_SHIFT) & GRAIN_MASK) << GRAIN_SHIFT) + ((fu >> GRAIN_CELL_SHIFT) & GRAIN_MASK)]!;
           }
-          // Exact attributes at u (unless carried over from the end of the previous linear span,
-          // whose type they share) and, for a linear span, at ub.
-          if (haveStart) {
-            q1 = s1; q2 = s2; q3 = s3; q4 = s4; q5 = s5; q6 = s6;
-          }
-          for (let e = haveStart ? 1 : 0; e < (linear ? 2 : 1); e++) {
-            const ue = e === 0 ? u : ub;
-            const dx = bx + ue * cux;
-            const dy = by + ue * cuy;
-            const dz = bz + ue * cuz;
-            const d2 = dx * dx + dy * dy + dz * dz;
-            let t1: number, t2: number, t3: number, t4: number, t5 = 0, t6 = 0;
-            if (dz < 0) {
-              const t = -camZ / dz;
-              const dist2 = t * t * d2;
-              const hi = dist2 * hazeScale;
-              t1 = (camX + t * dx) * invTexel128 - 64;
-              t2 = (camY + t * dy) * invTexel128 - 64;
-              t3 = dist2;
-              t4 = hi < hazeMax ? hazeLut[hi | 0]! : 0;
-            } else {
-              const inv = 1 / Math.sqrt(d2);
-              const el = dz * inv;
-              const k = Math.sqrt(el);
-              let r = hr + (zr - hr) * k;
-              let g = hg + (zg - hg) * k;
-              let b = hb + (zb - hb) * k;
-              const cs = (dx * sunX + dy * sunY + dz * sunZ) * inv;
-              if (cs > 0) {
-                let s = cs * cs; // glow ~ cos^64 + cos^8
-                s *= s;
-                s *= s;
-                const s8 = s;
-                s *= s;
-                s *= s;
-                s *= s;
-                const glow = 0.25 * s8 + 0.6 * s + (cs > 0.99996 ? 3 : 0);
-                r += glow * sR;
-                g += glow * sG;
-                b += glow * sB;
-              }
-              if (cs > SUN_EXACT_COS) linear = false;
-              if (dz > 1e-4) {
-                const t = cloudH / dz;
-                const el3 = el * 3;
-                t1 = (camX + t * dx) * invCloudTexel;
-                t2 = (camY + t * dy) * invCloudTexel;
-                t3 = el3 < 1 ? el3 : 1;
-              } else {
-                t1 = 0;
-                t2 = 0;
-                t3 = 0;
-              }
-              t4 = r;
-              t5 = g;
-              t6 = b;
-            }
-            if (e === 0) {
-              q1 = t1; q2 = t2; q3 = t3; q4 = t4; q5 = t5; q6 = t6;
-              ground = dz < 0;
-            } else {
-              s1 = t1; s2 = t2; s3 = t3; s4 = t4; s5 = t5; s6 = t6;
-            }
-          }
-          if (linear) {
-            const inv = 1 / (ub - u);
-            i1 = (s1 - q1) * inv; i2 = (s2 - q2) * inv; i3 = (s3 - q3) * inv;
-            i4 = (s4 - q4) * inv; i5 = (s5 - q5) * inv; i6 = (s6 - q6) * inv;
-            nextEval = ub;
-            haveStart = true;
-          } else {
-            // Exact pixel: the next one is evaluated on its own.
-            i1 = 0; i2 = 0; i3 = 0; i4 = 0; i5 = 0; i6 = 0;
-            nextEval = u + 1;
-            haveStart = false;
-          }
+          tr = (rb & 0xffff) * gR7 * k;
+          tg = gg * gG7 * k;
+          tb = (rb >>> 16) * gB7 * k;
         } else {
-          q1 += i1; q2 += i2; q3 += i3; q4 += i4; q5 += i5; q6 += i6;
+          // Minified: the mip level already averages the footprint; nearest texel.
+          let level = 1;
+          while (level < maxLevel && fp4 > lodThr[level]!) level++;
+          const size = levelSize[level]!;
+          const m = size - 1;
+          const sc = levelFrom128[level]!;
+          const c = tex32[level]![(Math.floor((q2 + 64) * sc) & m) * size + (Math.floor((q1 + 64) * sc) & m)]!;
+          tr = (c & 0xff) * gR;
+          tg = ((c >> 8) & 0xff) * gG;
+          tb = (c >>> 16) * gB;
         }
-        let r: number, g: number, b: number;
-        if (ground) {
-          const fp4 = q3 * q3 * q3 * fp4Scale;
-          let tr: number, tg: number, tb: number;
-          if (fp4 <= lod0) {
-            // Magnified or 1:1: bilinear in 7-bit fixed point on packed texels; red and blue
-            // are filtered together in one word (each field stays below 255 * 128 < 2^16).
-            // Texel coordinates are in 1/128 texel: floor gives the texel (>> 7), the bilinear
-            // weight (& 127) and the grain cell (>> 5, four per texel) at once. ToInt32 wraps
-            // modulo 2^32, which keeps the low bits the tiling and the weights use.
-            const fu = Math.floor(q1) | 0;
-            const fv = Math.floor(q2) | 0;
-            const iu = fu >> 7;
-            const iv = fv >> 7;
-            const a7 = fu & 127;
-            const b7 = fv & 127;
-            const w11 = (a7 * b7) >> 7;
-            const w01 = a7 - w11;
-            const w10 = b7 - w11;
-            const w00 = 128 - a7 - b7 + w11;
-            // Tiled level 0: index = tile row + tile column + position in the 4x4 tile.
-            const iu0 = iu & m0, iu1 = (iu + 1) & m0, iv0 = iv & m0, iv1 = (iv + 1) & m0;
-            const u0 = ((iu0 >> 2) << 4) | (iu0 & 3), u1 = ((iu1 >> 2) << 4) | (iu1 & 3);
-            const v0 = (iv0 >> 2) * tileRow + ((iv0 & 3) << 2), v1 = (iv1 >> 2) * tileRow + ((iv1 & 3) << 2);
-            const c00 = tex0[v0 + u0]!, c01 = tex0[v0 + u1]!, c10 = tex0[v1 + u0]!, c11 = tex0[v1 + u1]!;
-            const rb = (c00 & 0xff00ff) * w00 + (c01 & 0xff00ff) * w01 + (c10 & 0xff00ff) * w10 + (c11 & 0xff00ff) * w11;
-            const gg = ((c00 >> 8) & 0xff) * w00 + ((c01 >> 8) & 0xff) * w01 + ((c10 >> 8) & 0xff) * w10 + ((c11 >> 8) & 0xff) * w11;
-            let k = 1;
-            if (fp4 < grainThr) {
-              // Close range: modulate with sub-texel grain so the magnified texture is not smooth.
-              k = grain[(((fv >> grainCellShift) & grainMask) << grainShift) + ((fu >> grainCellShift) & grainMask)]!;
-            }
-            tr = (rb & 0xffff) * gR7 * k;
-            tg = gg * gG7 * k;
-            tb = (rb >>> 16) * gB7 * k;
-          } else {
-            // Minified: the mip level already averages the footprint; nearest texel.
-            let level = 1;
-            while (level < maxLevel && fp4 > lodThr[level]!) level++;
-            const size = levelSize[level]!;
-            const m = size - 1;
-            const sc = levelFrom128[level]!;
-            const c = tex32[level]![(Math.floor((q2 + 64) * sc) & m) * size + (Math.floor((q1 + 64) * sc) & m)]!;
-            tr = (c & 0xff) * gR;
-            tg = ((c >> 8) & 0xff) * gG;
-            tb = (c >>> 16) * gB;
-          }
-          const h1 = 1 - q4;
-          r = tr * q4 + hazeR * h1;
-          g = tg * q4 + hazeG * h1;
-          b = tb * q4 + hazeB * h1;
-        } else {
-          r = q4;
-          g = q5;
-          b = q6;
-          if (q3 > 0) {
-            const dens = clouds[(((q2 | 0) & cloudMask) << cloudShift) + ((q1 | 0) & cloudMask)]! * q3;
-            if (dens > 0) {
-              r += (cloudShadeRG - r) * dens;
-              g += (cloudShadeRG - g) * dens;
-              b += (cloudShade - b) * dens;
-            }
-          }
-        }
+        const h1 = 1 - q4;
+        const r = tr * q4 + hazeR * h1;
+        const g = tg * q4 + hazeG * h1;
+        const b = tb * q4 + hazeB * h1;
         if (useNoise) {
           out[o] = r + noise[(n0 + o) & m17]!;
           out[o + 1] = g + noise[(n0 + o + 1) & m17]!;
@@ -587,32 +591,77 @@ export class Renderer {
         }
       }
     }
-    this.drawSegments(pose, R, out, mask, gain, noiseOffset);
   }
 
-  private drawSegments(pose: CameraPose, R: Float64Array, out: Uint8ClampedArray, mask: Uint8Array | undefined, gain: number, noiseOffset: number): void {
-    const cam = this.camera;
-    const W = cam.width;
-    const H = cam.height;
-    const seg = this.world.segments;
+  /** The sky pixels [u0, u1) of row v (whole spans): sky colour under the clouds, plus the noise as in shadeGround. */
+  private shadeSky(out: Uint8ClampedArray, v: number, u0: number, u1: number, noiseOffset: number): void {
+    const W = this.camera.width;
+    const attr = this.rowAttr, spanEnd = this.spanEnd;
     const sky = this.world.sky;
-    const base = this.segColor;
-    const hazeLut = this.hazeLut;
-    const hazeScale = this.hazeScale;
-    const hazeR = sky.haze[0], hazeG = sky.haze[1], hazeB = sky.haze[2];
-    const fx = cam.fx, fy = cam.fy, ccx = cam.cx + 0.5, ccy = cam.cy + 0.5;
+    const clouds = sky.clouds;
+    const cloudMask = sky.cloudSize - 1;
+    const cloudShift = Math.log2(sky.cloudSize);
+    const cloudShade = this.frame.cloudShade;
+    const cloudShadeRG = cloudShade * 0.95;
+    const useNoise = noiseOffset >= 0;
+    const noise = this.noise;
+    const m17 = NOISE_TABLE - 1;
+    const n0 = useNoise ? noiseOffset : 0;
+    for (let u = u0; u < u1; ) {
+      const end = spanEnd[u]!;
+      const j = ATTRS * u;
+      let q1 = attr[j]!, q2 = attr[j + 1]!, q3 = attr[j + 2]!, q4 = attr[j + 3]!, q5 = attr[j + 4]!, q6 = attr[j + 5]!;
+      let i1 = 0, i2 = 0, i3 = 0, i4 = 0, i5 = 0, i6 = 0;
+      if (end - u > 1) {
+        const jb = ATTRS * end, inv = 1 / (end - u);
+        i1 = (attr[jb]! - q1) * inv; i2 = (attr[jb + 1]! - q2) * inv; i3 = (attr[jb + 2]! - q3) * inv;
+        i4 = (attr[jb + 3]! - q4) * inv; i5 = (attr[jb + 4]! - q5) * inv; i6 = (attr[jb + 5]! - q6) * inv;
+      }
+      for (let o = (v * W + u) * 3; u < end; u++, o += 3) {
+        let r = q4, g = q5, b = q6;
+        if (q3 > 0) {
+          const dens = clouds[(((q2 | 0) & cloudMask) << cloudShift) + ((q1 | 0) & cloudMask)]! * q3;
+          if (dens > 0) {
+            r += (cloudShadeRG - r) * dens;
+            g += (cloudShadeRG - g) * dens;
+            b += (cloudShade - b) * dens;
+          }
+        }
+        if (useNoise) {
+          out[o] = r + noise[(n0 + o) & m17]!;
+          out[o + 1] = g + noise[(n0 + o + 1) & m17]!;
+          out[o + 2] = b + noise[(n0 + o + 2) & m17]!;
+        } else {
+          out[o] = r;
+          out[o + 1] = g;
+          out[o + 2] = b;
+        }
+        q1 += i1; q2 += i2; q3 += i3; q4 += i4; q5 += i5; q6 += i6;
+      }
+    }
+  }
+
+  /**
+   * The thin structures: objects are culled with a conservative frustum test on their bounding
+   * spheres, sorted far to near by sphere-centre depth (painter's algorithm per object; segments
+   * of one object are drawn in their stored order), and their segments projected and rasterised.
+   */
+  private drawSegments(pose: CameraPose, R: Float64Array, out: Uint8ClampedArray, mask: Uint8Array | undefined, noiseOffset: number): void {
+    const visible = this.sortVisibleObjects(pose, R);
+    const objects = this.world.objects;
+    for (let q = 0; q < visible; q++) this.drawObject(objects[this.keys[q]! % 1048576]!, pose, R, out, mask, noiseOffset);
+  }
+
+  /** Sorts the objects in view far to near into the first entries of `keys`; returns their count. */
+  private sortVisibleObjects(pose: CameraPose, R: Float64Array): number {
+    const W = this.camera.width, H = this.camera.height, fx = this.camera.fx, fy = this.camera.fy;
     const r00 = R[0]!, r01 = R[1]!, r02 = R[2]!, r10 = R[3]!, r11 = R[4]!, r12 = R[5]!, r20 = R[6]!, r21 = R[7]!, r22 = R[8]!;
-    const { a, b, radius } = seg;
-    // Objects are culled with a conservative frustum test on their bounding spheres, sorted far
-    // to near by sphere-centre depth (painter's algorithm per object; segments of one object are
-    // drawn in their stored order), and their segments projected and rasterised.
     const tanX = (0.5 * W + 2) / fx, tanY = (0.5 * H + 2) / fy;
     const secX = Math.sqrt(1 + tanX * tanX), secY = Math.sqrt(1 + tanY * tanY);
     const sph = this.objSphere;
-    const objects = this.world.objects;
     const keys = this.keys;
     let visible = 0;
-    for (let oi = 0; oi < objects.length; oi++) {
+    for (let oi = 0; oi < this.world.objects.length; oi++) {
       const sx = sph[4 * oi]! - pose.x, sy = sph[4 * oi + 1]! - pose.y, sz = sph[4 * oi + 2]! - pose.z, rho = sph[4 * oi + 3]!;
       const Xc = r00 * sx + r10 * sy + r20 * sz, Yc = r01 * sx + r11 * sy + r21 * sz, Zc = r02 * sx + r12 * sy + r22 * sz;
       if (Zc < NEAR_M - rho) continue;
@@ -623,79 +672,90 @@ export class Renderer {
     // Unused slots sort last; sorting the whole preallocated array allocates nothing.
     keys.fill(Infinity, visible);
     keys.sort();
-    const order = keys;
-    const cux = this.camera.width, cuy = this.camera.height;
+    return visible;
+  }
+
+  /**
+   * Projects the segments of one object (clipped at the near plane, lit and hazed) and rasterises
+   * them; sub-pixel pieces of a polyline are merged into chords.
+   */
+  private drawObject(ob: WorldObject, pose: CameraPose, R: Float64Array, out: Uint8ClampedArray, mask: Uint8Array | undefined, noiseOffset: number): void {
+    const cam = this.camera;
+    const gain = this.frame.gain;
+    const W = cam.width, H = cam.height;
+    const seg = this.world.segments;
+    const { a, b, radius } = seg;
+    const sky = this.world.sky;
+    const base = this.segColor;
+    const hazeLut = this.hazeLut, hazeScale = this.hazeScale;
+    const hazeR = sky.haze[0], hazeG = sky.haze[1], hazeB = sky.haze[2];
+    const fx = cam.fx, fy = cam.fy, ccx = cam.cx + 0.5, ccy = cam.cy + 0.5;
+    const r00 = R[0]!, r01 = R[1]!, r02 = R[2]!, r10 = R[3]!, r11 = R[4]!, r12 = R[5]!, r20 = R[6]!, r21 = R[7]!, r22 = R[8]!;
     const cont = this.continues;
-    for (let q = 0; q < visible; q++) {
-      const ob = objects[order[q]! % 1048576]!;
-      const end = ob.firstSegment + ob.segmentCount;
-      // Optical coordinates (R^T * (p - pose)) of the previous segment's end, reused when this
-      // segment starts there (polylines: conductor spans, trunks, branches).
-      let pX = 0, pY = 0, pZ = 0;
-      let pending = false, pendingLast = -1, pendingCls = 0;
-      for (let i = ob.firstSegment; i < end; i++) {
-        let X0: number, Y0: number, Z0: number;
-        if (i > ob.firstSegment && cont[i] === 1) {
-          X0 = pX; Y0 = pY; Z0 = pZ;
-        } else {
-          const ax = a[3 * i]! - pose.x, ay = a[3 * i + 1]! - pose.y, az = a[3 * i + 2]! - pose.z;
-          X0 = r00 * ax + r10 * ay + r20 * az; Y0 = r01 * ax + r11 * ay + r21 * az; Z0 = r02 * ax + r12 * ay + r22 * az;
-        }
-        const bx = b[3 * i]! - pose.x, by = b[3 * i + 1]! - pose.y, bz = b[3 * i + 2]! - pose.z;
-        let X1 = r00 * bx + r10 * by + r20 * bz, Y1 = r01 * bx + r11 * by + r21 * bz, Z1 = r02 * bx + r12 * by + r22 * bz;
-        pX = X1; pY = Y1; pZ = Z1;
-        if (Z0 < NEAR_M && Z1 < NEAR_M) continue;
-        if (Z0 < NEAR_M) {
-          const t = (NEAR_M - Z0) / (Z1 - Z0);
-          X0 += (X1 - X0) * t; Y0 += (Y1 - Y0) * t; Z0 = NEAR_M;
-        } else if (Z1 < NEAR_M) {
-          const t = (NEAR_M - Z1) / (Z0 - Z1);
-          X1 += (X0 - X1) * t; Y1 += (Y0 - Y1) * t; Z1 = NEAR_M;
-        }
-        const iz0 = 1 / Z0, iz1 = 1 / Z1;
-        const x0 = fx * X0 * iz0 + ccx, y0 = fy * Y0 * iz0 + ccy;
-        const x1 = fx * X1 * iz1 + ccx, y1 = fy * Y1 * iz1 + ccy;
-        const rr2 = 2 * radius[i]! * fx;
-        const w0 = rr2 * iz0, w1 = rr2 * iz1;
-        const m = 0.5 * (w0 > w1 ? (w0 > 1 ? w0 : 1) : w1 > 1 ? w1 : 1) + 1;
-        if ((x0 > x1 ? x0 : x1) < -m || (x0 < x1 ? x0 : x1) > cux + m || (y0 > y1 ? y0 : y1) < -m || (y0 < y1 ? y0 : y1) > cuy + m) continue;
-        const depth = 0.5 * (Z0 + Z1);
-        const hi = depth * depth * hazeScale;
-        const h = hi < HAZE_LUT_SIZE - 1 ? hazeLut[hi | 0]! : 0;
-        const h1 = 1 - h;
-        // Doubles go through a preallocated scratch: as arguments of a call that is not inlined
-        // they would be boxed (one heap number each, per segment).
-        const sa = this.segArgs;
-        const cls = seg.cls[i]!;
-        // Sub-pixel pieces of a polyline (distant branches) are merged into one chord while the
-        // chord stays under MERGE_PX (L1, px): the same pixels at a fraction of the per-segment
-        // cost; the chord of a bent sub-pixel chain is at most a fraction of a pixel off it.
-        if (pending && pendingLast === i - 1 && cont[i] === 1 && cls === pendingCls && Math.abs(x1 - sa[0]!) + Math.abs(y1 - sa[1]!) < MERGE_PX) {
-          sa[3] = x1; sa[4] = y1; sa[5] = w1; sa[10] = iz1;
-          pendingLast = i;
-          continue;
-        }
-        if (pending) {
-          this.rasterise(pendingCls, ob.id, W, H, out, mask, noiseOffset);
-          pending = false;
-        }
-        sa[0] = x0; sa[1] = y0; sa[2] = w0; sa[3] = x1; sa[4] = y1; sa[5] = w1; sa[9] = iz0; sa[10] = iz1;
-        sa[6] = (base[3 * i]! * h + hazeR * h1) * gain;
-        sa[7] = (base[3 * i + 1]! * h + hazeG * h1) * gain;
-        sa[8] = (base[3 * i + 2]! * h + hazeB * h1) * gain;
-        if (i + 1 < end && cont[i + 1] === 1 && Math.abs(x1 - x0) + Math.abs(y1 - y0) < MERGE_PX) {
-          pending = true;
-          pendingLast = i;
-          pendingCls = cls;
-          continue;
-        }
-        this.rasterise(cls, ob.id, W, H, out, mask, noiseOffset);
+    // Doubles go through a preallocated scratch: as arguments of a call that is not inlined
+    // they would be boxed (one heap number each, per segment).
+    const sa = this.segArgs;
+    const end = ob.firstSegment + ob.segmentCount;
+    // Optical coordinates (R^T * (p - pose)) of the previous segment's end, reused when this
+    // segment starts there (polylines: conductor spans, trunks, branches).
+    let pX = 0, pY = 0, pZ = 0;
+    let pending = false, pendingLast = -1, pendingCls = 0;
+    for (let i = ob.firstSegment; i < end; i++) {
+      let X0: number, Y0: number, Z0: number;
+      if (i > ob.firstSegment && cont[i] === 1) {
+        X0 = pX; Y0 = pY; Z0 = pZ;
+      } else {
+        const ax = a[3 * i]! - pose.x, ay = a[3 * i + 1]! - pose.y, az = a[3 * i + 2]! - pose.z;
+        X0 = r00 * ax + r10 * ay + r20 * az; Y0 = r01 * ax + r11 * ay + r21 * az; Z0 = r02 * ax + r12 * ay + r22 * az;
+      }
+      const bx = b[3 * i]! - pose.x, by = b[3 * i + 1]! - pose.y, bz = b[3 * i + 2]! - pose.z;
+      let X1 = r00 * bx + r10 * by + r20 * bz, Y1 = r01 * bx + r11 * by + r21 * bz, Z1 = r02 * bx + r12 * by + r22 * bz;
+      pX = X1; pY = Y1; pZ = Z1;
+      if (Z0 < NEAR_M && Z1 < NEAR_M) continue;
+      if (Z0 < NEAR_M) {
+        const t = (NEAR_M - Z0) / (Z1 - Z0);
+        X0 += (X1 - X0) * t; Y0 += (Y1 - Y0) * t; Z0 = NEAR_M;
+      } else if (Z1 < NEAR_M) {
+        const t = (NEAR_M - Z1) / (Z0 - Z1);
+        X1 += (X0 - X1) * t; Y1 += (Y0 - Y1) * t; Z1 = NEAR_M;
+      }
+      const iz0 = 1 / Z0, iz1 = 1 / Z1;
+      const x0 = fx * X0 * iz0 + ccx, y0 = fy * Y0 * iz0 + ccy;
+      const x1 = fx * X1 * iz1 + ccx, y1 = fy * Y1 * iz1 + ccy;
+      const rr2 = 2 * radius[i]! * fx;
+      const w0 = rr2 * iz0, w1 = rr2 * iz1;
+      const m = 0.5 * (w0 > w1 ? (w0 > 1 ? w0 : 1) : w1 > 1 ? w1 : 1) + 1;
+      if ((x0 > x1 ? x0 : x1) < -m || (x0 < x1 ? x0 : x1) > W + m || (y0 > y1 ? y0 : y1) < -m || (y0 < y1 ? y0 : y1) > H + m) continue;
+      const cls = seg.cls[i]!;
+      // Sub-pixel pieces of a polyline (distant branches) are merged into one chord while the
+      // chord stays under MERGE_PX (L1, px): the same pixels at a fraction of the per-segment
+      // cost; the chord of a bent sub-pixel chain is at most a fraction of a pixel off it.
+      if (pending && pendingLast === i - 1 && cont[i] === 1 && cls === pendingCls && Math.abs(x1 - sa[0]!) + Math.abs(y1 - sa[1]!) < MERGE_PX) {
+        sa[3] = x1; sa[4] = y1; sa[5] = w1; sa[10] = iz1;
+        pendingLast = i;
+        continue;
       }
       if (pending) {
         this.rasterise(pendingCls, ob.id, W, H, out, mask, noiseOffset);
         pending = false;
       }
+      const depth = 0.5 * (Z0 + Z1);
+      const hi = depth * depth * hazeScale;
+      const h = hi < HAZE_LUT_SIZE - 1 ? hazeLut[hi | 0]! : 0;
+      const h1 = 1 - h;
+      sa[0] = x0; sa[1] = y0; sa[2] = w0; sa[3] = x1; sa[4] = y1; sa[5] = w1; sa[9] = iz0; sa[10] = iz1;
+      sa[6] = (base[3 * i]! * h + hazeR * h1) * gain;
+      sa[7] = (base[3 * i + 1]! * h + hazeG * h1) * gain;
+      sa[8] = (base[3 * i + 2]! * h + hazeB * h1) * gain;
+      if (i + 1 < end && cont[i + 1] === 1 && Math.abs(x1 - x0) + Math.abs(y1 - y0) < MERGE_PX) {
+        pending = true;
+        pendingLast = i;
+        pendingCls = cls;
+        continue;
+      }
+      this.rasterise(cls, ob.id, W, H, out, mask, noiseOffset);
     }
+    if (pending) this.rasterise(pendingCls, ob.id, W, H, out, mask, noiseOffset);
   }
 
   private rasterise(cls: number, obj: number, W: number, H: number, out: Uint8ClampedArray, mask: Uint8Array | undefined, noiseOffset: number): void {
@@ -731,10 +791,9 @@ export class Renderer {
     const dn = n1 - n0;
     const invDm = 1 / dm;
     const secInv = Math.sqrt(dm * dm + dn * dn) * invDm;
-    const limM = xMajor ? W : H;
-    const limN = xMajor ? H : W;
-    const strideM = xMajor ? 1 : W;
-    const strideN = xMajor ? W : 1;
+    // Image limits and pixel strides along the major and the minor axis.
+    const limM = xMajor ? W : H, limN = xMajor ? H : W;
+    const strideM = xMajor ? 1 : W, strideN = xMajor ? W : 1;
     const i0 = Math.max(0, Math.floor(m0));
     const i1 = Math.min(limM - 1, Math.floor(m1));
     // Extent and count of the pixels this segment labels.
@@ -788,20 +847,91 @@ export class Renderer {
         }
       }
     }
-    if (labels > 0) {
-      // Merge this segment's label extent into its object's box once, not per pixel.
-      if (this.bpx[obj] === 0) {
-        this.bx0[obj] = lx0; this.bx1[obj] = lx1; this.by0[obj] = ly0; this.by1[obj] = ly1;
-      } else {
-        if (lx0 < this.bx0[obj]!) this.bx0[obj] = lx0;
-        if (lx1 > this.bx1[obj]!) this.bx1[obj] = lx1;
-        if (ly0 < this.by0[obj]!) this.by0[obj] = ly0;
-        if (ly1 > this.by1[obj]!) this.by1[obj] = ly1;
-      }
-      this.bpx[obj] = this.bpx[obj]! + labels;
-    }
+    if (labels > 0) this.mergeBox(obj, lx0, ly0, lx1, ly1, labels);
   }
 
+  /** Merges one segment's label extent and count into its object's box (once per segment, not per pixel). */
+  private mergeBox(obj: number, lx0: number, ly0: number, lx1: number, ly1: number, labels: number): void {
+    if (this.bpx[obj] === 0) {
+      this.bx0[obj] = lx0; this.bx1[obj] = lx1; this.by0[obj] = ly0; this.by1[obj] = ly1;
+    } else {
+      if (lx0 < this.bx0[obj]!) this.bx0[obj] = lx0;
+      if (lx1 > this.bx1[obj]!) this.bx1[obj] = lx1;
+      if (ly0 < this.by0[obj]!) this.by0[obj] = ly0;
+      if (ly1 > this.by1[obj]!) this.by1[obj] = ly1;
+    }
+    this.bpx[obj] = this.bpx[obj]! + labels;
+  }
+}
+
+/** Ground mip level `lv` (size x size texels, RGB) packed one texel per word; level 0 tiled. */
+function packLevel(lv: Uint8Array, size: number, tiled: boolean): Uint32Array {
+  const packed = new Uint32Array(lv.length / 3);
+  for (let i = 0; i < packed.length; i++) {
+    // Level 0 is stored in 4x4-texel tiles (64 bytes, one cache line), so a bilinear quad
+    // touches one or two lines whatever the direction the view walks across the texture.
+    const dst = tiled ? tiledIndex(i % size, (i / size) | 0, size) : i;
+    packed[dst] = lv[3 * i]! | (lv[3 * i + 1]! << 8) | (lv[3 * i + 2]! << 16);
+  }
+  return packed;
+}
+
+/** Bounding sphere (centre xyz, radius) of each object's segments, 4 numbers per object. */
+function boundingSpheres(world: World): Float64Array {
+  const spheres = new Float64Array(world.objects.length * 4);
+  const { a, b, radius } = world.segments;
+  for (const o of world.objects) {
+    let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+    for (let i = o.firstSegment; i < o.firstSegment + o.segmentCount; i++) {
+      for (const p of [a, b]) {
+        lx = Math.min(lx, p[3 * i]!); ly = Math.min(ly, p[3 * i + 1]!); lz = Math.min(lz, p[3 * i + 2]!);
+        hx = Math.max(hx, p[3 * i]!); hy = Math.max(hy, p[3 * i + 1]!); hz = Math.max(hz, p[3 * i + 2]!);
+      }
+    }
+    const cx = (lx + hx) / 2, cy = (ly + hy) / 2, cz = (lz + hz) / 2;
+    let rad = 0;
+    for (let i = o.firstSegment; i < o.firstSegment + o.segmentCount; i++) {
+      for (const p of [a, b]) {
+        rad = Math.max(rad, Math.hypot(p[3 * i]! - cx, p[3 * i + 1]! - cy, p[3 * i + 2]! - cz) + radius[i]!);
+      }
+    }
+    spheres.set([cx, cy, cz, rad], 4 * o.id);
+  }
+  return spheres;
+}
+
+/** Lit colour per segment (3 per segment) before haze and exposure: the sun is fixed per world. */
+function litSegmentColours(world: World): Float32Array {
+  const sc = world.segments.count;
+  const colours = new Float32Array(sc * 3);
+  const sky = world.sky;
+  const sun = sky.sunDir;
+  const { a, b } = world.segments;
+  for (let i = 0; i < sc; i++) {
+    // Lambert averaged over a cylinder's lit side ~ sqrt(1 - (axis . sun)^2), plus a specular
+    // term for metallic conductors.
+    const ox = a[3 * i]! - b[3 * i]!, oy = a[3 * i + 1]! - b[3 * i + 1]!, oz = a[3 * i + 2]! - b[3 * i + 2]!;
+    const ol = Math.hypot(ox, oy, oz) || 1;
+    const cosA = (ox * sun[0] + oy * sun[1] + oz * sun[2]) / ol;
+    const diffuse = Math.sqrt(Math.max(0, 1 - cosA * cosA)) * 0.8 * Math.max(0.15, sun[2] + 0.3);
+    const obj = world.objects[world.segments.object[i]!]!;
+    const spec = obj.specular * 0.35 * diffuse;
+    colours[3 * i] = obj.albedo[0] * (sky.ambient * 0.9 + diffuse * sky.sunColor[0]) + spec;
+    colours[3 * i + 1] = obj.albedo[1] * (sky.ambient * 0.9 + diffuse * sky.sunColor[1]) + spec;
+    colours[3 * i + 2] = obj.albedo[2] * (sky.ambient + diffuse * sky.sunColor[2]) + spec;
+  }
+  return colours;
+}
+
+/** 1 where segment i starts at the end of segment i - 1 of the same object (a polyline joint). */
+function polylineJoins(seg: Segments): Uint8Array {
+  const { a, b } = seg;
+  const joins = new Uint8Array(seg.count);
+  for (let i = 1; i < seg.count; i++) {
+    const same = seg.object[i] === seg.object[i - 1];
+    if (same && a[3 * i] === b[3 * i - 3] && a[3 * i + 1] === b[3 * i - 2] && a[3 * i + 2] === b[3 * i - 1]) joins[i] = 1;
+  }
+  return joins;
 }
 
 /** Index of texel (u, v) of a size x size texture stored in 4x4 tiles, row-major tiles. */

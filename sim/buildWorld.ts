@@ -62,8 +62,7 @@ class SegmentBuilder {
 export function buildWorld(scenario: Scenario, seed: number, options: BuildWorldOptions = {}): World {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`seed=${seed}, expected an integer in [0, 4294967295]`);
   const perturbed = options.perturbed ?? false;
-  const pert = scenario.perturbation;
-  const thickness = perturbed ? pert.wireThicknessScale : 1;
+  const thickness = perturbed ? scenario.perturbation.wireThicknessScale : 1;
   const layout = Rng.derive(seed, 1);
   const sb = new SegmentBuilder();
 
@@ -78,55 +77,7 @@ export function buildWorld(scenario: Scenario, seed: number, options: BuildWorld
   const pts = new Float64Array(3 * (SEGMENTS_PER_SPAN + 1));
   for (let li = 0; li < lines; li++) {
     const along = lines === 1 ? pick(layout, w.alongPath) : w.alongPath.min + ((li + layout.uniform(0.2, 0.8)) / lines) * (w.alongPath.max - w.alongPath.min);
-    const cy = along * length;
-    const angle = (pick(layout, w.crossingAngle_deg) * Math.PI) / 180;
-    const ux = Math.cos(angle);
-    const uy = Math.sin(angle);
-    const px = -uy; // horizontal normal to the line
-    const py = ux;
-    const height = pick(layout, w.height_m);
-    const spacing = pick(layout, w.poleSpacing_m);
-    const phase = layout.uniform(0.15, 0.85) * spacing;
-    const conductors = pickInt(layout, w.conductorsPerLine);
-    const poleRadius = pick(layout, scenario.poles.radius_m);
-    const poleGrey = pick(layout, scenario.poles.albedo);
-    const wooden = layout.chance(0.4);
-    const poleAlbedo: [number, number, number] = wooden ? [poleGrey * 1.1, poleGrey * 0.8, poleGrey * 0.55] : [poleGrey, poleGrey, poleGrey * 1.02];
-    const armHalf = 0.9 + 0.5 * conductors;
-    // Conductor attachment offsets (along the normal, up) relative to the pole top: one cross-arm,
-    // with a fourth conductor as an earth wire on the pole top.
-    const offsets: Array<[number, number]> = [];
-    const onArm = Math.min(conductors, 3);
-    for (let k = 0; k < onArm; k++) offsets.push([onArm === 1 ? 0 : -armHalf + (2 * armHalf * k) / (onArm - 1), 0]);
-    for (let k = onArm; k < conductors; k++) offsets.push([0, 1.2 + 0.6 * (k - onArm)]);
-    const poleTs: number[] = [];
-    for (let t = phase - Math.ceil(LINE_HALF_LENGTH_M / spacing) * spacing; t <= LINE_HALF_LENGTH_M + spacing; t += spacing) poleTs.push(t);
-    const poleTop = height + 0.3 + (conductors > 3 ? 1.2 + 0.6 * (conductors - 4) + 0.3 : 0);
-    for (const t of poleTs) {
-      const bx = start.x + ux * t;
-      const by = cy + uy * t;
-      sb.begin("pole", CLASS_POLE_TRUNK, poleAlbedo, 0.05);
-      sb.add(bx, by, 0, bx, by, poleTop, poleRadius);
-      if (onArm > 1) sb.add(bx - px * (armHalf + 0.2), by - py * (armHalf + 0.2), height - 0.15, bx + px * (armHalf + 0.2), by + py * (armHalf + 0.2), height - 0.15, poleRadius * 0.5);
-    }
-    for (let c = 0; c < conductors; c++) {
-      const radius = pick(layout, w.radius_m) * thickness;
-      const grey = pick(layout, w.albedo);
-      const albedo: [number, number, number] = [grey, grey, grey * 1.03];
-      const sag = pick(layout, w.sag_m);
-      const off = offsets[c] ?? [0, 0];
-      for (let s = 0; s + 1 < poleTs.length; s++) {
-        const t0 = poleTs[s]!;
-        const t1 = poleTs[s + 1]!;
-        const p0: [number, number, number] = [start.x + ux * t0 + px * off[0], cy + uy * t0 + py * off[0], height + off[1]];
-        const p1: [number, number, number] = [start.x + ux * t1 + px * off[0], cy + uy * t1 + py * off[0], height + off[1]];
-        catenaryPoints(p0, p1, sag * layout.uniform(0.9, 1.1), SEGMENTS_PER_SPAN, pts);
-        sb.begin("wire", CLASS_WIRE, albedo, 0.3 + 0.5 * grey);
-        for (let i = 0; i < SEGMENTS_PER_SPAN; i++) {
-          sb.add(pts[3 * i]!, pts[3 * i + 1]!, pts[3 * i + 2]!, pts[3 * i + 3]!, pts[3 * i + 4]!, pts[3 * i + 5]!, radius);
-        }
-      }
-    }
+    addPowerLine(sb, layout, scenario, start.x, along * length, thickness, pts);
   }
 
   // Trees.
@@ -141,30 +92,7 @@ export function buildWorld(scenario: Scenario, seed: number, options: BuildWorld
   }
 
   const segments = sb.finish();
-  // Separate streams for the ground texture, the sky and lighting, so a different texture size
-  // (e.g. the small one the Gazebo export builds) does not change the sun or the exposure.
-  const looks = Rng.derive(seed, 2);
-  const skyRng = Rng.derive(seed, 8);
-  const l = scenario.lighting;
-  const lightingScale = perturbed ? pert.lightingScale : 1;
-  const ground = buildGround(looks, {
-    texel_m: scenario.ground.texelSize_m,
-    size: scenario.ground.textureSize,
-    fields: scenario.ground.fields,
-    roads: scenario.ground.roads,
-    buildings: scenario.ground.buildings,
-    foliage: scenario.ground.foliage,
-    water: scenario.ground.water,
-    brightness: pick(looks, scenario.ground.brightness),
-  });
-  const exposure = pick(skyRng, l.exposure) * lightingScale;
-  const sky = buildSky(skyRng, {
-    sunElevation_deg: pick(skyRng, l.sunElevation_deg),
-    sunAzimuth_deg: pick(skyRng, l.sunAzimuth_deg),
-    cloudCover: pick(skyRng, l.cloudCover),
-    visibility_m: pick(skyRng, l.visibility_m),
-    skyBrightness: pick(skyRng, l.skyBrightness),
-  });
+  const { ground, sky, exposure } = buildLooks(scenario, seed, perturbed);
   const windRng = Rng.derive(seed, 3);
   const windSpeed = pick(windRng, scenario.wind.meanSpeed_m_s);
   const windDir = (pick(windRng, scenario.wind.direction_deg) * Math.PI) / 180;
@@ -185,6 +113,93 @@ export function buildWorld(scenario: Scenario, seed: number, options: BuildWorld
     },
     exposure,
   };
+}
+
+/**
+ * One power line crossing the path at (x0, y0): poles with a cross-arm every pole spacing over
+ * LINE_HALF_LENGTH_M to both sides, and its conductors strung between them as catenaries.
+ */
+function addPowerLine(sb: SegmentBuilder, rng: Rng, scenario: Scenario, x0: number, y0: number, thickness: number, pts: Float64Array): void {
+  const w = scenario.wires;
+  const angle = (pick(rng, w.crossingAngle_deg) * Math.PI) / 180;
+  const ux = Math.cos(angle);
+  const uy = Math.sin(angle);
+  const px = -uy; // horizontal normal to the line
+  const py = ux;
+  const height = pick(rng, w.height_m);
+  const spacing = pick(rng, w.poleSpacing_m);
+  const phase = rng.uniform(0.15, 0.85) * spacing;
+  const conductors = pickInt(rng, w.conductorsPerLine);
+  const poleRadius = pick(rng, scenario.poles.radius_m);
+  const poleGrey = pick(rng, scenario.poles.albedo);
+  const wooden = rng.chance(0.4);
+  const poleAlbedo: [number, number, number] = wooden ? [poleGrey * 1.1, poleGrey * 0.8, poleGrey * 0.55] : [poleGrey, poleGrey, poleGrey * 1.02];
+  const armHalf = 0.9 + 0.5 * conductors;
+  // Conductor attachment offsets (along the normal, up) relative to the pole top: one cross-arm,
+  // with a fourth conductor as an earth wire on the pole top.
+  const offsets: Array<[number, number]> = [];
+  const onArm = Math.min(conductors, 3);
+  for (let k = 0; k < onArm; k++) offsets.push([onArm === 1 ? 0 : -armHalf + (2 * armHalf * k) / (onArm - 1), 0]);
+  for (let k = onArm; k < conductors; k++) offsets.push([0, 1.2 + 0.6 * (k - onArm)]);
+  const poleTs: number[] = [];
+  for (let t = phase - Math.ceil(LINE_HALF_LENGTH_M / spacing) * spacing; t <= LINE_HALF_LENGTH_M + spacing; t += spacing) poleTs.push(t);
+  const poleTop = height + 0.3 + (conductors > 3 ? 1.2 + 0.6 * (conductors - 4) + 0.3 : 0);
+  for (const t of poleTs) {
+    const bx = x0 + ux * t;
+    const by = y0 + uy * t;
+    sb.begin("pole", CLASS_POLE_TRUNK, poleAlbedo, 0.05);
+    sb.add(bx, by, 0, bx, by, poleTop, poleRadius);
+    if (onArm > 1) sb.add(bx - px * (armHalf + 0.2), by - py * (armHalf + 0.2), height - 0.15, bx + px * (armHalf + 0.2), by + py * (armHalf + 0.2), height - 0.15, poleRadius * 0.5);
+  }
+  for (let c = 0; c < conductors; c++) {
+    const radius = pick(rng, w.radius_m) * thickness;
+    const grey = pick(rng, w.albedo);
+    const albedo: [number, number, number] = [grey, grey, grey * 1.03];
+    const sag = pick(rng, w.sag_m);
+    const off = offsets[c] ?? [0, 0];
+    for (let s = 0; s + 1 < poleTs.length; s++) {
+      const t0 = poleTs[s]!;
+      const t1 = poleTs[s + 1]!;
+      const p0: [number, number, number] = [x0 + ux * t0 + px * off[0], y0 + uy * t0 + py * off[0], height + off[1]];
+      const p1: [number, number, number] = [x0 + ux * t1 + px * off[0], y0 + uy * t1 + py * off[0], height + off[1]];
+      catenaryPoints(p0, p1, sag * rng.uniform(0.9, 1.1), SEGMENTS_PER_SPAN, pts);
+      sb.begin("wire", CLASS_WIRE, albedo, 0.3 + 0.5 * grey);
+      for (let i = 0; i < SEGMENTS_PER_SPAN; i++) {
+        sb.add(pts[3 * i]!, pts[3 * i + 1]!, pts[3 * i + 2]!, pts[3 * i + 3]!, pts[3 * i + 4]!, pts[3 * i + 5]!, radius);
+      }
+    }
+  }
+}
+
+/**
+ * The ground texture, the sky and the exposure. Separate streams for the ground texture and for
+ * the sky and lighting, so a different texture size (e.g. the small one the Gazebo export builds)
+ * does not change the sun or the exposure.
+ */
+function buildLooks(scenario: Scenario, seed: number, perturbed: boolean): Pick<World, "ground" | "sky" | "exposure"> {
+  const looks = Rng.derive(seed, 2);
+  const skyRng = Rng.derive(seed, 8);
+  const l = scenario.lighting;
+  const lightingScale = perturbed ? scenario.perturbation.lightingScale : 1;
+  const ground = buildGround(looks, {
+    texel_m: scenario.ground.texelSize_m,
+    size: scenario.ground.textureSize,
+    fields: scenario.ground.fields,
+    roads: scenario.ground.roads,
+    buildings: scenario.ground.buildings,
+    foliage: scenario.ground.foliage,
+    water: scenario.ground.water,
+    brightness: pick(looks, scenario.ground.brightness),
+  });
+  const exposure = pick(skyRng, l.exposure) * lightingScale;
+  const sky = buildSky(skyRng, {
+    sunElevation_deg: pick(skyRng, l.sunElevation_deg),
+    sunAzimuth_deg: pick(skyRng, l.sunAzimuth_deg),
+    cloudCover: pick(skyRng, l.cloudCover),
+    visibility_m: pick(skyRng, l.visibility_m),
+    skyBrightness: pick(skyRng, l.skyBrightness),
+  });
+  return { ground, sky, exposure };
 }
 
 function addTree(sb: SegmentBuilder, rng: Rng, scenario: Scenario, x: number, y: number, thickness: number): void {

@@ -103,6 +103,16 @@ function runsOf(world: World): Runs {
   return runs;
 }
 
+/**
+ * The straight flight path of one call: from the body centre c along the unit direction d over
+ * the horizon to e, with its bounding box (low, high corners). Module scratch: no allocation per
+ * call.
+ */
+const path = { cx: 0, cy: 0, cz: 0, ex: 0, ey: 0, ez: 0, horizon: 0, lx: 0, ly: 0, lz: 0, hx: 0, hy: 0, hz: 0 };
+type FlightPath = typeof path;
+/** Closest points of the nearest structure and of the first one on the path (xyz each). */
+const hitPoints = new Float64Array(6);
+
 /** Fills `out` for the drone state `s` in `world` with body radius `bodyRadius_m`. */
 export function computePrivileged(
   world: World,
@@ -123,9 +133,8 @@ export function computePrivileged(
     dx = Math.cos(s.yaw); dy = Math.sin(s.yaw); dz = 0;
   }
   const ex = cx + dx * horizon, ey = cy + dy * horizon, ez = cz + dz * horizon;
-  const cyaw = Math.cos(s.yaw), syaw = Math.sin(s.yaw);
-  const pLx = Math.min(cx, ex), pHx = Math.max(cx, ex), pLy = Math.min(cy, ey), pHy = Math.max(cy, ey), pLz = Math.min(cz, ez), pHz = Math.max(cz, ez);
-  const seg = world.segments;
+  path.cx = cx; path.cy = cy; path.cz = cz; path.ex = ex; path.ey = ey; path.ez = ez; path.horizon = horizon;
+  path.lx = Math.min(cx, ex); path.hx = Math.max(cx, ex); path.ly = Math.min(cy, ey); path.hy = Math.max(cy, ey); path.lz = Math.min(cz, ez); path.hz = Math.max(cz, ez);
   out.nearestDistance_m = Infinity;
   out.nearestClass = CLASS_BACKGROUND;
   out.nearestObject = -1;
@@ -133,28 +142,50 @@ export function computePrivileged(
   out.pathClass = CLASS_BACKGROUND;
   out.pathObject = -1;
   out.classDistance_m.fill(Infinity);
-  let nearestPx = 0, nearestPy = 0, nearestPz = 0, pathPx = 0, pathPy = 0, pathPz = 0;
+  hitPoints.fill(0);
+  scanStructures(world, path, bodyRadius_m, margin, out);
+  const cyaw = Math.cos(s.yaw), syaw = Math.sin(s.yaw);
+  if (out.nearestObject >= 0) {
+    out.nearestAzimuth_rad = azimuthOf(hitPoints[0]! - cx, hitPoints[1]! - cy, cyaw, syaw);
+    out.nearestElevation_rad = elevationOf(hitPoints[0]! - cx, hitPoints[1]! - cy, hitPoints[2]! - cz, cyaw, syaw);
+  }
+  if (out.pathObject >= 0) {
+    out.pathAzimuth_rad = azimuthOf(hitPoints[3]! - cx, hitPoints[4]! - cy, cyaw, syaw);
+    out.pathElevation_rad = elevationOf(hitPoints[3]! - cx, hitPoints[4]! - cy, hitPoints[5]! - cz, cyaw, syaw);
+    out.timeToCollision_s = speed > 0.3 ? out.pathDistance_m / speed : Infinity;
+  } else {
+    out.pathAzimuth_rad = 0;
+    out.pathElevation_rad = 0;
+    out.timeToCollision_s = Infinity;
+  }
+  out.groundClearance_m = cz - bodyRadius_m;
+  const gx = world.goal.x - cx, gy = world.goal.y - cy, gz = world.goal.z - cz;
+  out.goalDistance_m = Math.hypot(gx, gy, gz);
+  out.goalAzimuth_rad = Math.atan2(-syaw * gx + cyaw * gy, cyaw * gx + syaw * gy);
+  return out;
+}
+
+/** Azimuth in the heading frame (cos, sin of the yaw) of the horizontal offset (rx, ry), left positive. */
+function azimuthOf(rx: number, ry: number, cyaw: number, syaw: number): number {
+  return Math.atan2(-syaw * rx + cyaw * ry, cyaw * rx + syaw * ry);
+}
+
+/** Elevation of the offset (rx, ry, rz) above the horizontal plane, up positive. */
+function elevationOf(rx: number, ry: number, rz: number, cyaw: number, syaw: number): number {
+  return Math.atan2(rz, Math.hypot(cyaw * rx + syaw * ry, -syaw * rx + cyaw * ry));
+}
+
+/**
+ * The nearest-structure, per-class and path tests over every segment of the world (whole runs
+ * skipped where they cannot change the result) into `out`, the closest points into hitPoints.
+ */
+function scanStructures(world: World, p: FlightPath, bodyRadius_m: number, margin: number, out: PrivilegedState): void {
+  const seg = world.segments;
+  const cx = p.cx, cy = p.cy, cz = p.cz, ex = p.ex, ey = p.ey, ez = p.ez, horizon = p.horizon;
+  const pLx = p.lx, pHx = p.hx, pLy = p.ly, pHy = p.hy, pLz = p.lz, pHz = p.hz;
   const runs = runsOf(world);
-  const classDistance = out.classDistance_m;
   for (let q = 0; q < runs.start.length; q++) {
-    const qb = 6 * q;
-    const lx = runs.box[qb]!, ly = runs.box[qb + 1]!, lz = runs.box[qb + 2]!, hx = runs.box[qb + 3]!, hy = runs.box[qb + 4]!, hz = runs.box[qb + 5]!;
-    const rmax = runs.maxRadius[q]!;
-    // Skip the run when its box is off the path and no segment in it could beat the best so far
-    // of any of its classes (the segment loop below accepts only strict improvements, so the
-    // result is the same as visiting every segment).
-    const reach = rmax + bodyRadius_m + margin;
-    const offPath = hx < pLx - reach || lx > pHx + reach || hy < pLy - reach || ly > pHy + reach || hz < pLz - reach || lz > pHz + reach;
-    if (offPath) {
-      const ox = cx < lx ? lx - cx : cx > hx ? cx - hx : 0;
-      const oy = cy < ly ? ly - cy : cy > hy ? cy - hy : 0;
-      const oz = cz < lz ? lz - cz : cz > hz ? cz - hz : 0;
-      const bound = Math.sqrt(ox * ox + oy * oy + oz * oz) - rmax - bodyRadius_m;
-      const cm = runs.classes[q]!;
-      let worst = -Infinity;
-      for (let c = 0; c < classDistance.length; c++) if ((cm & (1 << c)) !== 0 && classDistance[c]! > worst) worst = classDistance[c]!;
-      if (bound >= worst) continue;
-    }
+    if (runCannotImprove(runs, q, p, bodyRadius_m, margin, out.classDistance_m)) continue;
     const runEnd = runs.end[q]!;
     for (let i = runs.start[q]!; i < runEnd; i++) {
       const j = 3 * i;
@@ -177,7 +208,7 @@ export function computePrivileged(
           out.nearestDistance_m = surface;
           out.nearestClass = cls;
           out.nearestObject = seg.object[i]!;
-          nearestPx = ax + (bx - ax) * pair.t; nearestPy = ay + (by - ay) * pair.t; nearestPz = az + (bz - az) * pair.t;
+          hitPoints[0] = ax + (bx - ax) * pair.t; hitPoints[1] = ay + (by - ay) * pair.t; hitPoints[2] = az + (bz - az) * pair.t;
         }
       }
       // The path check only where the segment's box meets the swept body's box.
@@ -192,33 +223,31 @@ export function computePrivileged(
           out.pathDistance_m = along;
           out.pathClass = cls;
           out.pathObject = seg.object[i]!;
-          pathPx = ax + (bx - ax) * pair.t; pathPy = ay + (by - ay) * pair.t; pathPz = az + (bz - az) * pair.t;
+          hitPoints[3] = ax + (bx - ax) * pair.t; hitPoints[4] = ay + (by - ay) * pair.t; hitPoints[5] = az + (bz - az) * pair.t;
         }
       }
     }
   }
-  if (out.nearestObject >= 0) {
-    const rx = nearestPx - cx, ry = nearestPy - cy, rz = nearestPz - cz;
-    const fwd = cyaw * rx + syaw * ry;
-    const left = -syaw * rx + cyaw * ry;
-    out.nearestAzimuth_rad = Math.atan2(left, fwd);
-    out.nearestElevation_rad = Math.atan2(rz, Math.hypot(fwd, left));
-  }
-  if (out.pathObject >= 0) {
-    const rx = pathPx - cx, ry = pathPy - cy, rz = pathPz - cz;
-    const fwd = cyaw * rx + syaw * ry;
-    const left = -syaw * rx + cyaw * ry;
-    out.pathAzimuth_rad = Math.atan2(left, fwd);
-    out.pathElevation_rad = Math.atan2(rz, Math.hypot(fwd, left));
-    out.timeToCollision_s = speed > 0.3 ? out.pathDistance_m / speed : Infinity;
-  } else {
-    out.pathAzimuth_rad = 0;
-    out.pathElevation_rad = 0;
-    out.timeToCollision_s = Infinity;
-  }
-  out.groundClearance_m = cz - bodyRadius_m;
-  const gx = world.goal.x - cx, gy = world.goal.y - cy, gz = world.goal.z - cz;
-  out.goalDistance_m = Math.hypot(gx, gy, gz);
-  out.goalAzimuth_rad = Math.atan2(-syaw * gx + cyaw * gy, cyaw * gx + syaw * gy);
-  return out;
+}
+
+/**
+ * Whether run q can be skipped: its box is off the path and no segment in it could beat the best
+ * so far of any of its classes (the segment loop accepts only strict improvements, so the result
+ * is the same as visiting every segment).
+ */
+function runCannotImprove(runs: Runs, q: number, p: FlightPath, bodyRadius_m: number, margin: number, classDistance: Float64Array): boolean {
+  const qb = 6 * q;
+  const lx = runs.box[qb]!, ly = runs.box[qb + 1]!, lz = runs.box[qb + 2]!, hx = runs.box[qb + 3]!, hy = runs.box[qb + 4]!, hz = runs.box[qb + 5]!;
+  const rmax = runs.maxRadius[q]!;
+  const reach = rmax + bodyRadius_m + margin;
+  const offPath = hx < p.lx - reach || lx > p.hx + reach || hy < p.ly - reach || ly > p.hy + reach || hz < p.lz - reach || lz > p.hz + reach;
+  if (!offPath) return false;
+  const ox = p.cx < lx ? lx - p.cx : p.cx > hx ? p.cx - hx : 0;
+  const oy = p.cy < ly ? ly - p.cy : p.cy > hy ? p.cy - hy : 0;
+  const oz = p.cz < lz ? lz - p.cz : p.cz > hz ? p.cz - hz : 0;
+  const bound = Math.sqrt(ox * ox + oy * oy + oz * oz) - rmax - bodyRadius_m;
+  const cm = runs.classes[q]!;
+  let worst = -Infinity;
+  for (let c = 0; c < classDistance.length; c++) if ((cm & (1 << c)) !== 0 && classDistance[c]! > worst) worst = classDistance[c]!;
+  return bound >= worst;
 }

@@ -1,6 +1,6 @@
 /**
  * The background is shaded in 8-px spans with linear interpolation between exact span ends
- * (sim/Renderer.ts, renderView). Against the same renderer with spanTolerance 0 (every pixel
+ * (sim/Renderer.ts, rowSpans). Against the same renderer with spanTolerance 0 (every pixel
  * exact) over poses that cover low and high altitude, banks and a view into the sun, the
  * interpolation must be invisible: mean |difference| below 0.1 grey level and at most 0.2 % of
  * the values more than 8 levels off (measured when written: mean 0.047, 0.052 % over 8, from mip
