@@ -71,21 +71,21 @@ const ALL_ENCODINGS = Object.keys(IMAGE_ENCODINGS);
 /** The node's parameters with their defaults, descriptions and ranges. */
 function declareSafetyParams(node: RosNode) {
   return {
-  staleTimeout: declareDouble(node, "stale_timeout_s", 0.15, "An input older than this (node clock) -> hover", { from: 0.01, to: 10 }),
-  period: declareDouble(node, "check_period_s", 0.05, "Watchdog timer period; hover within stale_timeout_s + check_period_s", { from: 0.001, to: 0.1 }),
-  runawayDelta: declareDouble(node, "runaway_delta", 0.6, "max|delta| above this, sustained, -> hover (SPEC: > 0.6 = out of control)", { from: 0.01, to: 100 }),
-  runawayCount: declareInt(node, "runaway_count", 5, "Consecutive harness updates above runaway_delta that trip the watchdog", { from: 1, to: 1000 }),
-  watchCommand: declareBool(node, "watch_command", true, "Also require a fresh cmd_vel_raw (a dead controller -> hover)"),
-  watchGps: declareBool(node, "watch_gps", true, "Require a fresh gps/fix"),
-  frozenTimeout: declareDouble(
-    node,
-    "frozen_image_timeout_s",
-    0.15,
-    "Camera pixels bit-identical for longer than this (node clock), while the stamps advance -> hover; 0 disables (a noise-free simulated camera)",
-    { from: 0, to: 10 },
-  ),
-  output: declareString<SafetyOutput>(node, "output", "cmd_vel", "px4: also PX4 TrajectorySetpoint + OffboardControlMode on fmu/in/*; cmd_vel, mavros, ardupilot: cmd_vel only (remap it for MAVROS / ArduPilot)", ["cmd_vel", "px4", "mavros", "ardupilot"]),
-  frameId: declareString(node, "frame_id", "base_link", "frame_id of cmd_vel (body FLU)"),
+    staleTimeout: declareDouble(node, "stale_timeout_s", 0.15, "An input older than this (node clock) -> hover", { from: 0.01, to: 10 }),
+    period: declareDouble(node, "check_period_s", 0.05, "Watchdog timer period; hover within stale_timeout_s + check_period_s", { from: 0.001, to: 0.1 }),
+    runawayDelta: declareDouble(node, "runaway_delta", 0.6, "max|delta| above this, sustained, -> hover (SPEC: > 0.6 = out of control)", { from: 0.01, to: 100 }),
+    runawayCount: declareInt(node, "runaway_count", 5, "Consecutive harness updates above runaway_delta that trip the watchdog", { from: 1, to: 1000 }),
+    watchCommand: declareBool(node, "watch_command", true, "Also require a fresh cmd_vel_raw (a dead controller -> hover)"),
+    watchGps: declareBool(node, "watch_gps", true, "Require a fresh gps/fix"),
+    frozenTimeout: declareDouble(
+      node,
+      "frozen_image_timeout_s",
+      0.15,
+      "Camera pixels bit-identical for longer than this (node clock), while the stamps advance -> hover; 0 disables (a noise-free simulated camera)",
+      { from: 0, to: 10 },
+    ),
+    output: declareString<SafetyOutput>(node, "output", "cmd_vel", "px4: also PX4 TrajectorySetpoint + OffboardControlMode on fmu/in/*; cmd_vel, mavros, ardupilot: cmd_vel only (remap it for MAVROS / ArduPilot)", ["cmd_vel", "px4", "mavros", "ardupilot"]),
+    frameId: declareString(node, "frame_id", "base_link", "frame_id of cmd_vel (body FLU)"),
   };
 }
 type SafetyParams = ReturnType<typeof declareSafetyParams>;
