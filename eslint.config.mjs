@@ -29,9 +29,11 @@ export default tseslint.config(
     },
   },
   {
-    // Issue 17: no function over about 80 lines in the package's code (tests are exempt: a
-    // describe block is a list of cases, not a function to read in one go).
-    files: ["src/**/*.ts", "nodes/**/*.ts", "sim/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts"],
+    // Issue 17: no function over about 80 lines, in the package's code and in its tests (a long
+    // describe block is split into sibling describes by theme, shared setup into named helpers).
+    // The test block below sets its own no-restricted-syntax (INDEX_AS_NUMBER plus its selectors),
+    // which replaces this one for test files; max-lines-per-function is set here only.
+    files: ["src/**/*.ts", "nodes/**/*.ts", "sim/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts", "test/**/*.ts"],
     rules: {
       "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }],
       "no-restricted-syntax": ["error", INDEX_AS_NUMBER],

@@ -6,6 +6,48 @@ import { offeredQosProfilesYaml, parseOfferedQosProfiles } from "../../src/bag/o
 import { QOS_DEFAULT, QOS_SENSOR_DATA, QOS_TRANSIENT_LOCAL } from "../../src/ros/graph/types";
 import { TALKER_MCAP, TALKER_SQLITE3 } from "./fixtures";
 
+/** Two files, an odd topic name and custom data: every key rosbag2 writes in version 8. */
+const VERSION_8_METADATA: BagMetadata = {
+  version: 8,
+  storageIdentifier: "mcap",
+  relativeFilePaths: ["f_0.mcap", "f_1.mcap"],
+  durationNs: 12_345_678_901n,
+  startingTimeNs: 1_700_000_000_123_456_789n,
+  messageCount: 42,
+  topics: [
+    { name: "/camera/image_raw", type: "sensor_msgs/msg/Image", serializationFormat: "cdr", offeredQosProfiles: offeredQosProfilesYaml([QOS_SENSOR_DATA]), typeDescriptionHash: "", messageCount: 40 },
+    { name: "/odd \"name\"", type: "std_msgs/msg/String", serializationFormat: "cdr", offeredQosProfiles: "", typeDescriptionHash: "RIHS01_00", messageCount: 2 },
+  ],
+  compressionFormat: "",
+  compressionMode: "",
+  files: [
+    { path: "f_0.mcap", startingTimeNs: 1_700_000_000_123_456_789n, durationNs: 5n, messageCount: 20 },
+    { path: "f_1.mcap", startingTimeNs: 1_700_000_010_000_000_000n, durationNs: 2_469_135_790n, messageCount: 22 },
+  ],
+  customData: { pilot: "test" },
+  rosDistro: "jazzy",
+};
+
+const VERSION_9_QOS_LIST_YAML = `rosbag2_bagfile_information:
+  version: 9
+  storage_identifier: mcap
+  duration: {nanoseconds: 10}
+  starting_time: {nanoseconds_since_epoch: 5}
+  message_count: 1
+  topics_with_message_count:
+    - topic_metadata:
+        name: /x
+        type: std_msgs/msg/String
+        serialization_format: cdr
+        offered_qos_profiles:
+          - history: keep_last
+            depth: 7
+            reliability: best_effort
+            durability: volatile
+      message_count: 1
+  relative_file_paths: [x_0.mcap]
+`;
+
 describe("metadata.yaml", () => {
   it.each([
     ["talker-mcap", TALKER_MCAP],
@@ -24,26 +66,7 @@ describe("metadata.yaml", () => {
   });
 
   it("writes version 8 with rosbag2's keys and reads it back unchanged", () => {
-    const md: BagMetadata = {
-      version: 8,
-      storageIdentifier: "mcap",
-      relativeFilePaths: ["f_0.mcap", "f_1.mcap"],
-      durationNs: 12_345_678_901n,
-      startingTimeNs: 1_700_000_000_123_456_789n,
-      messageCount: 42,
-      topics: [
-        { name: "/camera/image_raw", type: "sensor_msgs/msg/Image", serializationFormat: "cdr", offeredQosProfiles: offeredQosProfilesYaml([QOS_SENSOR_DATA]), typeDescriptionHash: "", messageCount: 40 },
-        { name: "/odd \"name\"", type: "std_msgs/msg/String", serializationFormat: "cdr", offeredQosProfiles: "", typeDescriptionHash: "RIHS01_00", messageCount: 2 },
-      ],
-      compressionFormat: "",
-      compressionMode: "",
-      files: [
-        { path: "f_0.mcap", startingTimeNs: 1_700_000_000_123_456_789n, durationNs: 5n, messageCount: 20 },
-        { path: "f_1.mcap", startingTimeNs: 1_700_000_010_000_000_000n, durationNs: 2_469_135_790n, messageCount: 22 },
-      ],
-      customData: { pilot: "test" },
-      rosDistro: "jazzy",
-    };
+    const md = VERSION_8_METADATA;
     const text = stringifyBagMetadata(md);
     expect(parseBagMetadata(text)).toEqual(md);
     const raw = parseYaml(text, { intAsBigInt: true }) as { rosbag2_bagfile_information: Record<string, unknown> };
@@ -66,26 +89,7 @@ describe("metadata.yaml", () => {
   });
 
   it("reads a version 9 style offered_qos_profiles given as a YAML list", () => {
-    const text = `rosbag2_bagfile_information:
-  version: 9
-  storage_identifier: mcap
-  duration: {nanoseconds: 10}
-  starting_time: {nanoseconds_since_epoch: 5}
-  message_count: 1
-  topics_with_message_count:
-    - topic_metadata:
-        name: /x
-        type: std_msgs/msg/String
-        serialization_format: cdr
-        offered_qos_profiles:
-          - history: keep_last
-            depth: 7
-            reliability: best_effort
-            durability: volatile
-      message_count: 1
-  relative_file_paths: [x_0.mcap]
-`;
-    const md = parseBagMetadata(text);
+    const md = parseBagMetadata(VERSION_9_QOS_LIST_YAML);
     expect(parseOfferedQosProfiles(md.topics[0]!.offeredQosProfiles)).toEqual([
       { history: "keep_last", depth: 7, reliability: "best_effort", durability: "volatile" },
     ]);

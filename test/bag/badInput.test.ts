@@ -78,27 +78,6 @@ describe("bad input gives an error naming the file and the problem, after every 
     expect(last.type === "problem" && last.message).toMatch(/CRC/i);
   });
 
-  it("non-bag file", async () => {
-    const fs = new MemoryBagFileSystem();
-    fs.files.set("/x/notes.txt", new TextEncoder().encode("this is not a bag at all"));
-    await expect(Bag.open(fs, "/x/notes.txt")).rejects.toThrow("/x/notes.txt: not a rosbag2 bag file");
-  });
-
-  it("missing metadata.yaml", async () => {
-    const fs = new MemoryBagFileSystem();
-    await smallBag(fs, "/b/m");
-    fs.files.delete("/b/m/metadata.yaml");
-    await expect(Bag.open(fs, "/b/m")).rejects.toThrow("/b/m/metadata.yaml: missing");
-  });
-
-  it("unknown storage id", async () => {
-    const fs = new MemoryBagFileSystem();
-    await smallBag(fs, "/b/u");
-    const text = (await fs.readText("/b/u/metadata.yaml")).replace("storage_identifier: mcap", "storage_identifier: rosbag_v2");
-    await fs.writeText("/b/u/metadata.yaml", text);
-    await expect(Bag.open(fs, "/b/u")).rejects.toThrow('/b/u/metadata.yaml: unknown storage_identifier "rosbag_v2", expected "mcap" or "sqlite3"');
-  });
-
   it("a schema that does not parse: a problem naming topic and type, raw messages still readable", async () => {
     const fs = new MemoryBagFileSystem();
     await smallBag(fs, "/b/s", "string[ data\n");
@@ -126,6 +105,29 @@ describe("bad input gives an error naming the file and the problem, after every 
     expect(got).toHaveLength(1);
     expect(got[0]).toMatchObject({ type: "problem", file: "/h/huge.mcap" });
     expect(got[0]!.type === "problem" && got[0]!.message).toMatch(expected);
+  });
+});
+
+describe("a bad bag directory gives an error naming the file", () => {
+  it("non-bag file", async () => {
+    const fs = new MemoryBagFileSystem();
+    fs.files.set("/x/notes.txt", new TextEncoder().encode("this is not a bag at all"));
+    await expect(Bag.open(fs, "/x/notes.txt")).rejects.toThrow("/x/notes.txt: not a rosbag2 bag file");
+  });
+
+  it("missing metadata.yaml", async () => {
+    const fs = new MemoryBagFileSystem();
+    await smallBag(fs, "/b/m");
+    fs.files.delete("/b/m/metadata.yaml");
+    await expect(Bag.open(fs, "/b/m")).rejects.toThrow("/b/m/metadata.yaml: missing");
+  });
+
+  it("unknown storage id", async () => {
+    const fs = new MemoryBagFileSystem();
+    await smallBag(fs, "/b/u");
+    const text = (await fs.readText("/b/u/metadata.yaml")).replace("storage_identifier: mcap", "storage_identifier: rosbag_v2");
+    await fs.writeText("/b/u/metadata.yaml", text);
+    await expect(Bag.open(fs, "/b/u")).rejects.toThrow('/b/u/metadata.yaml: unknown storage_identifier "rosbag_v2", expected "mcap" or "sqlite3"');
   });
 
   it("a bag directory whose listed file is missing names that file", async () => {

@@ -103,6 +103,28 @@ async function readAll(bag: Bag): Promise<BagMessage[]> {
   return out;
 }
 
+/** The schema of a .db3: its tables and indexes with their columns, as sqlite reports them. */
+function db3Layout(file: string): unknown {
+  const db = new Database(file, { readonly: true });
+  try {
+    const objects = db.prepare("SELECT type, name, tbl_name FROM sqlite_master ORDER BY type, name").all() as Array<{ type: string; name: string }>;
+    return objects.map((o) => ({
+      ...o,
+      columns:
+        o.type === "table"
+          ? (db.pragma(`table_info(${o.name})`) as Array<{ name: string; type: string; notnull: number; pk: number }>).map((c) => [
+              c.name,
+              c.type.toUpperCase(),
+              c.notnull,
+              c.pk,
+            ])
+          : db.pragma(`index_xinfo(${o.name})`),
+    }));
+  } finally {
+    db.close();
+  }
+}
+
 let root: string;
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "db3-writer-"));
@@ -173,29 +195,11 @@ describe("BagWriter storage sqlite3", () => {
     const dir = join(root, "layout");
     await writeBag(dir, { storage: "sqlite3" });
     const fixtureFile = join(TALKER_SQLITE3, readdirSync(TALKER_SQLITE3).find((f) => f.endsWith(".db3"))!);
-    const layout = (file: string): unknown => {
-      const db = new Database(file, { readonly: true });
-      try {
-        const objects = db.prepare("SELECT type, name, tbl_name FROM sqlite_master ORDER BY type, name").all() as Array<{ type: string; name: string }>;
-        return objects.map((o) => ({
-          ...o,
-          columns:
-            o.type === "table"
-              ? (db.pragma(`table_info(${o.name})`) as Array<{ name: string; type: string; notnull: number; pk: number }>).map((c) => [
-                  c.name,
-                  c.type.toUpperCase(),
-                  c.notnull,
-                  c.pk,
-                ])
-              : db.pragma(`index_xinfo(${o.name})`),
-        }));
-      } finally {
-        db.close();
-      }
-    };
-    expect(layout(join(dir, "layout_0.db3"))).toEqual(layout(fixtureFile));
+    expect(db3Layout(join(dir, "layout_0.db3"))).toEqual(db3Layout(fixtureFile));
   });
+});
 
+describe("BagWriter storage sqlite3: bag info and split files", () => {
   it("gives the same `bag info` as the MCAP bag of the same messages, except files, size and storage id", async () => {
     const mcapDir = join(root, "info-mcap");
     const db3Dir = join(root, "info-db3");
@@ -242,7 +246,9 @@ describe("BagWriter storage sqlite3", () => {
     const sizes = (await Bag.open(fs, bySize)).metadata!.relativeFilePaths.map((p) => readFileSync(join(bySize, p)).byteLength);
     for (const s of sizes.slice(0, -1)) expect(s).toBeLessThan(DB3_MIN_SPLIT_BYTES + 64 * 1024);
   });
+});
 
+describe("BagWriter storage sqlite3: a recording cut short, and the resilient preset", () => {
   it("a recording that never closes (killed) keeps every committed transaction, readable as a single .db3", async () => {
     const want = samples();
     // Batches of >= 1 byte: each message is committed as it is written.
@@ -345,7 +351,9 @@ describe("BagWriter storage sqlite3: refused output leaves no bag", () => {
     expect(closed).toBe(1);
     expect(readdirSync(dir)).toEqual([]);
   });
+});
 
+describe("BagWriter storage sqlite3: refused options and timestamps", () => {
   it("options that do not apply to sqlite3 are refused with the value and valid range, before anything is created", async () => {
     const dir = join(root, "bad-options");
     await expect(BagWriter.create({ fs, directory: dir, storage: "sqlite3", compression: "zstd" })).rejects.toThrow(

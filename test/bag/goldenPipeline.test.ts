@@ -284,21 +284,93 @@ async function recorded<T>(topic: string): Promise<T[]> {
   return out;
 }
 
-describe("golden bag: perception + harness + controller + safety with the committed models", () => {
+/**
+ * The committed models, loaded once for the describe block that calls this (beforeAll) and
+ * disposed after it; the returned function throws in a test when loading failed.
+ */
+function useCommittedModels(): () => LoadedModels {
   let models: LoadedModels | undefined;
-  const loaded = (): LoadedModels => {
-    if (models === undefined) throw new Error("models not loaded (see the beforeAll failure above)");
-    return models;
-  };
-
   beforeAll(async () => {
     if (process.env.GOLDEN_BACKEND === "cpu") await initBackend({ prefer: "cpu", warn: () => undefined });
     // Throws MissingModelsError ("no trained models in .../models ...") when models/ is gone:
     // every test below then fails with that message.
     models = await loadModels(MODELS);
   });
-
   afterAll(() => models?.dispose());
+  return () => {
+    if (models === undefined) throw new Error("models not loaded (see the beforeAll failure above)");
+    return models;
+  };
+}
+
+/** The largest differences of this backend's replay from the recording, per arm and topic (GOLDEN_BACKEND mode). */
+async function backendSpread(models: LoadedModels): Promise<string[]> {
+  const lines: string[] = [];
+  for (const arm of ["on", "off"] as const) {
+    const r = await replayArm(models, arm, arm, { absTolerance: 0, maxDifferences: 1_000_000 });
+    const worst = new Map<string, { abs: number; rel: number; path: string }>();
+    for (const d of r.differences) {
+      if (typeof d.expected !== "number" || typeof d.actual !== "number") {
+        lines.push(`${arm} ${d.topic} #${d.index} ${d.path}: ${String(d.expected)} -> ${String(d.actual)} (not numeric)`);
+        continue;
+      }
+      const abs = Math.abs(d.expected - d.actual);
+      const w = worst.get(d.topic) ?? { abs: 0, rel: 0, path: "" };
+      if (abs > w.abs) worst.set(d.topic, { abs, rel: abs / Math.max(Math.abs(d.expected), 1e-12), path: `#${d.index} ${d.path}` });
+    }
+    for (const [topic, w] of worst) lines.push(`${arm} ${topic}: max |diff| ${w.abs.toExponential(2)} at ${w.path} (relative ${w.rel.toExponential(2)})`);
+    lines.push(`${arm}: ${r.differences.length} differing values; within TOLERANCES: ${(await replayArm(models, arm)).equal}`);
+  }
+  return lines;
+}
+
+/** Replays the ON arm with `delta` added to one output channel's bias of the pipeline detector's head. */
+async function withHeadBias(models: LoadedModels, channel: number, delta: number, check: (r: ReplayResult) => void): Promise<void> {
+  const bias = models.detector.params.get("head/out/b");
+  const original = bias.clone();
+  const shift = tf.oneHot(tf.tensor1d([channel], "int32"), bias.shape[0]).reshape([bias.shape[0]]).mul(delta);
+  try {
+    bias.assign(tf.add(original, shift));
+    check(await replayArm(models, "on", "on", { ...TOLERANCES, maxDifferences: 100_000 }));
+  } finally {
+    bias.assign(original);
+    original.dispose();
+    shift.dispose();
+  }
+  // Restored: the recording matches again.
+  expectMatch(await replayArm(models, "on"));
+}
+
+/** The recorded ON arm has boxes, threat cells and forward commands, and its harness only raises near-threat cells. */
+async function expectNonTrivialOnOutputs(): Promise<void> {
+  const raw = await recorded<DetectionsMsg>("/harness/obstacles_raw");
+  expect(raw.some((m) => m.detections.length >= 2)).toBe(true);
+  const student = await recorded<StudentOutputMsg>("/harness/student_output");
+  const policy = await recorded<StudentOutputMsg>("/harness/policy");
+  expect(policy.length).toBe(student.length);
+  for (const m of student) {
+    expect(m.threat_probs).toHaveLength(m.grid_rows * m.grid_cols);
+    expect(m.action_logits).toHaveLength(0);
+  }
+  expect(Math.max(...student.flatMap((m) => Array.from(m.threat_probs)))).toBeGreaterThan(0.05);
+  // The spatial harness (issue 13) corrects the detector's cells: delta <= 0 on the free logit,
+  // so a near-threat probability never falls below the student's; the correction is applied.
+  policy.forEach((p, i) => {
+    expect(p.corrected).toBe(true);
+    p.threat_probs.forEach((t, c) => expect(t).toBeGreaterThanOrEqual(student[i]!.threat_probs[c]! - 1e-6));
+  });
+  const corr = await recorded<CorrectionMsg>("/harness/correction");
+  expect(corr.every((c) => c.correction_enabled && c.rollout_length === 1 && c.delta_norm_detection <= 0.5 + 1e-6)).toBe(true);
+  expect(corr.some((c) => c.max_abs_delta > 0)).toBe(true);
+  // Headers are copied from the camera frames.
+  const stamps = (await recorded<{ header: { stamp: { sec: number; nanosec: number } } }>("/camera/image_raw")).map((m) => m.header.stamp);
+  expect(student.map((m) => m.header.stamp)).toEqual(stamps);
+  const cmds = await recorded<TwistStampedMsg>("/cmd_vel");
+  expect(cmds.some((c) => c.twist.linear.x > 0.2)).toBe(true);
+}
+
+describe("golden bag: perception + harness + controller + safety with the committed models", () => {
+  const loaded = useCommittedModels();
 
   if (process.env.GOLDEN_UPDATE === "1") {
     // eslint-disable-next-line no-restricted-syntax -- an explicit mode chosen by the environment (regenerating or measuring the golden bag) that replaces the checks below; not a skip
@@ -318,22 +390,7 @@ describe("golden bag: perception + harness + controller + safety with the commit
   if (process.env.GOLDEN_BACKEND !== undefined) {
     // eslint-disable-next-line no-restricted-syntax -- an explicit mode chosen by the environment (regenerating or measuring the golden bag) that replaces the checks below; not a skip
     it("spread: the largest differences of this backend from the recording (printed)", async () => {
-      const lines: string[] = [];
-      for (const arm of ["on", "off"] as const) {
-        const r = await replayArm(loaded(), arm, arm, { absTolerance: 0, maxDifferences: 1_000_000 });
-        const worst = new Map<string, { abs: number; rel: number; path: string }>();
-        for (const d of r.differences) {
-          if (typeof d.expected !== "number" || typeof d.actual !== "number") {
-            lines.push(`${arm} ${d.topic} #${d.index} ${d.path}: ${String(d.expected)} -> ${String(d.actual)} (not numeric)`);
-            continue;
-          }
-          const abs = Math.abs(d.expected - d.actual);
-          const w = worst.get(d.topic) ?? { abs: 0, rel: 0, path: "" };
-          if (abs > w.abs) worst.set(d.topic, { abs, rel: abs / Math.max(Math.abs(d.expected), 1e-12), path: `#${d.index} ${d.path}` });
-        }
-        for (const [topic, w] of worst) lines.push(`${arm} ${topic}: max |diff| ${w.abs.toExponential(2)} at ${w.path} (relative ${w.rel.toExponential(2)})`);
-        lines.push(`${arm}: ${r.differences.length} differing values; within TOLERANCES: ${(await replayArm(loaded(), arm)).equal}`);
-      }
+      const lines = await backendSpread(loaded());
       process.stdout.write(`backend ${tf.getBackend()}:\n${lines.join("\n")}\n`);
       expect(lines.length).toBeGreaterThan(0);
     });
@@ -353,30 +410,7 @@ describe("golden bag: perception + harness + controller + safety with the commit
   });
 
   it("the recorded outputs are not trivial: boxes, threat cells, the planner's forward commands; the harness only raises the pipeline's near-threat cells", async () => {
-    const raw = await recorded<DetectionsMsg>("/harness/obstacles_raw");
-    expect(raw.some((m) => m.detections.length >= 2)).toBe(true);
-    const student = await recorded<StudentOutputMsg>("/harness/student_output");
-    const policy = await recorded<StudentOutputMsg>("/harness/policy");
-    expect(policy.length).toBe(student.length);
-    for (const m of student) {
-      expect(m.threat_probs).toHaveLength(m.grid_rows * m.grid_cols);
-      expect(m.action_logits).toHaveLength(0);
-    }
-    expect(Math.max(...student.flatMap((m) => Array.from(m.threat_probs)))).toBeGreaterThan(0.05);
-    // The spatial harness (issue 13) corrects the detector's cells: delta <= 0 on the free logit,
-    // so a near-threat probability never falls below the student's; the correction is applied.
-    policy.forEach((p, i) => {
-      expect(p.corrected).toBe(true);
-      p.threat_probs.forEach((t, c) => expect(t).toBeGreaterThanOrEqual(student[i]!.threat_probs[c]! - 1e-6));
-    });
-    const corr = await recorded<CorrectionMsg>("/harness/correction");
-    expect(corr.every((c) => c.correction_enabled && c.rollout_length === 1 && c.delta_norm_detection <= 0.5 + 1e-6)).toBe(true);
-    expect(corr.some((c) => c.max_abs_delta > 0)).toBe(true);
-    // Headers are copied from the camera frames.
-    const stamps = (await recorded<{ header: { stamp: { sec: number; nanosec: number } } }>("/camera/image_raw")).map((m) => m.header.stamp);
-    expect(student.map((m) => m.header.stamp)).toEqual(stamps);
-    const cmds = await recorded<TwistStampedMsg>("/cmd_vel");
-    expect(cmds.some((c) => c.twist.linear.x > 0.2)).toBe(true);
+    await expectNonTrivialOnOutputs();
   });
 
   it("the OFF arm: its harness computes the correction but applies none (no delta, texture gain 1)", async () => {
@@ -395,26 +429,9 @@ describe("golden bag: perception + harness + controller + safety with the commit
     expect(corr.every((c) => !c.correction_enabled && c.rollout_length === 1)).toBe(true);
   });
 
-  /** Replays the ON arm with `delta` added to one output channel's bias of the pipeline detector's head. */
-  async function withHeadBias(channel: number, delta: number, check: (r: ReplayResult) => void): Promise<void> {
-    const bias = loaded().detector.params.get("head/out/b");
-    const original = bias.clone();
-    const shift = tf.oneHot(tf.tensor1d([channel], "int32"), bias.shape[0]).reshape([bias.shape[0]]).mul(delta);
-    try {
-      bias.assign(tf.add(original, shift));
-      check(await replayArm(loaded(), "on", "on", { ...TOLERANCES, maxDifferences: 100_000 }));
-    } finally {
-      bias.assign(original);
-      original.dispose();
-      shift.dispose();
-    }
-    // Restored: the recording matches again.
-    expectMatch(await replayArm(loaded(), "on"));
-  }
-
   it("fails on a behaviour change: the detector's wire class bias + 0.05 is detected in the cell probabilities and boxes", async () => {
     // One class only: the same shift on every class would cancel in the softmax.
-    await withHeadBias(DETECTION_CLASSES.indexOf("wire"), 0.05, (r) => {
+    await withHeadBias(loaded(), DETECTION_CLASSES.indexOf("wire"), 0.05, (r) => {
       expect(r.equal).toBe(false);
       expect(r.differences.some((d) => d.topic === "/harness/student_output" && d.path.startsWith("cell_probs"))).toBe(true);
       expect(r.differences.some((d) => d.topic === "/harness/obstacles_raw")).toBe(true);
@@ -422,7 +439,7 @@ describe("golden bag: perception + harness + controller + safety with the commit
   });
 
   it("fails on a behaviour change: the detector's near-threat bias + 0.05 is detected in the threat cells the planner reads", async () => {
-    await withHeadBias(THREAT_CHANNEL, 0.05, (r) => {
+    await withHeadBias(loaded(), THREAT_CHANNEL, 0.05, (r) => {
       expect(r.equal).toBe(false);
       expect(r.differences.some((d) => d.topic === "/harness/policy" && d.path.startsWith("threat_probs"))).toBe(true);
     });

@@ -82,6 +82,45 @@ function listenerRegistry(heard: Array<{ topic: string; typeName: string; bytes:
   };
 }
 
+/** Plays `bag` (default: the test-shaped bag in `dir`) in one mode with fresh modules (own default registry); decodes what the listener heard on `topics`. */
+async function playInMode(dir: string, mode: "launch" | "socket", bag = path.join(dir, "rosbag2_test"), topics?: string[], expected = 2 * N): Promise<ModeResult> {
+  let result: ModeResult | undefined;
+  await jest.isolateModulesAsync(async () => {
+    /* eslint-disable @typescript-eslint/no-require-imports -- fresh module instances need require inside isolateModules */
+    const { runBagPlay } = require("../../src/cli/commands/bag") as typeof import("../../src/cli/commands/bag");
+    const { defaultRegistry } = require("../../src/ros/msgs") as typeof import("../../src/ros/msgs");
+    const { startRunningLaunch } = require("./runningLaunch") as typeof import("./runningLaunch");
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const knewBefore = defaultRegistry().has("test_msgs/msg/BasicTypes");
+    const raw: Array<{ topic: string; typeName: string; bytes: Uint8Array }> = [];
+    const graphs: EmbeddedGraph[] = [];
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => err.push(t) };
+    let code: number;
+    if (mode === "launch") {
+      code = await runBagPlay([bag, "--launch", path.join(dir, "listen.launch.xml"), "--rate", "100"], io, { registry: () => listenerRegistry(raw, graphs, topics), packageRoot: path.resolve(__dirname, "../..") });
+    } else {
+      const launch = await startRunningLaunch(path.join(dir, "listen.launch.xml"), listenerRegistry(raw, graphs, topics), path.join(dir, "sockets"));
+      try {
+        code = await runBagPlay([bag, "--socket", launch.socketPath, "--rate", "100"], io, { registry: () => ({}) });
+        await new Promise<void>((resolve) => {
+          const check = (): void => (raw.length >= expected ? resolve() : void setImmediate(check));
+          check();
+        });
+      } finally {
+        await launch.stop();
+      }
+    }
+    // Decoded with the registry of the launch's graph: what it learnt from the bag's schema.
+    const registry = graphs[0]!.registry;
+    const heard = raw.map((h) => ({ topic: h.topic, typeName: h.typeName, value: registry.deserialize(h.typeName, h.bytes) }));
+    result = { code, heard, knewBefore, out: out.join(""), err: err.join("") };
+  });
+  if (result === undefined) throw new Error("the isolated run produced no result");
+  return result;
+}
+
 describe("bag play of a rosbag2 test-shaped bag (relative names, types known only from the bag's schema)", () => {
   let dir = "";
   beforeAll(async () => {
@@ -102,47 +141,8 @@ describe("bag play of a rosbag2 test-shaped bag (relative names, types known onl
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** Plays `bag` in one mode with fresh modules (own default registry); decodes what the listener heard on `topics`. */
-  async function playInMode(mode: "launch" | "socket", bag = path.join(dir, "rosbag2_test"), topics?: string[], expected = 2 * N): Promise<ModeResult> {
-    let result: ModeResult | undefined;
-    await jest.isolateModulesAsync(async () => {
-      /* eslint-disable @typescript-eslint/no-require-imports -- fresh module instances need require inside isolateModules */
-      const { runBagPlay } = require("../../src/cli/commands/bag") as typeof import("../../src/cli/commands/bag");
-      const { defaultRegistry } = require("../../src/ros/msgs") as typeof import("../../src/ros/msgs");
-      const { startRunningLaunch } = require("./runningLaunch") as typeof import("./runningLaunch");
-      /* eslint-enable @typescript-eslint/no-require-imports */
-      const knewBefore = defaultRegistry().has("test_msgs/msg/BasicTypes");
-      const raw: Array<{ topic: string; typeName: string; bytes: Uint8Array }> = [];
-      const graphs: EmbeddedGraph[] = [];
-      const out: string[] = [];
-      const err: string[] = [];
-      const io = { out: (t: string) => out.push(t), err: (t: string) => err.push(t) };
-      let code: number;
-      if (mode === "launch") {
-        code = await runBagPlay([bag, "--launch", path.join(dir, "listen.launch.xml"), "--rate", "100"], io, { registry: () => listenerRegistry(raw, graphs, topics), packageRoot: path.resolve(__dirname, "../..") });
-      } else {
-        const launch = await startRunningLaunch(path.join(dir, "listen.launch.xml"), listenerRegistry(raw, graphs, topics), path.join(dir, "sockets"));
-        try {
-          code = await runBagPlay([bag, "--socket", launch.socketPath, "--rate", "100"], io, { registry: () => ({}) });
-          await new Promise<void>((resolve) => {
-            const check = (): void => (raw.length >= expected ? resolve() : void setImmediate(check));
-            check();
-          });
-        } finally {
-          await launch.stop();
-        }
-      }
-      // Decoded with the registry of the launch's graph: what it learnt from the bag's schema.
-      const registry = graphs[0]!.registry;
-      const heard = raw.map((h) => ({ topic: h.topic, typeName: h.typeName, value: registry.deserialize(h.typeName, h.bytes) }));
-      result = { code, heard, knewBefore, out: out.join(""), err: err.join("") };
-    });
-    if (result === undefined) throw new Error("the isolated run produced no result");
-    return result;
-  }
-
   it("publishes /topic1 and /topic2 decoded with the bag's schema, skips topic3 with a warning; both modes agree", async () => {
-    const results = { launch: await playInMode("launch"), socket: await playInMode("socket") };
+    const results = { launch: await playInMode(dir, "launch"), socket: await playInMode(dir, "socket") };
     for (const [mode, r] of Object.entries(results)) {
       expect({ mode, knewBefore: r.knewBefore }).toEqual({ mode, knewBefore: false });
       expect({ mode, code: r.code }).toEqual({ mode, code: 0 });
@@ -165,7 +165,7 @@ describe("bag play of a rosbag2 test-shaped bag (relative names, types known onl
     // Expected values from the fixture's README: "Hello, world! 0" .. "Hello, world! 9" on /topic.
     // /rosout (10 recorded logs) and /parameter_events are published live by every node, so by
     // default the recorded ones are not mixed in (docs/bag.md, issue 16 item 12).
-    const results = { launch: await playInMode("launch", bag, ["/topic"], 10), socket: await playInMode("socket", bag, ["/topic"], 10) };
+    const results = { launch: await playInMode(dir, "launch", bag, ["/topic"], 10), socket: await playInMode(dir, "socket", bag, ["/topic"], 10) };
     for (const r of Object.values(results)) {
       expect(r.code).toBe(0);
       expect(r.out).toMatch(/^played 10 messages from /);

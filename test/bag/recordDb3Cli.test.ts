@@ -101,7 +101,9 @@ describe("drone-harness bag record --storage sqlite3", () => {
       await rig.stop();
     }
   });
+});
 
+describe("drone-harness bag record --storage sqlite3: option errors", () => {
   it("option errors exit 2 before connecting or creating anything", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bag-record-db3-opts-"));
     try {

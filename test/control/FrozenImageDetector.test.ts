@@ -96,7 +96,9 @@ describe("FrozenImageDetector", () => {
     f.observe(img, RGB, at(3));
     expect(f.identicalSeconds(at(3))).toBeCloseTo(0.066, 9);
   });
+});
 
+describe("FrozenImageDetector: memory", () => {
   it("observing a frame allocates no per-frame buffers: 2,000 frames of 256x256 rgb8 keep the heap flat", () => {
     // What is measured: the memory held by ArrayBuffers (process.memoryUsage().arrayBuffers, where
     // a copy of the frame would land), sampled every 100 frames, against the value after a warm-up.

@@ -76,7 +76,9 @@ describe("SafetyWatchdog", () => {
     feedAll(w, 310n * MS);
     expect(w.evaluate(320n * MS).type).toBe("ok");
   });
+});
 
+describe("SafetyWatchdog: runaway delta, clock resets and options", () => {
   it("trips on sustained runaway delta (> 0.6 for N updates) and clears with hysteresis", () => {
     const w = new SafetyWatchdog({ runawayCount: 3 });
     feedAll(w, 0n);

@@ -43,6 +43,41 @@ function expectHoverWindow(cmd: ReturnType<typeof between>, label: string): void
   expect({ label, moving: cmd.filter((c) => !isHover(c)) }).toEqual({ label, moving: [] });
 }
 
+// The real controller plus a subscription whose callback throws: a bug that escapes the node.
+const crashableController: NodeFactory = async (graph, options) => {
+  const launched = await controllerNode(graph, options);
+  launched.node.createSubscription<{ data: boolean }>("std_msgs/msg/Bool", "/fault/crash_controller", {}, (m) => {
+    if (m.data) throw new Error("controller bug");
+  });
+  return launched;
+};
+
+/** The controller alone, respawned 20 ms after it stops (respawn="true"), on sim time with a 0.15 s input timeout. */
+function respawningControllerPlan(): LaunchPlan {
+  const double = (value: number) => ({ type: "double" as const, value });
+  return {
+    nodes: [
+      {
+        package: "drone_harness",
+        executable: "controller",
+        name: "controller",
+        namespace: "/",
+        fullyQualifiedName: "/controller",
+        parameters: { use_sim_time: { type: "bool", value: true }, mode: { type: "string", value: "policy" }, max_accel_m_s2: double(0), input_timeout_s: double(0.15) },
+        remappings: [],
+        respawn: true,
+        respawnDelaySec: 0.02,
+        output: "log",
+        args: [],
+        source: { file: "test", line: 1 },
+      },
+    ],
+    skipped: [],
+    arguments: [],
+    warnings: [],
+  };
+}
+
 describe("node faults in a lock-step flight", () => {
   it("a model throwing inside perception's callback: hover within 200 ms, others keep running, recovery", async () => {
     const detector = new SwitchableDetector();
@@ -78,17 +113,9 @@ describe("node faults in a lock-step flight", () => {
         const after = events.length;
         waiters.push({ type, after, resolve });
       });
-    // The real controller plus a subscription whose callback throws: a bug that escapes the node.
-    const crashable: NodeFactory = async (graph, options) => {
-      const launched = await controllerNode(graph, options);
-      launched.node.createSubscription<{ data: boolean }>("std_msgs/msg/Bool", "/fault/crash_controller", {}, (m) => {
-        if (m.data) throw new Error("controller bug");
-      });
-      return launched;
-    };
     const launcher = new Launcher({
       graph: rig.graph,
-      registry: { controller: crashable },
+      registry: { controller: crashableController },
       log: () => undefined,
       crashCheckIntervalMs: 5,
       onEvent: (e) => {
@@ -99,28 +126,7 @@ describe("node faults in a lock-step flight", () => {
         }
       },
     });
-    const double = (value: number) => ({ type: "double" as const, value });
-    const plan: LaunchPlan = {
-      nodes: [
-        {
-          package: "drone_harness",
-          executable: "controller",
-          name: "controller",
-          namespace: "/",
-          fullyQualifiedName: "/controller",
-          parameters: { use_sim_time: { type: "bool", value: true }, mode: { type: "string", value: "policy" }, max_accel_m_s2: double(0), input_timeout_s: double(0.15) },
-          remappings: [],
-          respawn: true,
-          respawnDelaySec: 0.02,
-          output: "log",
-          args: [],
-          source: { file: "test", line: 1 },
-        },
-      ],
-      skipped: [],
-      arguments: [],
-      warnings: [],
-    };
+    const plan = respawningControllerPlan();
     const crash = rig.graph.createNode("crasher").createPublisher<{ data: boolean }>("std_msgs/msg/Bool", "/fault/crash_controller");
     try {
       await launcher.start(plan);

@@ -131,7 +131,9 @@ describe("safe defaults", () => {
       rmSync(outside, { recursive: true, force: true });
     }
   });
+});
 
+describe("safe defaults: model files", () => {
   it("model files are data only: JavaScript inside model.json is never executed", () => {
     const dir = resolve(__dirname, "../../models");
     const json = JSON.parse(readFileSync(join(dir, "harness.model.json"), "utf8")) as Record<string, unknown>;

@@ -24,6 +24,26 @@ const TOPICS = [
   { topic: "/harness/correction", type: "drone_harness_msgs/msg/HarnessCorrection" },
 ];
 
+/** The bag the metadata fuzz mutates: 20 random messages on TOPICS at /b/f, in memory. */
+async function writeFuzzBag(): Promise<MemoryBagFileSystem> {
+  const fs = new MemoryBagFileSystem();
+  const w = await BagWriter.create({ fs, directory: "/b/f", chunkSizeBytes: 700, customData: { launch_parameters: "use_first_fix_as_home:=false home_altitude_m:=488.0" } });
+  for (const t of TOPICS) await w.addTopic({ topic: t.topic, type: t.type, schemaText: registry.ros2msgText(t.type), offeredQosProfiles: "" });
+  for (let i = 0; i < 20; i++) {
+    const t = TOPICS[i % TOPICS.length]!;
+    await w.write(t.topic, 1_000_000_000n + BigInt(i) * 10_000_000n, registry.serialize(t.type, randomMessage(registry, t.type, i + 1)));
+  }
+  await w.close();
+  return fs;
+}
+
+/** Recorded topic names: any string, name-like strings, and hand-picked edge cases (relative, private, substitution, empty, /clock). */
+const topicNameArb = fc.oneof(
+  fc.string({ maxLength: 24 }),
+  fc.stringMatching(/^[~/{}a-z0-9_]{0,16}$/),
+  fc.constantFrom("topic1", "/topic1", "~/private", "~", "{node}/x", "a//b", "1abc", "/clock", ""),
+);
+
 describe("bag input fuzz", () => {
   const tallies: FuzzTally[] = [];
   afterAll(() => tallies.forEach((t) => t.print()));
@@ -31,14 +51,7 @@ describe("bag input fuzz", () => {
   it("mutated metadata.yaml: the bag opens and reads, or a BagError names metadata.yaml or a file it lists", async () => {
     const tally = new FuzzTally("bag metadata.yaml");
     tallies.push(tally);
-    const fs = new MemoryBagFileSystem();
-    const w = await BagWriter.create({ fs, directory: "/b/f", chunkSizeBytes: 700, customData: { launch_parameters: "use_first_fix_as_home:=false home_altitude_m:=488.0" } });
-    for (const t of TOPICS) await w.addTopic({ topic: t.topic, type: t.type, schemaText: registry.ros2msgText(t.type), offeredQosProfiles: "" });
-    for (let i = 0; i < 20; i++) {
-      const t = TOPICS[i % TOPICS.length]!;
-      await w.write(t.topic, 1_000_000_000n + BigInt(i) * 10_000_000n, registry.serialize(t.type, randomMessage(registry, t.type, i + 1)));
-    }
-    await w.close();
+    const fs = await writeFuzzBag();
     const base = await fs.readText("/b/f/metadata.yaml");
     await fc.assert(
       fc.asyncProperty(textMutationsArb, async (ops) => {
@@ -96,13 +109,8 @@ describe("bag input fuzz", () => {
   it("arbitrary recorded topic names: published under a valid absolute name, or skipped with a reason", () => {
     const tally = new FuzzTally("bag play topic names");
     tallies.push(tally);
-    const nameArb = fc.oneof(
-      fc.string({ maxLength: 24 }),
-      fc.stringMatching(/^[~/{}a-z0-9_]{0,16}$/),
-      fc.constantFrom("topic1", "/topic1", "~/private", "~", "{node}/x", "a//b", "1abc", "/clock", ""),
-    );
     fc.assert(
-      fc.property(nameArb, (name) => {
+      fc.property(topicNameArb, (name) => {
         tally.run(() => {
           const c = choosePlayTopic(name, { nodePublishers: () => [] });
           if (!c.play) {

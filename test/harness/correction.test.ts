@@ -102,7 +102,9 @@ describe("correctionDelta", () => {
     const q = softmaxCorrected(new Float32Array([1000, 1001]), new Float32Array([0, -1]), new Float32Array(2));
     expect(q[0]).toBeCloseTo(0.5, 6);
   });
+});
 
+describe("correctionDelta: tensor forms", () => {
   it("the batched tensor form equals the typed-array form", async () => {
     await initBackend({ prefer: "wasm" });
     const rng = new Rng(11);

@@ -65,6 +65,34 @@ describe("correction properties", () => {
     );
   });
 
+  it("int8 delta stays within half a quantisation step per operand of float32", () => {
+    const f = newCorrectionDelta();
+    const q = newCorrectionDelta();
+    const ws = newInt8DeltaWorkspace();
+    fc.assert(
+      fc.property(sArb, ratesArb, f32(0, 1), (S, rates, risk) => {
+        correctionDelta(S, rates, risk, 0.3, f, Infinity);
+        correctionDeltaInt8(S, rates, risk, 0.3, q, ws, Infinity);
+        let mS = 0;
+        let mR = 0;
+        for (const v of S) mS = Math.max(mS, v);
+        for (const v of rates) mR = Math.max(mR, Math.abs(v));
+        const eS = mS / 254;
+        const eR = mR / 254;
+        for (let i = 0; i < NUM_ACTIONS; i++) {
+          let bound = 0;
+          for (let j = 0; j < STATE_DIM; j++) bound += (S[i * STATE_DIM + j] ?? 0) * eR + Math.abs(rates[j] ?? 0) * eS + eS * eR;
+          bound = bound * 0.3 * risk;
+          // Plus float32 storage rounding of both results (relative 6e-8; 1e-6 allowed).
+          expect(Math.abs((f.action[i] ?? 0) - (q.action[i] ?? 0))).toBeLessThanOrEqual(bound + 1e-6 * Math.abs(f.action[i] ?? 0) + 1e-38); // 1e-38: subnormal results
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe("correction properties: the corrected softmax and the lambda schedule", () => {
   it("softmax(logits + delta) is a probability distribution, also for extreme logits", () => {
     const p = new Float32Array(NUM_ACTIONS);
     const logitsArb = fc.float32Array({ minLength: NUM_ACTIONS, maxLength: NUM_ACTIONS, min: Math.fround(-1e4), max: Math.fround(1e4), noNaN: true, noDefaultInfinity: true });
@@ -94,32 +122,6 @@ describe("correction properties", () => {
         }
       }),
       { numRuns: Math.max(20, RUNS / 10) },
-    );
-  });
-
-  it("int8 delta stays within half a quantisation step per operand of float32", () => {
-    const f = newCorrectionDelta();
-    const q = newCorrectionDelta();
-    const ws = newInt8DeltaWorkspace();
-    fc.assert(
-      fc.property(sArb, ratesArb, f32(0, 1), (S, rates, risk) => {
-        correctionDelta(S, rates, risk, 0.3, f, Infinity);
-        correctionDeltaInt8(S, rates, risk, 0.3, q, ws, Infinity);
-        let mS = 0;
-        let mR = 0;
-        for (const v of S) mS = Math.max(mS, v);
-        for (const v of rates) mR = Math.max(mR, Math.abs(v));
-        const eS = mS / 254;
-        const eR = mR / 254;
-        for (let i = 0; i < NUM_ACTIONS; i++) {
-          let bound = 0;
-          for (let j = 0; j < STATE_DIM; j++) bound += (S[i * STATE_DIM + j] ?? 0) * eR + Math.abs(rates[j] ?? 0) * eS + eS * eR;
-          bound = bound * 0.3 * risk;
-          // Plus float32 storage rounding of both results (relative 6e-8; 1e-6 allowed).
-          expect(Math.abs((f.action[i] ?? 0) - (q.action[i] ?? 0))).toBeLessThanOrEqual(bound + 1e-6 * Math.abs(f.action[i] ?? 0) + 1e-38); // 1e-38: subnormal results
-        }
-      }),
-      { numRuns: RUNS },
     );
   });
 });

@@ -115,7 +115,9 @@ describe("model files", () => {
     await expectLoadError(d, "bin", "file is missing");
     await expectLoadError(path.join(dir, "nowhere"), "json", "file is missing");
   });
+});
 
+describe("model files: refused before allocating", () => {
   it("refuses a config that describes a larger model than the weights in the file, before allocating it", async () => {
     const d = path.join(dir, "bigconfig");
     const s = new Student({ policyHidden: [8], seed: 1 });

@@ -35,22 +35,23 @@ function unchanged(before: Float32Array[], vars: tf.Variable[]): boolean {
   });
 }
 
+// One student and one harness shared by every describe below (the last test trains the harness in place).
+let student: Student;
+let harness: HarnessNet;
+
+beforeAll(async () => {
+  const info = await initBackend({ prefer: "wasm" });
+  expect(info.name).toBe("wasm");
+  student = new Student();
+  harness = new HarnessNet();
+});
+
+afterAll(() => {
+  student.dispose();
+  harness.dispose();
+});
+
 describe("harness models", () => {
-  let student: Student;
-  let harness: HarnessNet;
-
-  beforeAll(async () => {
-    const info = await initBackend({ prefer: "wasm" });
-    expect(info.name).toBe("wasm");
-    student = new Student();
-    harness = new HarnessNet();
-  });
-
-  afterAll(() => {
-    student.dispose();
-    harness.dispose();
-  });
-
   it("produces the per-cell grid, action logits, S and r with the documented shapes", () => {
     tf.tidy(() => {
       const rgb = tf.randomUniform<tf.Rank.R4>([2, 64, 96, 3], 0, 1, "float32", 1);
@@ -82,6 +83,22 @@ describe("harness models", () => {
     });
   });
 
+  it("prints both parameter counts and the ratio", () => {
+    const c = harnessParameterReport(student, harness);
+    // Hand count of HarnessNet (see docs/harness.md): encoder convs 1,024 + 4,640 + 18,496,
+    // sensor MLP 16*64+64, fuse 128*16+16, adapter 2*(16*16+16), S head 16*176+176,
+    // risk head 35*16+16 + 16+1.
+    expect(c.harness).toBe(1024 + 4640 + 18496 + 1088 + 2064 + 544 + 2992 + 576 + 17);
+    expect(c.ratio).toBeCloseTo(c.harness / c.student, 12);
+    expect(c.studentDetector).toBeLessThan(c.student);
+    const text = formatParameterReport(c);
+    process.stdout.write(`${text}\n`);
+    expect(text).toContain(`harness parameters:          ${c.harness}`);
+    expect(c.withinSeedRange).toBe(true);
+  });
+});
+
+describe("harness models: tensor hygiene", () => {
   it("frees every tensor when models are disposed", () => {
     const before = tf.memory().numTensors;
     const bytes = tf.memory().numBytes;
@@ -109,20 +126,6 @@ describe("harness models", () => {
     tf.dispose([image, state]);
   });
 
-  it("prints both parameter counts and the ratio", () => {
-    const c = harnessParameterReport(student, harness);
-    // Hand count of HarnessNet (see docs/harness.md): encoder convs 1,024 + 4,640 + 18,496,
-    // sensor MLP 16*64+64, fuse 128*16+16, adapter 2*(16*16+16), S head 16*176+176,
-    // risk head 35*16+16 + 16+1.
-    expect(c.harness).toBe(1024 + 4640 + 18496 + 1088 + 2064 + 544 + 2992 + 576 + 17);
-    expect(c.ratio).toBeCloseTo(c.harness / c.student, 12);
-    expect(c.studentDetector).toBeLessThan(c.student);
-    const text = formatParameterReport(c);
-    process.stdout.write(`${text}\n`);
-    expect(text).toContain(`harness parameters:          ${c.harness}`);
-    expect(c.withinSeedRange).toBe(true);
-  });
-
   it("leaks no tensors over 1,000 inference steps of student + harness", () => {
     const small = new Student({ policyHidden: [64] });
     const rgb = tf.randomUniform<tf.Rank.R4>([1, 64, 64, 3], 0, 1, "float32", 4);
@@ -147,7 +150,9 @@ describe("harness models", () => {
     tf.dispose([rgb, state, zerosK, zerosD]);
     small.dispose();
   });
+});
 
+describe("harness models: a training step of one network leaves the other unchanged", () => {
   it("a harness step leaves the student unchanged, and a student step leaves the harness unchanged", () => {
     const small = new Student({ policyHidden: [32], seed: 9 });
     const image = tf.tidy(() => buildImageInput(tf.randomUniform<tf.Rank.R4>([2, 64, 64, 3], 0, 1, "float32", 5)));

@@ -72,7 +72,9 @@ describe("perception node", () => {
     graph.inject("/front/image", "sensor_msgs/msg/Image", image(0n));
     expect(graph.messagesOn("/uav1/harness/obstacles_raw")).toHaveLength(1);
   });
+});
 
+describe("perception node: bad input and a missing model", () => {
   it("drops and counts bad images (encoding, size, step, duplicate stamp) and keeps running", async () => {
     const { graph, detector, launched } = await setup({ expected_width: 256, expected_height: 256 });
     await activateIfLifecycle(launched);

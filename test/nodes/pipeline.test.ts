@@ -64,6 +64,32 @@ describe("closed pipeline on the embedded graph (lock-step sim time)", () => {
     await r.shutdown();
   });
 
+  it("publishes no /cmd_vel before the nodes are active", async () => {
+    const r = new SimRig();
+    const nodes = [
+      await r.add(createPerceptionNode({ createDetector: () => new FakeDetector() }), "perception", {}, false),
+      await r.add(createHarnessNode({ createCorrector: () => new FakeCorrector() }), "harness", {}, false),
+      await r.add(controllerNode, "controller", { mode: "policy" }, false),
+      await r.add(safetyNode, "safety", {}, false),
+    ];
+    const cmd = r.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");
+    const raw = r.record<TwistStamped>("/cmd_vel_raw", "geometry_msgs/msg/TwistStamped");
+    for (const n of nodes) await (n.node as LifecycleRosNode).configure();
+    r.runTo(500n * MS);
+    expect(cmd).toHaveLength(0);
+    expect(raw).toHaveLength(0);
+    for (const n of nodes) await (n.node as LifecycleRosNode).activate();
+    r.runTo(1000n * MS);
+    expect(cmd.length).toBeGreaterThan(0);
+    for (const n of nodes) await (n.node as LifecycleRosNode).deactivate();
+    const before = cmd.length;
+    r.runTo(1500n * MS);
+    expect(cmd.length).toBe(before);
+    await r.shutdown();
+  });
+});
+
+describe("closed pipeline on the embedded graph: safety holds hover", () => {
   it("camera stopped -> hover on /cmd_vel within 200 ms of sim time, reason on /diagnostics, recovery after", async () => {
     const { r, cmd, diag } = await rig(true);
     r.runTo(990n * MS);
@@ -109,30 +135,6 @@ describe("closed pipeline on the embedded graph (lock-step sim time)", () => {
     await r.add(controllerNode, "controller", { max_accel_m_s2: 0, mode: "policy" });
     r.runTo(1300n * MS);
     expect(cmd.at(-1)!.msg.twist.linear.z).toBeCloseTo(1.5, 6);
-    await r.shutdown();
-  });
-
-  it("publishes no /cmd_vel before the nodes are active", async () => {
-    const r = new SimRig();
-    const nodes = [
-      await r.add(createPerceptionNode({ createDetector: () => new FakeDetector() }), "perception", {}, false),
-      await r.add(createHarnessNode({ createCorrector: () => new FakeCorrector() }), "harness", {}, false),
-      await r.add(controllerNode, "controller", { mode: "policy" }, false),
-      await r.add(safetyNode, "safety", {}, false),
-    ];
-    const cmd = r.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");
-    const raw = r.record<TwistStamped>("/cmd_vel_raw", "geometry_msgs/msg/TwistStamped");
-    for (const n of nodes) await (n.node as LifecycleRosNode).configure();
-    r.runTo(500n * MS);
-    expect(cmd).toHaveLength(0);
-    expect(raw).toHaveLength(0);
-    for (const n of nodes) await (n.node as LifecycleRosNode).activate();
-    r.runTo(1000n * MS);
-    expect(cmd.length).toBeGreaterThan(0);
-    for (const n of nodes) await (n.node as LifecycleRosNode).deactivate();
-    const before = cmd.length;
-    r.runTo(1500n * MS);
-    expect(cmd.length).toBe(before);
     await r.shutdown();
   });
 });

@@ -34,94 +34,6 @@ describe("safety node", () => {
     await r.shutdown();
   });
 
-  it("holds hover within 200 ms when the controller dies, and when the IMU turns to NaN (dropped, counted)", async () => {
-    const r = new SimRig();
-    await r.add(safetyNode, "safety");
-    const ctl = fakeController(r);
-    const cmd = r.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");
-    r.runTo(1000n * MS);
-    ctl.kill();
-    r.runTo(1300n * MS);
-    const hover = cmd.find((c) => c.atNs > 1000n * MS && c.msg.twist.linear.x === 0);
-    expect(hover!.atNs - 1000n * MS).toBeLessThanOrEqual(200n * MS);
-
-    const r2 = new SimRig();
-    await r2.add(safetyNode, "safety");
-    fakeController(r2);
-    const cmd2 = r2.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");
-    r2.runTo(1000n * MS);
-    r2.enabled.imu = false;
-    const badImu = r2.graph.createNode("bad_imu").createPublisher("sensor_msgs/msg/Imu", "/imu/data");
-    for (let t = 1010n; t <= 1500n; t += 10n) {
-      r2.runTo(t * MS);
-      badImu.publish(imu(t * MS, { angular_velocity: { x: Number.NaN, y: 0, z: 0 } }));
-    }
-    r2.graph.spinUntilIdle();
-    // The last valid IMU sample came at 1000 ms: hover from at most 1200 ms on.
-    const afterBound = cmd2.filter((c) => c.atNs > 1200n * MS);
-    expect(afterBound.length).toBeGreaterThan(0);
-    expect(afterBound.every((c) => c.msg.twist.linear.x === 0 && c.msg.twist.linear.z === 0)).toBe(true);
-    await r.shutdown();
-    await r2.shutdown();
-  });
-
-  it("counts NaN IMU messages as drops in /diagnostics", async () => {
-    const r = new SimRig();
-    await r.add(safetyNode, "safety");
-    const diag = r.record<{ status: Array<{ values: Array<{ key: string; value: string }> }> }>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
-    r.enabled.imu = false;
-    const badImu = r.graph.createNode("bad_imu").createPublisher("sensor_msgs/msg/Imu", "/imu/data");
-    for (let t = 10n; t <= 1200n; t += 10n) {
-      r.runTo(t * MS);
-      badImu.publish(imu(t * MS, { linear_acceleration: { x: Number.POSITIVE_INFINITY, y: 0, z: 0 } }));
-      r.graph.spinUntilIdle();
-    }
-    r.runTo(2100n * MS);
-    const values = diag.at(-1)!.msg.status[0]!.values;
-    expect(values).toContainEqual({ key: "drops/imu/data:non_finite", value: "120" });
-    expect(values).toContainEqual({ key: "override", value: "true" });
-    await r.shutdown();
-  });
-
-  it("camera pixels frozen under fresh stamps: hover within frozen_image_timeout_s + check_period_s, reason on /diagnostics, recovery when they change", async () => {
-    const r = new SimRig();
-    await r.add(safetyNode, "safety", { frozen_image_timeout_s: 0.15 });
-    fakeController(r);
-    const cmd = r.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");
-    const diag = r.record<{ status: Array<{ level: number; message: string }> }>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
-    r.enabled.camera = false;
-    const cam = r.graph.createNode("usb_cam").createPublisher<Image>("sensor_msgs/msg/Image", "/camera/image_raw", { qos: QOS_SENSOR_DATA });
-    // 64x64 rgb8 frames; "live" frames differ in one byte (the frame counter), frozen ones repeat
-    // the frame of 990 ms: the driver failure, from 1000 ms to 1500 ms.
-    let held: Uint8Array | undefined;
-    for (let t = 10n; t <= 2200n; t += 10n) {
-      r.runTo(t * MS);
-      if (t % 30n !== 0n) continue;
-      const frozen = t > 990n && t < 1500n;
-      let data: Uint8Array;
-      if (frozen && held !== undefined) data = held;
-      else {
-        data = new Uint8Array(64 * 64 * 3);
-        data[(Number(t) * 7) % data.length] = Number(t % 251n) + 1;
-        held = data;
-      }
-      cam.publish(image(t * MS, { width: 64, height: 64, step: 192, data }));
-      r.graph.spinUntilIdle();
-    }
-    const moving = (c: { msg: TwistStamped }) => c.msg.twist.linear.x !== 0;
-    expect(cmd.filter((c) => c.atNs > 300n * MS && c.atNs <= 990n * MS).every(moving)).toBe(true);
-    // The held frame arrived at 990 ms: hover is due by 990 + 150 + 50 = 1190 ms.
-    const firstHover = cmd.find((c) => c.atNs > 990n * MS && !moving(c));
-    expect(firstHover!.atNs).toBeGreaterThan(1140n * MS);
-    expect(firstHover!.atNs).toBeLessThanOrEqual(1190n * MS);
-    expect(cmd.filter((c) => c.atNs >= firstHover!.atNs && c.atNs < 1500n * MS).some(moving)).toBe(false);
-    // Frame 1500 ms has new pixels: the commands after it pass again.
-    expect(cmd.filter((c) => c.atNs > 1500n * MS).every(moving)).toBe(true);
-    const reasons = diag.flatMap((d) => d.msg.status.map((s) => `${s.level} ${s.message}`));
-    expect(reasons.some((m) => /^2 active: HOVER: camera frozen: identical pixels for 0\.\d\d s with advancing stamps/.test(m))).toBe(true);
-    await r.shutdown();
-  });
-
   it("answers every cmd_vel_raw with its stamp: hover while gps/fix has never arrived (WARN 'waiting for first gps/fix'), the command after", async () => {
     const r = new SimRig();
     await r.add(safetyNode, "safety");
@@ -171,6 +83,98 @@ describe("safety node", () => {
     expect(last.timestamp).toBe(sp.at(-1)!.atNs / 1000n);
     expect(mode.at(-1)!.msg.velocity).toBe(true);
     expect(mode.at(-1)!.msg.position).toBe(false);
+    await r.shutdown();
+  });
+});
+
+describe("safety node: a dead controller and non-finite IMU samples", () => {
+  it("holds hover within 200 ms when the controller dies, and when the IMU turns to NaN (dropped, counted)", async () => {
+    const r = new SimRig();
+    await r.add(safetyNode, "safety");
+    const ctl = fakeController(r);
+    const cmd = r.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");
+    r.runTo(1000n * MS);
+    ctl.kill();
+    r.runTo(1300n * MS);
+    const hover = cmd.find((c) => c.atNs > 1000n * MS && c.msg.twist.linear.x === 0);
+    expect(hover!.atNs - 1000n * MS).toBeLessThanOrEqual(200n * MS);
+
+    const r2 = new SimRig();
+    await r2.add(safetyNode, "safety");
+    fakeController(r2);
+    const cmd2 = r2.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");
+    r2.runTo(1000n * MS);
+    r2.enabled.imu = false;
+    const badImu = r2.graph.createNode("bad_imu").createPublisher("sensor_msgs/msg/Imu", "/imu/data");
+    for (let t = 1010n; t <= 1500n; t += 10n) {
+      r2.runTo(t * MS);
+      badImu.publish(imu(t * MS, { angular_velocity: { x: Number.NaN, y: 0, z: 0 } }));
+    }
+    r2.graph.spinUntilIdle();
+    // The last valid IMU sample came at 1000 ms: hover from at most 1200 ms on.
+    const afterBound = cmd2.filter((c) => c.atNs > 1200n * MS);
+    expect(afterBound.length).toBeGreaterThan(0);
+    expect(afterBound.every((c) => c.msg.twist.linear.x === 0 && c.msg.twist.linear.z === 0)).toBe(true);
+    await r.shutdown();
+    await r2.shutdown();
+  });
+
+  it("counts NaN IMU messages as drops in /diagnostics", async () => {
+    const r = new SimRig();
+    await r.add(safetyNode, "safety");
+    const diag = r.record<{ status: Array<{ values: Array<{ key: string; value: string }> }> }>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
+    r.enabled.imu = false;
+    const badImu = r.graph.createNode("bad_imu").createPublisher("sensor_msgs/msg/Imu", "/imu/data");
+    for (let t = 10n; t <= 1200n; t += 10n) {
+      r.runTo(t * MS);
+      badImu.publish(imu(t * MS, { linear_acceleration: { x: Number.POSITIVE_INFINITY, y: 0, z: 0 } }));
+      r.graph.spinUntilIdle();
+    }
+    r.runTo(2100n * MS);
+    const values = diag.at(-1)!.msg.status[0]!.values;
+    expect(values).toContainEqual({ key: "drops/imu/data:non_finite", value: "120" });
+    expect(values).toContainEqual({ key: "override", value: "true" });
+    await r.shutdown();
+  });
+});
+
+describe("safety node: frozen camera pixels", () => {
+  it("camera pixels frozen under fresh stamps: hover within frozen_image_timeout_s + check_period_s, reason on /diagnostics, recovery when they change", async () => {
+    const r = new SimRig();
+    await r.add(safetyNode, "safety", { frozen_image_timeout_s: 0.15 });
+    fakeController(r);
+    const cmd = r.record<TwistStamped>("/cmd_vel", "geometry_msgs/msg/TwistStamped");
+    const diag = r.record<{ status: Array<{ level: number; message: string }> }>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
+    r.enabled.camera = false;
+    const cam = r.graph.createNode("usb_cam").createPublisher<Image>("sensor_msgs/msg/Image", "/camera/image_raw", { qos: QOS_SENSOR_DATA });
+    // 64x64 rgb8 frames; "live" frames differ in one byte (the frame counter), frozen ones repeat
+    // the frame of 990 ms: the driver failure, from 1000 ms to 1500 ms.
+    let held: Uint8Array | undefined;
+    for (let t = 10n; t <= 2200n; t += 10n) {
+      r.runTo(t * MS);
+      if (t % 30n !== 0n) continue;
+      const frozen = t > 990n && t < 1500n;
+      let data: Uint8Array;
+      if (frozen && held !== undefined) data = held;
+      else {
+        data = new Uint8Array(64 * 64 * 3);
+        data[(Number(t) * 7) % data.length] = Number(t % 251n) + 1;
+        held = data;
+      }
+      cam.publish(image(t * MS, { width: 64, height: 64, step: 192, data }));
+      r.graph.spinUntilIdle();
+    }
+    const moving = (c: { msg: TwistStamped }) => c.msg.twist.linear.x !== 0;
+    expect(cmd.filter((c) => c.atNs > 300n * MS && c.atNs <= 990n * MS).every(moving)).toBe(true);
+    // The held frame arrived at 990 ms: hover is due by 990 + 150 + 50 = 1190 ms.
+    const firstHover = cmd.find((c) => c.atNs > 990n * MS && !moving(c));
+    expect(firstHover!.atNs).toBeGreaterThan(1140n * MS);
+    expect(firstHover!.atNs).toBeLessThanOrEqual(1190n * MS);
+    expect(cmd.filter((c) => c.atNs >= firstHover!.atNs && c.atNs < 1500n * MS).some(moving)).toBe(false);
+    // Frame 1500 ms has new pixels: the commands after it pass again.
+    expect(cmd.filter((c) => c.atNs > 1500n * MS).every(moving)).toBe(true);
+    const reasons = diag.flatMap((d) => d.msg.status.map((s) => `${s.level} ${s.message}`));
+    expect(reasons.some((m) => /^2 active: HOVER: camera frozen: identical pixels for 0\.\d\d s with advancing stamps/.test(m))).toBe(true);
     await r.shutdown();
   });
 });

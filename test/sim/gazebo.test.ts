@@ -97,7 +97,9 @@ describe("SDF export", () => {
     const d = [0, 1, 2].map((k) => (seg.b[3 * i + k]! - seg.a[3 * i + k]!) / len);
     for (let k = 0; k < 3; k++) expect(axis[k]).toBeCloseTo(d[k]!, 6);
   });
+});
 
+describe("SDF export: validation against SDFormat 1.9", () => {
   it("validates against the SDFormat 1.9 description files", () => {
     const spec = sdfSpec();
     const result = validateSdf(sdf, spec, { extensions: GZ_SDF_EXTENSIONS });

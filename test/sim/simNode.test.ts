@@ -95,7 +95,9 @@ describe("sim node", () => {
     await sim.stop();
     await graph.shutdown();
   });
+});
 
+describe("sim node: commands, determinism and real-time mode", () => {
   it("follows cmd_vel (body FLU) and hovers when commands stop", async () => {
     const { graph, sim } = await rig(3, { image_width: 32, image_height: 32 });
     const drone = sim.controller.sim.drone;

@@ -39,32 +39,31 @@ const count = (a: Uint8Array): number => a.reduce((s, v) => s + (v !== 0 ? 1 : 0
 const sameBytes = (a: ArrayBufferView, b: ArrayBufferView): boolean =>
   Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
+const scenario = loadScenarioFile("default");
+const [seed] = seedsOfSplit("train", 1) as [number];
+type DefaultFrame = { sim: Simulation; pose: CameraPose; frame: Truth };
+let defaultFrameCache: DefaultFrame | undefined;
+
+/** The first camera frame of the default scenario's first training seed, with its truth; rendered once for the describes below. */
+function defaultFrame(): DefaultFrame {
+  if (defaultFrameCache === undefined) {
+    const sim = createSimulation(scenario, { seed, split: "train" });
+    const frame = makeTruth(sim.camera);
+    sim.renderCamera(frame);
+    // The pose of that render (the drone has not moved), for renderers built directly below.
+    const pose = sim.cameraPose({ x: 0, y: 0, z: 0, yaw: 0, pitch: 0, roll: 0 });
+    defaultFrameCache = { sim, pose, frame };
+  }
+  return defaultFrameCache;
+}
+
 describe("visibleMask and depth on a default-scenario frame", () => {
-  const scenario = loadScenarioFile("default");
-  const [seed] = seedsOfSplit("train", 1) as [number];
   let sim: Simulation;
   let pose: CameraPose;
   let frame: Truth;
-
   beforeAll(() => {
-    sim = createSimulation(scenario, { seed, split: "train" });
-    frame = makeTruth(sim.camera);
-    sim.renderCamera(frame);
-    // The pose of that render (the drone has not moved), for renderers built directly below.
-    pose = sim.cameraPose({ x: 0, y: 0, z: 0, yaw: 0, pitch: 0, roll: 0 });
+    ({ sim, pose, frame } = defaultFrame());
   });
-
-  /** A renderer built like Simulation builds its own (sim/Simulation.ts), plus `visibleContrast`. */
-  function renderDirect(options: { noiseStd?: number; visibleContrast?: number } = {}): Truth {
-    const target = makeTruth(sim.camera);
-    const renderer = new Renderer(sim.world, sim.camera, {
-      noiseStd: options.noiseStd ?? scenario.camera.noiseStd,
-      noiseSeed: seed,
-      ...(options.visibleContrast === undefined ? {} : { visibleContrast: options.visibleContrast }),
-    });
-    renderer.render(pose, target);
-    return target;
-  }
 
   it("labels visible pixels only where the mask has the same class, and drops some faint ones", () => {
     const { mask, visibleMask } = frame;
@@ -136,6 +135,27 @@ describe("visibleMask and depth on a default-scenario frame", () => {
     }
     expect(worst_px).toBeLessThan(1.5);
   });
+});
+
+describe("visibleMask and depth on a default-scenario frame: direct Renderers, SimEnvironment and bad arguments", () => {
+  let sim: Simulation;
+  let pose: CameraPose;
+  let frame: Truth;
+  beforeAll(() => {
+    ({ sim, pose, frame } = defaultFrame());
+  });
+
+  /** A renderer built like Simulation builds its own (sim/Simulation.ts), plus `visibleContrast`. */
+  function renderDirect(options: { noiseStd?: number; visibleContrast?: number } = {}): Truth {
+    const target = makeTruth(sim.camera);
+    const renderer = new Renderer(sim.world, sim.camera, {
+      noiseStd: options.noiseStd ?? scenario.camera.noiseStd,
+      noiseSeed: seed,
+      ...(options.visibleContrast === undefined ? {} : { visibleContrast: options.visibleContrast }),
+    });
+    renderer.render(pose, target);
+    return target;
+  }
 
   it("is reproduced by a Renderer built like Simulation's, and visibleContrast thresholds it", () => {
     const same = renderDirect();
@@ -193,60 +213,60 @@ describe("visibleMask and depth on a default-scenario frame", () => {
   });
 });
 
+// An empty world (no wires, no trees, no clouds, exposure 1), as in test/sim/renderer.test.ts,
+// with haze switched off (visibility 1e9 m: the haze factor is exactly 1 at any depth) so a
+// structure's colour depends only on its albedo and its direction relative to the sun.
+const empty = (() => {
+  const s = fastScenario("default", 64);
+  s.wires.lines = { min: 0, max: 0 };
+  s.trees.count = { min: 0, max: 0 };
+  s.lighting.cloudCover = { min: 0, max: 0 };
+  s.lighting.exposure = { min: 1, max: 1 };
+  s.lighting.skyBrightness = { min: 0.9, max: 0.9 };
+  const w = buildWorld(s, 3);
+  return { ...w, sky: { ...w.sky, visibility_m: 1e9 } };
+})();
+
+type Part = { a: [number, number, number]; b: [number, number, number]; radius: number; object: number };
+type Obj = { cls: StructureClass; albedo: number };
+
+function makeWorld(objs: readonly Obj[], parts: readonly Part[]): World {
+  const n = parts.length;
+  const segments = { count: n, a: new Float64Array(3 * n), b: new Float64Array(3 * n), radius: new Float64Array(n), cls: new Uint8Array(n), object: new Int32Array(n) };
+  parts.forEach((p, i) => {
+    segments.a.set(p.a, 3 * i);
+    segments.b.set(p.b, 3 * i);
+    segments.radius[i] = p.radius;
+    segments.cls[i] = objs[p.object]!.cls;
+    segments.object[i] = p.object;
+  });
+  const objects: WorldObject[] = objs.map((o, id) => {
+    const first = parts.findIndex((p) => p.object === id);
+    return {
+      id,
+      kind: o.cls === CLASS_WIRE ? "wire" : "pole",
+      cls: o.cls,
+      albedo: [o.albedo, o.albedo, o.albedo],
+      specular: 0,
+      firstSegment: first,
+      segmentCount: parts.filter((p) => p.object === id).length,
+    };
+  });
+  return { ...empty, segments, objects };
+}
+
+// Level camera at 10 m looking north (yaw pi/2): optical Z is the world y distance, optical X
+// the world x offset (sim/Camera.ts: x right = east when facing north).
+const levelCamera = makeCamera(256, 256, 90, 0);
+const levelPose: CameraPose = { x: 0, y: 0, z: 10, yaw: Math.PI / 2, pitch: 0, roll: 0 };
+function renderLevel(world: World): Truth {
+  const t = makeTruth(levelCamera);
+  const target: RenderTarget = t;
+  new Renderer(world, levelCamera, { noiseStd: 0 }).render(levelPose, target);
+  return t;
+}
+
 describe("visibility and depth in hand-built worlds", () => {
-  // An empty world (no wires, no trees, no clouds, exposure 1), as in test/sim/renderer.test.ts,
-  // with haze switched off (visibility 1e9 m: the haze factor is exactly 1 at any depth) so a
-  // structure's colour depends only on its albedo and its direction relative to the sun.
-  const empty = (() => {
-    const s = fastScenario("default", 64);
-    s.wires.lines = { min: 0, max: 0 };
-    s.trees.count = { min: 0, max: 0 };
-    s.lighting.cloudCover = { min: 0, max: 0 };
-    s.lighting.exposure = { min: 1, max: 1 };
-    s.lighting.skyBrightness = { min: 0.9, max: 0.9 };
-    const w = buildWorld(s, 3);
-    return { ...w, sky: { ...w.sky, visibility_m: 1e9 } };
-  })();
-
-  type Part = { a: [number, number, number]; b: [number, number, number]; radius: number; object: number };
-  type Obj = { cls: StructureClass; albedo: number };
-
-  function makeWorld(objs: readonly Obj[], parts: readonly Part[]): World {
-    const n = parts.length;
-    const segments = { count: n, a: new Float64Array(3 * n), b: new Float64Array(3 * n), radius: new Float64Array(n), cls: new Uint8Array(n), object: new Int32Array(n) };
-    parts.forEach((p, i) => {
-      segments.a.set(p.a, 3 * i);
-      segments.b.set(p.b, 3 * i);
-      segments.radius[i] = p.radius;
-      segments.cls[i] = objs[p.object]!.cls;
-      segments.object[i] = p.object;
-    });
-    const objects: WorldObject[] = objs.map((o, id) => {
-      const first = parts.findIndex((p) => p.object === id);
-      return {
-        id,
-        kind: o.cls === CLASS_WIRE ? "wire" : "pole",
-        cls: o.cls,
-        albedo: [o.albedo, o.albedo, o.albedo],
-        specular: 0,
-        firstSegment: first,
-        segmentCount: parts.filter((p) => p.object === id).length,
-      };
-    });
-    return { ...empty, segments, objects };
-  }
-
-  // Level camera at 10 m looking north (yaw pi/2): optical Z is the world y distance, optical X
-  // the world x offset (sim/Camera.ts: x right = east when facing north).
-  const camera = makeCamera(256, 256, 90, 0);
-  const pose: CameraPose = { x: 0, y: 0, z: 10, yaw: Math.PI / 2, pitch: 0, roll: 0 };
-  function render(world: World): Truth {
-    const t = makeTruth(camera);
-    const target: RenderTarget = t;
-    new Renderer(world, camera, { noiseStd: 0 }).render(pose, target);
-    return t;
-  }
-
   it("does not count a wire whose colour equals its background as visible", () => {
     // A wide band (r = 2 m at 40 m: 12.8 px) and, in front of it at the same height, a wire
     // (r = 5 cm at 10 m: 1.3 px), both horizontal along x: same orientation to the sun, so with
@@ -262,8 +282,8 @@ describe("visibility and depth in hand-built worlds", () => {
           { a: [-500, 10, 10], b: [500, 10, 10], radius: 0.05, object: 1 },
         ],
       );
-    const camo = render(scene(0.3, 0.3));
-    const contrast = render(scene(0.8, 0.05));
+    const camo = renderLevel(scene(0.3, 0.3));
+    const contrast = renderLevel(scene(0.8, 0.05));
     // The geometry is the same, so the masks and depths are.
     expect(sameBytes(camo.mask, contrast.mask)).toBe(true);
     expect(sameBytes(camo.depth, contrast.depth)).toBe(true);
@@ -302,13 +322,13 @@ describe("visibility and depth in hand-built worlds", () => {
     // through the centre of column u has X / Z = k = (u - cx) / fx, so s = (50 + 10 k) / (100 - 20 k)
     // and Z = 10 + 20 s. Interpolating Z linearly in the image would be off by metres mid-screen.
     const world = makeWorld([{ cls: CLASS_WIRE, albedo: 0.05 }], [{ a: [...a], b: [...b], radius: 0.02, object: 0 }]);
-    const t = render(world);
+    const t = renderLevel(world);
     let labelled = 0;
     let worst = 0;
     for (let i = 0; i < t.mask.length; i++) {
       if (t.mask[i] !== CLASS_WIRE) continue;
       labelled++;
-      const k = ((i % 256) - camera.cx) / camera.fx;
+      const k = ((i % 256) - levelCamera.cx) / levelCamera.fx;
       const s = (50 + 10 * k) / (100 - 20 * k);
       const Z = 10 + 20 * s;
       worst = Math.max(worst, Math.abs(t.depth[i]! - Z) / Z);
@@ -318,7 +338,9 @@ describe("visibility and depth in hand-built worlds", () => {
     // float32 storage; measured 5.6e-8.
     expect(worst).toBeLessThan(1e-6);
   });
+});
 
+describe("visibility in hand-built worlds: the contrast threshold, overlapping segments and noise", () => {
   it("compares the mean absolute channel change with visibleContrast", () => {
     // A band fully covering pixel (128, 128) (r = 2 m at 40 m: rows 122..133) against the sky.
     // Its change there is the mean over r, g, b of |band colour - sky colour|; measured from two
@@ -327,15 +349,15 @@ describe("visibility and depth in hand-built worlds", () => {
     // one 1 above (a sum over channels instead of a mean would be 3 times larger: visible at both).
     const band = makeWorld([{ cls: CLASS_POLE_TRUNK, albedo: 0.3 }], [{ a: [-500, 40, 10], b: [500, 40, 10], radius: 2, object: 0 }]);
     const p = 128 * 256 + 128;
-    const sky = render(makeWorld([], [])).rgb;
-    const covered = render(band).rgb;
+    const sky = renderLevel(makeWorld([], [])).rgb;
+    const covered = renderLevel(band).rgb;
     let change = 0;
     for (let c = 0; c < 3; c++) change += Math.abs(covered[3 * p + c]! - sky[3 * p + c]!) / 3;
     // A clear contrast, so that the test can tell a mean from a sum.
     expect(change).toBeGreaterThan(10);
     const at = (visibleContrast: number): number => {
-      const t = makeTruth(camera);
-      new Renderer(band, camera, { noiseStd: 0, visibleContrast }).render(pose, t);
+      const t = makeTruth(levelCamera);
+      new Renderer(band, levelCamera, { noiseStd: 0, visibleContrast }).render(levelPose, t);
       expect(t.mask[p]).toBe(CLASS_POLE_TRUNK);
       return t.visibleMask[p]!;
     };
@@ -358,7 +380,7 @@ describe("visibility and depth in hand-built worlds", () => {
         { a: [0, 20, zJoint], b: [0, 20, 20], radius: 0.2, object: 0 },
       ],
     );
-    const t = render(world);
+    const t = renderLevel(world);
     const p = 130 * 256 + 127;
     // The pixel is the pole's dark colour against a bright sky (measured 11 vs about 97)...
     expect(t.mask[p]).toBe(CLASS_POLE_TRUNK);
@@ -384,8 +406,8 @@ describe("visibility and depth in hand-built worlds", () => {
         { a: [-500, 10, 10], b: [500, 10, 10], radius: 0.3, object: 1 },
       ],
     );
-    const t = makeTruth(camera);
-    new Renderer(world, camera, { noiseStd: 2, noiseSeed: 5 }).render(pose, t);
+    const t = makeTruth(levelCamera);
+    new Renderer(world, levelCamera, { noiseStd: 2, noiseSeed: 5 }).render(levelPose, t);
     let wire = 0;
     let visible = 0;
     for (let i = 0; i < t.mask.length; i++) {

@@ -83,6 +83,16 @@ describe("RolloutWarper", () => {
     warper.dispose();
   });
 
+  test("rejects bad options naming the value", () => {
+    expect(() => new RolloutWarper(cv, { width: W, height: H, steps: 0 })).toThrow("steps=0, expected an integer >= 1");
+    expect(() => new RolloutWarper(cv, { width: W, height: H, distanceM: -1 })).toThrow("distanceM=-1");
+    const w = new RolloutWarper(cv, { width: 4, height: 4 });
+    expect(() => w.warpStep(new cv.Mat(4, 4, cv.CV_32FC1), 4, new cv.Mat(4, 4, cv.CV_32FC1))).toThrow("k=4, expected 1..3");
+    w.dispose();
+  });
+});
+
+describe("RolloutWarper: the rotational flow it removes", () => {
   test("rotationalFlow: a pure pan (wy) shifts the image centre by -fx * wy * dt, as Longuet-Higgins and Prazdny predict", () => {
     const k: CameraIntrinsics = { fx: 100, fy: 100, cx: 2, cy: 2 };
     const out = new Float32Array(5 * 5 * 2);
@@ -90,13 +100,5 @@ describe("RolloutWarper", () => {
     const c = (2 * 5 + 2) * 2;
     expect(out[c]).toBeCloseTo(-5, 5);
     expect(out[c + 1]).toBeCloseTo(0, 5);
-  });
-
-  test("rejects bad options naming the value", () => {
-    expect(() => new RolloutWarper(cv, { width: W, height: H, steps: 0 })).toThrow("steps=0, expected an integer >= 1");
-    expect(() => new RolloutWarper(cv, { width: W, height: H, distanceM: -1 })).toThrow("distanceM=-1");
-    const w = new RolloutWarper(cv, { width: 4, height: 4 });
-    expect(() => w.warpStep(new cv.Mat(4, 4, cv.CV_32FC1), 4, new cv.Mat(4, 4, cv.CV_32FC1))).toThrow("k=4, expected 1..3");
-    w.dispose();
   });
 });

@@ -64,6 +64,19 @@ function rowMetrics(img: Float32Array): { jag: number; massCv: number } {
   return { jag: Math.sqrt(rr / n), massCv: ms / mm };
 }
 
+/** The backward map q(p) = c + (p - c) / s - t * (1, 0.3) of a forward move; writes flow(p) = p - q(p) into `flow`. */
+function forwardMoveMap(s: number, t: number, flow: Float32Array): { qx: (x: number) => number; qy: (y: number) => number } {
+  const qx = (x: number): number => C + (x - C) / s - t;
+  const qy = (y: number): number => C + (y - C) / s - 0.3 * t;
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      flow[(y * W + x) * 2] = x - qx(x);
+      flow[(y * W + x) * 2 + 1] = y - qy(y);
+    }
+  }
+  return { qx, qy };
+}
+
 describe("bilinear vs nearest on a 1-px diagonal anti-aliased wire", () => {
   let cv: Cv;
   let warper: RolloutWarper;
@@ -93,15 +106,7 @@ describe("bilinear vs nearest on a 1-px diagonal anti-aliased wire", () => {
     const rows: Record<"ideal" | Interpolation, Metrics>[] = [];
     for (const s of [1.05, 1.15]) {
       for (const t of [0.1, 0.3, 0.5, 0.7, 0.9]) {
-        // Backward map q(p) = c + (p - c) / s - t * (1, 0.3), i.e. flow(p) = p - q(p).
-        const qx = (x: number): number => C + (x - C) / s - t;
-        const qy = (y: number): number => C + (y - C) / s - 0.3 * t;
-        for (let y = 0; y < H; y++) {
-          for (let x = 0; x < W; x++) {
-            flow[(y * W + x) * 2] = x - qx(x);
-            flow[(y * W + x) * 2 + 1] = y - qy(y);
-          }
-        }
+        const { qx, qy } = forwardMoveMap(s, t, flow);
         const ideal = renderF32(W, H, (x, y) => S(qx(x), qy(y)));
         dst.data32F.set(ideal);
         tex.findCandidates(dst, mask);

@@ -64,10 +64,10 @@ function withHeader(bytes: Uint8Array, header: string): Uint8Array {
   return out;
 }
 
-describe("frameCacheCodec", () => {
-  const withTruth = [frame(42, 0, { truth: true, threat: true }), frame(42, 1, { truth: true, threat: false }), frame(42, 2, { truth: true })];
-  const noTruth = [frame(7, 3, { truth: false, threat: true }), frame(7, 4, { truth: false, rates: false })];
+const withTruth = [frame(42, 0, { truth: true, threat: true }), frame(42, 1, { truth: true, threat: false }), frame(42, 2, { truth: true })];
+const noTruth = [frame(7, 3, { truth: false, threat: true }), frame(7, 4, { truth: false, rates: false })];
 
+describe("frameCacheCodec", () => {
   it("round-trips frames with visibleMask and near byte for byte", () => {
     const bytes = encodeFlight(42, grid, STATE_DIM, withTruth);
     const { header, frames } = decodeFlight(bytes);
@@ -111,7 +111,9 @@ describe("frameCacheCodec", () => {
     expect(header).toMatchObject({ count: 0, seed: 9 });
     expect(frames).toEqual([]);
   });
+});
 
+describe("frameCacheCodec: damaged input and wrong shapes", () => {
   it("refuses damaged bytes with a FrameCacheError naming the problem and the file", () => {
     const good = encodeFlight(42, grid, STATE_DIM, withTruth);
     const fail = (bytes: Uint8Array): FrameCacheError => {

@@ -147,7 +147,9 @@ describe("DetectorReportBuilder", () => {
     // The class measures are unaffected.
     expect(q.report().visible.wire).toBeCloseTo(1, 12);
   });
+});
 
+describe("DetectorReportBuilder: rejected input", () => {
   it("rejects a threatProbs length mismatch, a bad frame index and class probabilities of the wrong length", () => {
     const b = new DetectorReportBuilder(dataset());
     expect(() => b.add(0, perfect(0), new Float32Array(3))).toThrow(RangeError);

@@ -101,6 +101,12 @@ describe("StudentDetector / HarnessCorrector (F1's networks behind the node inte
     detector.dispose();
     corrector.dispose();
   });
+});
+
+describe("StudentDetector / HarnessCorrector with a VisionPipeline (rollout from optical flow)", () => {
+  beforeAll(async () => {
+    await tf.setBackend("cpu");
+  });
 
   it("with a VisionPipeline, fills the rollout channels from optical-flow warps once the drone moves", async () => {
     const cv = await loadOpenCv();

@@ -24,30 +24,39 @@ const talkerDesc: NodeLaunchDescription = {
   source: { file: "t.launch.xml", line: 1 },
 };
 
+type SocketRig = { dir: string; graph: EmbeddedGraph; launcher: Launcher; server: GraphServer; client: GraphClient };
+
+/** The talker launched on an embedded graph, served on a Unix socket in a fresh directory, with a client connected. */
+async function startSocketRig(): Promise<SocketRig> {
+  const dir = mkdtempSync(join(tmpdir(), "dh-ipc-"));
+  const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+  graph.spin();
+  const launcher = new Launcher({ graph, registry: { talker }, log: () => undefined });
+  await launcher.start({ nodes: [talkerDesc], skipped: [], arguments: [], warnings: [] });
+  const server = new GraphServer(launchIntrospection(graph, (f) => launcher.node(f), { pid: process.pid, launchFile: "t.launch.xml", startedAtMs: 1 }));
+  await server.listen(join(dir, "sockets", "launch-1.sock"));
+  const client = await GraphClient.connect({ dir: join(dir, "sockets") });
+  return { dir, graph, launcher, server, client };
+}
+
+async function stopSocketRig({ dir, graph, launcher, server, client }: SocketRig): Promise<void> {
+  client.close();
+  await server.close();
+  await launcher.stop();
+  await graph.shutdown();
+  rmSync(dir, { recursive: true, force: true });
+}
+
 describe("GraphServer + GraphClient over a Unix socket", () => {
+  let rig: SocketRig;
   let dir: string;
-  let graph: EmbeddedGraph;
-  let launcher: Launcher;
   let server: GraphServer;
   let client: GraphClient;
-
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "dh-ipc-"));
-    graph = new EmbeddedGraph({ stderrLevel: "silent" });
-    graph.spin();
-    launcher = new Launcher({ graph, registry: { talker }, log: () => undefined });
-    await launcher.start({ nodes: [talkerDesc], skipped: [], arguments: [], warnings: [] });
-    server = new GraphServer(launchIntrospection(graph, (f) => launcher.node(f), { pid: process.pid, launchFile: "t.launch.xml", startedAtMs: 1 }));
-    await server.listen(join(dir, "sockets", "launch-1.sock"));
-    client = await GraphClient.connect({ dir: join(dir, "sockets") });
+    rig = await startSocketRig();
+    ({ dir, server, client } = rig);
   });
-  afterEach(async () => {
-    client.close();
-    await server.close();
-    await launcher.stop();
-    await graph.shutdown();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => stopSocketRig(rig));
 
   it("keeps the socket private: directory 0700, socket 0600", () => {
     expect(statSync(join(dir, "sockets")).mode & 0o777).toBe(0o700);
@@ -63,6 +72,40 @@ describe("GraphServer + GraphClient over a Unix socket", () => {
     });
     expect(await client.info()).toEqual({ pid: process.pid, launchFile: "t.launch.xml", startedAtMs: 1 });
   });
+
+  it("gets and sets parameters with ROS 2 validation results", async () => {
+    expect(await client.getParam("/talker", "greeting")).toEqual({ name: "greeting", type: "string", value: "Hello, world!" });
+    expect(await client.getParam("talker", "period_ms")).toEqual({ name: "period_ms", type: "integer", value: 5 });
+    expect(await client.setParam("talker", "greeting", "Hi")).toEqual({ successful: true, reason: "" });
+    expect(await client.getParam("talker", "greeting")).toMatchObject({ value: "Hi" });
+    // "1" for a double parameter is accepted as 1.0.
+    expect((await client.setParam("talker", "gain", "1")).successful).toBe(true);
+    expect(await client.getParam("talker", "gain")).toEqual({ name: "gain", type: "double", value: 1 });
+    const rejected = await client.setParam("talker", "gain", "2.5");
+    expect(rejected.successful).toBe(false);
+    expect(rejected.reason).toMatch(/gain/);
+    expect(await client.listParams("talker")).toEqual(expect.arrayContaining(["gain", "greeting", "period_ms"]));
+    await expect(client.getParam("/nobody", "x")).rejects.toThrow("node /nobody not found (running: ");
+    await expect(client.getParam("/talker", "nope")).rejects.toThrow('node /talker has no parameter "nope"');
+  });
+
+  it("tells clients when the launch closes", async () => {
+    const closed = new Promise<void>((r) => client.onClose(r));
+    await server.close();
+    await closed;
+    await expect(client.listNodes()).rejects.toThrow();
+  });
+});
+
+describe("GraphServer + GraphClient over a Unix socket: messages", () => {
+  let rig: SocketRig;
+  let graph: EmbeddedGraph;
+  let client: GraphClient;
+  beforeEach(async () => {
+    rig = await startSocketRig();
+    ({ graph, client } = rig);
+  });
+  afterEach(() => stopSocketRig(rig));
 
   it("delivers raw CDR bytes identical to the graph's serialization, with type and receive time", async () => {
     const got: RawMessage[] = [];
@@ -107,29 +150,6 @@ describe("GraphServer + GraphClient over a Unix socket", () => {
     pub.publish({ data: "frame" });
     expect(graph.registry.deserialize<{ data: string }>("std_msgs/msg/String", (await got).bytes).data).toBe("frame");
     node.destroy();
-  });
-
-  it("gets and sets parameters with ROS 2 validation results", async () => {
-    expect(await client.getParam("/talker", "greeting")).toEqual({ name: "greeting", type: "string", value: "Hello, world!" });
-    expect(await client.getParam("talker", "period_ms")).toEqual({ name: "period_ms", type: "integer", value: 5 });
-    expect(await client.setParam("talker", "greeting", "Hi")).toEqual({ successful: true, reason: "" });
-    expect(await client.getParam("talker", "greeting")).toMatchObject({ value: "Hi" });
-    // "1" for a double parameter is accepted as 1.0.
-    expect((await client.setParam("talker", "gain", "1")).successful).toBe(true);
-    expect(await client.getParam("talker", "gain")).toEqual({ name: "gain", type: "double", value: 1 });
-    const rejected = await client.setParam("talker", "gain", "2.5");
-    expect(rejected.successful).toBe(false);
-    expect(rejected.reason).toMatch(/gain/);
-    expect(await client.listParams("talker")).toEqual(expect.arrayContaining(["gain", "greeting", "period_ms"]));
-    await expect(client.getParam("/nobody", "x")).rejects.toThrow("node /nobody not found (running: ");
-    await expect(client.getParam("/talker", "nope")).rejects.toThrow('node /talker has no parameter "nope"');
-  });
-
-  it("tells clients when the launch closes", async () => {
-    const closed = new Promise<void>((r) => client.onClose(r));
-    await server.close();
-    await closed;
-    await expect(client.listNodes()).rejects.toThrow();
   });
 });
 

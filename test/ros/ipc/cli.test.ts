@@ -28,22 +28,22 @@ function capture(onOut?: (all: string) => void): Captured {
   };
 }
 
-describe("drone-harness launch + topic/node/param", () => {
-  let root: string;
-  let socketDir: string;
-  let stopLaunch: () => void = () => undefined;
-  let launched: Promise<number>;
-  let launchIo: Captured;
-  const connect = () => ({ connect: { dir: socketDir } });
+// One launch for the whole file, shared by the describes below (their tests run in order: the param test sets gain).
+let root: string;
+let socketDir: string;
+let stopLaunch: () => void = () => undefined;
+let launched: Promise<number>;
+let launchIo: Captured;
+const connect = () => ({ connect: { dir: socketDir } });
 
-  beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), "dh-cli-"));
-    socketDir = join(root, "run");
-    writeFileSync(join(root, "package.xml"), "<package format=\"3\"><name>drone_harness</name></package>");
-    mkdirSync(join(root, "launch"));
-    writeFileSync(
-      join(root, "launch", "talk.launch.xml"),
-      `<launch>
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "dh-cli-"));
+  socketDir = join(root, "run");
+  writeFileSync(join(root, "package.xml"), "<package format=\"3\"><name>drone_harness</name></package>");
+  mkdirSync(join(root, "launch"));
+  writeFileSync(
+    join(root, "launch", "talk.launch.xml"),
+    `<launch>
   <arg name="greeting" default="Hello"/>
   <node pkg="drone_harness" exec="talker" name="talker" namespace="demo">
     <param name="greeting" value="$(var greeting)"/>
@@ -51,27 +51,28 @@ describe("drone-harness launch + topic/node/param", () => {
   </node>
   <node pkg="ros_gz_bridge" exec="parameter_bridge"/>
 </launch>`,
-    );
-    launchIo = capture();
-    const ready = new Promise<void>((resolve) => {
-      launched = runLaunch([join(root, "launch", "talk.launch.xml"), "greeting:=Hi"], launchIo, {
-        registry: { talker },
-        packageRoot: root,
-        socketDir,
-        until: () => new Promise<void>((r) => (stopLaunch = r)),
-        onReady: () => resolve(),
-      });
+  );
+  launchIo = capture();
+  const ready = new Promise<void>((resolve) => {
+    launched = runLaunch([join(root, "launch", "talk.launch.xml"), "greeting:=Hi"], launchIo, {
+      registry: { talker },
+      packageRoot: root,
+      socketDir,
+      until: () => new Promise<void>((r) => (stopLaunch = r)),
+      onReady: () => resolve(),
     });
-    // Fail fast (with the launcher's stderr) if the launch exits instead of becoming ready.
-    await Promise.race([ready, launched.then((rc) => Promise.reject(new Error(`launch exited with ${rc}: ${launchIo.stderr()}`)))]);
-  }, 20000);
-
-  afterAll(async () => {
-    stopLaunch();
-    expect(await launched).toBe(0);
-    rmSync(root, { recursive: true, force: true });
   });
+  // Fail fast (with the launcher's stderr) if the launch exits instead of becoming ready.
+  await Promise.race([ready, launched.then((rc) => Promise.reject(new Error(`launch exited with ${rc}: ${launchIo.stderr()}`)))]);
+}, 20000);
 
+afterAll(async () => {
+  stopLaunch();
+  expect(await launched).toBe(0);
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("drone-harness launch + topic/node/param", () => {
   it("launch logs the skipped foreign node and the socket", () => {
     expect(launchIo.stderr()).toContain('[launch] skipping <node pkg="ros_gz_bridge" exec="parameter_bridge"> (launch/talk.launch.xml:7): package "ros_gz_bridge" is not drone_harness');
     expect(launchIo.stderr()).toContain(`[launch] introspection socket: ${join(socketDir, `launch-${process.pid}.sock`)}`);
@@ -82,7 +83,9 @@ describe("drone-harness launch + topic/node/param", () => {
     expect(await runNode(["list"], io, connect())).toBe(0);
     expect(io.stdout().split("\n")).toContain("/demo/talker");
   });
+});
 
+describe("drone-harness launch + topic", () => {
   it("topic list -t", async () => {
     const io = capture();
     expect(await runTopic(["list", "-t"], io, connect())).toBe(0);
@@ -152,7 +155,9 @@ describe("drone-harness launch + topic/node/param", () => {
     expect(rate).toBeGreaterThan(5);
     expect(rate).toBeLessThan(60);
   }, 10000);
+});
 
+describe("drone-harness launch + param, and launch errors", () => {
   it("param get / set / list", async () => {
     let io = capture();
     expect(await runParam(["get", "/demo/talker", "greeting"], io, connect())).toBe(0);

@@ -155,7 +155,9 @@ describe("slow clients", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
 
+describe("slow clients: topic hz", () => {
   it("topic hz reports the launch's drops for its subscription", async () => {
     const dir = mkdtempSync(join(tmpdir(), "dh-hzdrop-"));
     const target: IntrospectionTarget = {

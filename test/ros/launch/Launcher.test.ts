@@ -32,35 +32,36 @@ function waitForEvent(events: LaunchEvent[], listeners: Array<() => void>, predi
   });
 }
 
+// One graph per test and the launcher it made (stopped after the test), for every describe below.
+let graph: EmbeddedGraph;
+let launcher: Launcher | undefined;
+const logs: string[] = [];
+const events: LaunchEvent[] = [];
+const listeners: Array<() => void> = [];
+const make = (registry: Record<string, NodeFactory>): Launcher =>
+  (launcher = new Launcher({
+    graph,
+    registry,
+    log: (l) => logs.push(l),
+    crashCheckIntervalMs: 10,
+    onEvent: (e) => {
+      events.push(e);
+      for (const l of listeners.splice(0)) l();
+    },
+  }));
+
+beforeEach(() => {
+  graph = new EmbeddedGraph({ stderrLevel: "silent" });
+  graph.spin();
+  logs.length = 0;
+  events.length = 0;
+});
+afterEach(async () => {
+  await launcher?.stop();
+  await graph.shutdown();
+});
+
 describe("Launcher", () => {
-  let graph: EmbeddedGraph;
-  let launcher: Launcher | undefined;
-  const logs: string[] = [];
-  const events: LaunchEvent[] = [];
-  const listeners: Array<() => void> = [];
-  const make = (registry: Record<string, NodeFactory>): Launcher =>
-    (launcher = new Launcher({
-      graph,
-      registry,
-      log: (l) => logs.push(l),
-      crashCheckIntervalMs: 10,
-      onEvent: (e) => {
-        events.push(e);
-        for (const l of listeners.splice(0)) l();
-      },
-    }));
-
-  beforeEach(() => {
-    graph = new EmbeddedGraph({ stderrLevel: "silent" });
-    graph.spin();
-    logs.length = 0;
-    events.length = 0;
-  });
-  afterEach(async () => {
-    await launcher?.stop();
-    await graph.shutdown();
-  });
-
   it("starts talker and listener with remaps and parameters; messages flow on the remapped topic", async () => {
     const got: StringMsg[] = [];
     let done: () => void = () => undefined;
@@ -123,7 +124,9 @@ describe("Launcher", () => {
     expect(l.runningNodes()).toEqual([]);
     await expect(make({ talker }).start(plan([desc("talker", "a"), desc("talker", "a")]))).rejects.toThrow("node name /a is already used at launch/t.launch.xml:3");
   });
+});
 
+describe("Launcher: respawn after a failed start or a crash", () => {
   it("respawns a node whose factory fails, after respawn_delay", async () => {
     let attempts = 0;
     const flaky: NodeFactory = async (g, o) => {

@@ -99,7 +99,9 @@ describe("loadLaunchFile", () => {
     expect(plan.nodes[0]!.remappings).toEqual([{ from: "cmd_vel", to: "/mavros/setpoint_velocity/cmd_vel" }]);
     expect(plan.nodes[3]!.remappings).toEqual([]);
   });
+});
 
+describe("loadLaunchFile: conditions, includes and other packages", () => {
   it("honours if/unless with $(eval) comparisons and rejects non-boolean conditions", () => {
     write(
       "launch/c.launch.xml",
@@ -166,7 +168,9 @@ describe("loadLaunchFile", () => {
     ]);
     expect(plan.skipped[1]!.reason).toContain("starts only drone_harness nodes");
   });
+});
 
+describe("loadLaunchFile: errors and warnings", () => {
   it.each([
     [`<launch>\n  <node pkg="drone_harness"/>\n</launch>`, 'x.launch.xml:2: <node> attribute "exec" is required'],
     [`<launch>\n  <node pkg="drone_harness"\n        exec="sim" nmae="typo"/>\n</launch>`, 'x.launch.xml:3: <node> has unknown attribute "nmae" (valid: pkg, exec'],
