@@ -73,6 +73,10 @@ export function warpImage(img: ArrayLike<number>, width: number, height: number,
     const r0 = sy0 * width;
     const r1 = sy1 * width;
     const vx0 = (0.5 - cam.cx) * k + cam.cx - 0.5 - dx;
+    if (channels === 1) {
+      warpGreyRow(img, r0, r1, ay, vx0, k, xMax, width, out, y * width);
+      continue;
+    }
     for (let x = 0; x < width; x++) {
       let vx = vx0 + k * x;
       vx = vx < 0 ? 0 : vx > xMax ? xMax : vx;
@@ -88,6 +92,24 @@ export function warpImage(img: ArrayLike<number>, width: number, height: number,
     }
   }
   return out;
+}
+
+/**
+ * One output row of warpImage for a one-channel image (the harness's grey frame, every flight
+ * frame): the same arithmetic as the general loop without the per-channel loop, and `| 0` for
+ * Math.floor (vx is clamped to [0, xMax]), so the same bits in about half the time.
+ */
+function warpGreyRow(img: ArrayLike<number>, r0: number, r1: number, ay: number, vx0: number, k: number, xMax: number, width: number, out: Float32Array, o: number): void {
+  for (let x = 0; x < width; x++) {
+    let vx = vx0 + k * x;
+    vx = vx < 0 ? 0 : vx > xMax ? xMax : vx;
+    const sx0 = vx | 0;
+    const sx1 = sx0 < xMax ? sx0 + 1 : sx0;
+    const ax = vx - sx0;
+    const top = img[r0 + sx0]! * (1 - ax) + img[r0 + sx1]! * ax;
+    const bottom = img[r1 + sx0]! * (1 - ax) + img[r1 + sx1]! * ax;
+    out[o + x] = top * (1 - ay) + bottom * ay;
+  }
 }
 
 /** Mean grey (0-255) of an rgb8 frame into `out` (width*height). */
