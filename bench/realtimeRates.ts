@@ -1,0 +1,72 @@
+/**
+ * Real-time launch/sim.launch.xml (issue 15, item 5): the wall-clock rates of /camera/image_raw
+ * and /cmd_vel with the nodes in one process (embedded graph, then DDS) and in one process per
+ * node over DDS. Per layout: start `drone-harness launch`, let it settle, then run the CLI's own
+ * `topic hz` on each topic for a window and keep its last "average rate" line, as a user would.
+ * /diagnostics reports rates in sim time; these are wall-clock rates (the sim node also warns
+ * when it falls behind real time). Target (issue 15): the camera's 30 Hz with the nodes spread
+ * over processes.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { findPackageRoot } from "../src/ros/launch/packageRoot";
+
+const ROOT = findPackageRoot();
+const CLI = join(ROOT, "bin", "drone-harness.js");
+const SETTLE_MS = 12_000;
+const CAMERA_WINDOW_MS = 11_000;
+const CMD_WINDOW_MS = 9_000;
+
+const LAYOUTS: { name: string; args: string[] }[] = [
+  { name: "embedded, one process", args: [] },
+  { name: "DDS, one process", args: ["--middleware", "dds", "--one-process"] },
+  { name: "DDS, one process per node", args: ["--middleware", "dds"] },
+];
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `drone-harness topic hz <topic>` for `ms`; the last "average rate: X" it printed, or undefined. */
+async function topicHz(topic: string, ms: number): Promise<number | undefined> {
+  const child = spawn(process.execPath, [CLI, "topic", "hz", topic], { stdio: ["ignore", "pipe", "ignore"] });
+  let text = "";
+  child.stdout.on("data", (d: Buffer) => (text += d.toString("utf8")));
+  await sleep(ms);
+  await stop(child);
+  const rates = [...text.matchAll(/average rate: ([\d.]+)/g)].map((m) => Number(m[1]));
+  return rates.at(-1);
+}
+
+/** SIGINT (the launch stops its nodes and children), SIGKILL after 5 s. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGINT");
+  const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(killer);
+}
+
+export async function run(print: (line: string) => void): Promise<void> {
+  print(`launch/sim.launch.xml in real time: wall-clock rates from \`drone-harness topic hz\` (${CAMERA_WINDOW_MS / 1000} s camera, ${CMD_WINDOW_MS / 1000} s /cmd_vel, after ${SETTLE_MS / 1000} s)`);
+  print("| layout | /camera/image_raw Hz | /cmd_vel Hz | sim warnings (behind real time) |");
+  print("|---|---|---|---|");
+  for (const layout of LAYOUTS) {
+    const launch = spawn(process.execPath, [CLI, "launch", "launch/sim.launch.xml", ...layout.args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let log = "";
+    const keep = (d: Buffer): void => void (log += d.toString("utf8"));
+    launch.stdout?.on("data", keep);
+    launch.stderr?.on("data", keep);
+    try {
+      await sleep(SETTLE_MS);
+      const camera = await topicHz("/camera/image_raw", CAMERA_WINDOW_MS);
+      const cmd = await topicHz("/cmd_vel", CMD_WINDOW_MS);
+      const behind = [...log.matchAll(/sim falls behind real time: ([^\n]*)/g)].map((m) => m[1]);
+      const hz = (x: number | undefined): string => (x === undefined ? "no report" : x.toFixed(1));
+      print(`| ${layout.name} | ${hz(camera)} | ${hz(cmd)} | ${behind.length}${behind.length > 0 ? `, last: ${behind.at(-1) ?? ""}` : ""} |`);
+      if (camera === undefined) print(`  (no rate: the launch printed ${JSON.stringify(log.trim().split("\n").slice(-3).join(" / "))}, exit ${String(launch.exitCode)})`);
+    } finally {
+      await stop(launch);
+    }
+  }
+  print("target (issue 15): the camera's 30 Hz with the nodes spread over processes");
+}
