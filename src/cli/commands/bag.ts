@@ -133,6 +133,29 @@ async function recover(args: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
+/**
+ * The abort of a play: SIGINT/SIGTERM, or `stop` when the caller owns the signals (tests, an
+ * embedding program). `dispose` removes whichever listeners were added.
+ */
+function playAbort(stop: AbortSignal | undefined): { abort: AbortController; dispose: () => void } {
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  if (stop === undefined) {
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  } else {
+    stop.addEventListener("abort", onSignal);
+  }
+  return {
+    abort,
+    dispose: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      stop?.removeEventListener("abort", onSignal);
+    },
+  };
+}
+
 /** Resolves on SIGINT/SIGTERM or after `seconds` (when given). */
 function untilStopped(seconds: number | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -377,14 +400,7 @@ async function playIntoLaunchFile(
   const graph = new EmbeddedGraph({ writeLine: (line) => io.err(`${line}\n`) });
   const launcher = new Launcher({ graph, registry: ctx.registry(), log: (line) => io.err(`${line}\n`) });
   graph.spin();
-  const abort = new AbortController();
-  const onSignal = (): void => abort.abort();
-  if (ctx.stop === undefined) {
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  } else {
-    ctx.stop.addEventListener("abort", onSignal);
-  }
+  const { abort, dispose } = playAbort(ctx.stop);
   try {
     await launcher.start(plan);
     const target: RawPublishTarget = {
@@ -399,8 +415,7 @@ async function playIntoLaunchFile(
     graph.spinUntilIdle();
     return reportPlayed(res, problems, { where: `from ${bag.path} into ${plan.nodes.length} nodes (rate ${options.rate ?? 1}`, withClock }, io);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    dispose();
     await launcher.stop();
     await graph.shutdown();
   }
@@ -428,14 +443,7 @@ async function playIntoRunningLaunch(
     );
     return 1;
   }
-  const abort = new AbortController();
-  const onSignal = (): void => abort.abort();
-  if (ctx.stop === undefined) {
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  } else {
-    ctx.stop.addEventListener("abort", onSignal);
-  }
+  const { abort, dispose } = playAbort(ctx.stop);
   let lost = false;
   client.onClose(() => {
     lost = true;
@@ -462,8 +470,7 @@ async function playIntoRunningLaunch(
     }
     throw err;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    dispose();
     client.close();
   }
 }
