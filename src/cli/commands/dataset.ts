@@ -4,17 +4,21 @@
  * The data stage of the staged training (issue 12 item 5): expert flights on the first N seeds of
  * a split, recorded with the visible-only masks and near-threat cells into a frame cache on disk,
  * on worker threads (both cores by default). A rerun resumes: flights already cached are skipped.
+ * `--views overhead` renders camera poses above each seed's wires looking down at them instead of
+ * flying (src/harness/data/generateViews.ts; issue 14 item 2), for detector training only.
  */
 import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { generateFramesParallel } from "../../harness/data/node/generateFramesParallel";
 import { SeedSource, type Split } from "../../harness/data/SeedSplit";
+import { DEFAULT_VIEWS } from "../../harness/data/generateViews";
 import { STATE_DIM } from "../../harness/models/stateVector";
 import { intArg, numberArg, printedHelp } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness dataset --scenario <yaml|name> --split train|val --flights N --cache <dir> [--workers N] [--record-every N] " +
-  "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S] [--pilot-detector <fit model dir>] [--first-seed N]";
+  "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S] [--pilot-detector <fit model dir>] [--first-seed N] " +
+  "[--views overhead [--views-per-world N]]";
 
 export type DatasetArgs = {
   scenario: string;
@@ -30,10 +34,13 @@ export type DatasetArgs = {
   controlPeriod_s: number;
   pilotDetector?: string;
   firstSeed: number;
+  /** Overhead views per world instead of flights (generateViews.ts); 0 = flights. */
+  viewsPerWorld: number;
 };
 
 export function parseDatasetArgs(args: string[]): DatasetArgs {
-  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25, firstSeed: 0 };
+  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25, firstSeed: 0, viewsPerWorld: 0 };
+  let views = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     switch (a) {
@@ -55,12 +62,22 @@ export function parseDatasetArgs(args: string[]): DatasetArgs {
       case "--control-period": out.controlPeriod_s = numberArg(a, args[++i], 0.01, 1); break;
       case "--pilot-detector": out.pilotDetector = args[++i] ?? ""; break;
       case "--first-seed": out.firstSeed = intArg(a, args[++i], 0); break;
+      case "--views": {
+        const v = args[++i];
+        if (v !== "overhead") throw new UsageError(`--views=${v ?? "(missing)"}, expected overhead`);
+        views = true;
+        break;
+      }
+      case "--views-per-world": out.viewsPerWorld = intArg(a, args[++i], 1); break;
       default: throw new UsageError(`unknown argument "${a}"`);
     }
   }
   if (out.scenario === "") throw new UsageError("--scenario is required");
   if (out.cache === "") throw new UsageError("--cache is required");
   if (out.flights === 0) throw new UsageError("--flights is required");
+  if (out.viewsPerWorld > 0 && !views) throw new UsageError("--views-per-world needs --views overhead");
+  if (views && out.pilotDetector !== undefined) throw new UsageError("--views overhead renders views, it flies no pilot: drop --pilot-detector");
+  if (views && out.viewsPerWorld === 0) out.viewsPerWorld = DEFAULT_VIEWS.perWorld;
   return out;
 }
 
@@ -71,7 +88,7 @@ export const command: CliCommand = {
     const a = parseDatasetArgs(args);
     const scenario = loadScenarioFile(a.scenario);
     const seeds = new SeedSource(a.split, splitOfSeed).seeds(a.flights, a.firstSeed);
-    io.err(`dataset: ${a.flights} ${a.split} flights of ${scenario.name} (${a.pilotDetector === undefined ? "expert pilot" : `planner on ${a.pilotDetector}`}) -> ${a.cache}, ${a.workers} worker(s)\n`);
+    io.err(`dataset: ${a.flights} ${a.split} flights of ${scenario.name} (${a.viewsPerWorld > 0 ? `${a.viewsPerWorld} overhead views per world` : a.pilotDetector === undefined ? "expert pilot" : `planner on ${a.pilotDetector}`}) -> ${a.cache}, ${a.workers} worker(s)\n`);
     let last = 0;
     const r = await generateFramesParallel({
       scenario,
@@ -82,6 +99,7 @@ export const command: CliCommand = {
       cacheDir: a.cache,
       workers: a.workers,
       ...(a.pilotDetector === undefined ? {} : { pilotDetector: a.pilotDetector }),
+      ...(a.viewsPerWorld === 0 ? {} : { views: { ...DEFAULT_VIEWS, perWorld: a.viewsPerWorld } }),
       recording: { recordEvery: a.recordEvery, maxFramesPerFlight: a.framesPerFlight, explore: a.explore, rngSeed: a.rngSeed, preCollision_s: a.preCollision_s },
       onProgress: (p) => {
         const now = performance.now();

@@ -17,17 +17,18 @@ import { SeedSource } from "../../harness/data/SeedSplit";
 import { writeFileAtomicSync, configOf, encodeModel, inputSpecs, loadModel, loadTeacher, normalisationInfo, MODEL_FORMAT_VERSION } from "../../harness/modelfile";
 import { Teacher } from "../../harness/models/Teacher";
 import { runDetectorStage, type CurvePoint } from "../../harness/training/detectorStage";
+import { DEFAULT_CAMERA_EFFECTS } from "../../vision/cameraEffects";
 import { intArg, numberArg, printedHelp } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness fit --data <cache dir>[,<cache dir>...] --val <cache dir> --size teacher|student --out <dir> [--minutes M] [--steps N] [--batch B] [--crop C] [--lr X] " +
-  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--init <detector dir>] [--resume]";
+  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--init <detector dir>] [--augment camera] [--resume]";
 
-type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string };
+type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string; augment: boolean };
 
 export function parseFitArgs(args: string[]): FitArgs {
-  const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false };
+  const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false, augment: false };
   for (let i = 0; i < args.length; i++) {
     const f = args[i] ?? "";
     switch (f) {
@@ -51,6 +52,12 @@ export function parseFitArgs(args: string[]): FitArgs {
       case "--resume": a.resume = true; break;
       case "--distill": a.distill = args[++i] ?? ""; break;
       case "--init": a.init = args[++i] ?? ""; break;
+      case "--augment": {
+        const v = args[++i];
+        if (v !== "camera") throw new UsageError(`--augment=${v ?? "(missing)"}, expected camera`);
+        a.augment = true;
+        break;
+      }
       default: throw new UsageError(`unknown argument "${f}"`);
     }
   }
@@ -105,7 +112,7 @@ export const command: CliCommand = {
     const r = runDetectorStage(
       train,
       val,
-      { size: a.size, steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, budget_s: a.minutes * 60, evalEvery: a.evalEvery, curveFrames: a.curveFrames, checkpointEvery: a.checkpointEvery, seed: 1, ...(distillFrom === undefined ? {} : { distillFrom }), ...(initFrom === undefined ? {} : { init: initFrom }) },
+      { size: a.size, steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, budget_s: a.minutes * 60, evalEvery: a.evalEvery, curveFrames: a.curveFrames, checkpointEvery: a.checkpointEvery, seed: 1, ...(distillFrom === undefined ? {} : { distillFrom }), ...(initFrom === undefined ? {} : { init: initFrom }), ...(a.augment ? { augment: DEFAULT_CAMERA_EFFECTS } : {}) },
       {
         progress: (line) => io.err(`${line}\n`),
         save: (name, model, meta) => {

@@ -13,6 +13,7 @@ export { evaluateDetector };
 import { Teacher, type TeacherConfig } from "../models/Teacher";
 import { DISTILLATION_TEMPERATURE } from "./supervisedLosses";
 import { trainDetector } from "./trainDetector";
+import type { CameraEffectRanges } from "../../vision/cameraEffects";
 
 /** The two detector sizes of the pipeline (chosen by measurement: docs/training.md "Detector"). */
 export const DETECTOR_SIZES: Record<"teacher" | "student", TeacherConfig> = {
@@ -42,6 +43,8 @@ export type DetectorStageOptions = {
    * size's architecture.
    */
   init?: Teacher;
+  /** Camera-effect augmentation of the crops (trainDetector `augment`). Default none. */
+  augment?: CameraEffectRanges;
   /** Distillation temperature. Default 2 (supervisedLosses.DISTILLATION_TEMPERATURE). */
   temperature?: number;
 };
@@ -79,6 +82,7 @@ export function runDetectorStage(train: FrameDataset, val: FrameDataset, options
   }
   const r = trainDetector(model, train, {
     ...(teacher === undefined ? {} : { teacher }),
+    ...(options.augment === undefined ? {} : { augment: options.augment }),
     steps: options.steps,
     batch: options.batch,
     crop: options.crop,

@@ -15,6 +15,7 @@ import { cellTargets, classWeightsOfTargets, cropRgb01, cropTargets, type Crop, 
 import { gridCells } from "../eval/CellLabels";
 import { buildImageInput } from "../models/imageInput";
 import { Rng } from "../../util/Rng";
+import { applyCameraEffects, drawCameraEffects, type CameraEffectRanges } from "../../vision/cameraEffects";
 import { distillationLoss, weightedCellCrossEntropy } from "./supervisedLosses";
 import type { TrainableDetector } from "./trainTeacher";
 
@@ -40,6 +41,11 @@ export type DetectorTrainOptions = {
    * sigmoid(t) on the near-threat logit. Default: train on the simulator's labels.
    */
   teacher?: { model: TrainableDetector; temperature: number };
+  /**
+   * Camera effects drawn per crop (src/vision/cameraEffects.ts: vignetting, blur, exposure,
+   * colour cast, noise, gamma, sharpening, JPEG), issue 14 item 2. Default: none.
+   */
+  augment?: CameraEffectRanges;
   /** After every step; return false to stop. */
   onStep?: (step: number, loss: { total: number; cls: number; threat: number }) => boolean | void;
 };
@@ -103,12 +109,21 @@ function cropBatch(dataset: FrameDataset, batch: number, size: number): CropBatc
 }
 
 /** Fills `out` with `batch` focused crops of random frames. */
-function fillCropBatch(dataset: FrameDataset, labels: { targets: Int32Array[]; nears: Uint8Array[] }, batch: number, rng: Rng, focus: number, out: CropBatch): void {
+function fillCropBatch(
+  dataset: FrameDataset,
+  labels: { targets: Int32Array[]; nears: Uint8Array[] },
+  batch: number,
+  rng: Rng,
+  focus: number,
+  out: CropBatch,
+  augment?: CameraEffectRanges,
+): void {
   const { size: S, cellsPerCrop } = out;
   for (let b = 0; b < batch; b++) {
     const fi = rng.int(dataset.frames.length);
     const crop = focusedCrop(dataset, fi, labels.targets[fi] as Int32Array, S, rng, focus);
     cropRgb01(dataset, crop, out.rgb, b * S * S * 3);
+    if (augment !== undefined) applyCameraEffects(out.rgb.subarray(b * S * S * 3, (b + 1) * S * S * 3), S, S, drawCameraEffects(rng, augment), rng);
     cropTargets(dataset, crop, labels.targets[fi] as Int32Array, out.cls, b * cellsPerCrop);
     const near = labels.nears[fi] as Uint8Array;
     for (let i = 0; i < near.length; i++) out.nearInt[i] = near[i]!;
@@ -169,7 +184,7 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
   let step = options.startStep ?? 1;
   try {
     for (; step <= options.steps; step++) {
-      fillCropBatch(dataset, labels, options.batch, rng, focus, buf);
+      fillCropBatch(dataset, labels, options.batch, rng, focus, buf, options.augment);
       // Cosine decay to 10 % of the rate over the step budget.
       const progress = (step - 1) / Math.max(1, options.steps - 1);
       (optimizer as unknown as { learningRate: number }).learningRate = options.learningRate * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));

@@ -12,6 +12,7 @@ import { Teacher } from "../../../src/harness/models/Teacher";
 import { STATE_DIM } from "../../../src/harness/models/stateVector";
 import { evaluateDetector, runDetectorStage } from "../../../src/harness/training/detectorStage";
 import { trainDetector } from "../../../src/harness/training/trainDetector";
+import { DEFAULT_CAMERA_EFFECTS } from "../../../src/vision/cameraEffects";
 import { FakeEnvironment } from "./fakeEnvironment";
 
 const splitOf = (seed: number): Split => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
@@ -47,6 +48,21 @@ describe("trainDetector", () => {
     expect(report.visible.wire).toBeGreaterThan(0.5);
     expect(report.threat).toBeGreaterThan(0.3);
     model.dispose();
+  });
+
+  it("learns through camera-effect augmentation (issue 14), which changes what the detector sees", () => {
+    const plain = new Teacher({ ...tiny });
+    const augmented = new Teacher({ ...tiny });
+    const first: number[] = [];
+    trainDetector(plain, train, { steps: 1, batch: 4, crop: 32, learningRate: 5e-3, seed: 1, onStep: (_s, l) => void first.push(l.cls) });
+    trainDetector(augmented, train, { steps: 60, batch: 4, crop: 32, learningRate: 5e-3, seed: 1, augment: { ...DEFAULT_CAMERA_EFFECTS, jpegChance: 0 }, onStep: (s, l) => void (s === 1 && first.push(l.cls)) });
+    // Same weights, same crops (the effects draw from the same RNG after each crop): a different
+    // first loss means the pixels changed. JPEG is left out here: jpeg-js under jest is slow, and
+    // test/vision/cameraEffects.test.ts checks it.
+    expect(first[1]).not.toBeCloseTo(first[0]!, 6);
+    expect(evaluateDetector(augmented, dataset("val", [7, 17])).visible.wire).toBeGreaterThan(0.5);
+    plain.dispose();
+    augmented.dispose();
   });
 
   it("imitates a teacher's outputs (behaviour cloning lowers the distillation loss)", () => {

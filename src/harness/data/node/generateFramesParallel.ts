@@ -11,6 +11,7 @@ import { splitOfSeed, type Scenario } from "../../../../sim";
 import type { Split } from "../SeedSplit";
 import { SeedSource } from "../SeedSplit";
 import { generateFrames, type GenerateOptions } from "../generateFrames";
+import { generateViews, type ViewOptions } from "../generateViews";
 import { simEnvironmentFactory } from "../simEnvironment";
 import { FrameCacheDir } from "./FrameCacheDir";
 import { compiledWorkerScript, runWorkerQueue } from "./workerQueue";
@@ -36,6 +37,11 @@ export type FrameRun = {
    * labelled by the simulator and the expert (DAgger style). Default: the expert.
    */
   pilotDetector?: string;
+  /**
+   * Render overhead views of each seed's world instead of flying it (generateViews.ts: wires seen
+   * from above against the ground, for detector training). Default: flights.
+   */
+  views?: ViewOptions;
 };
 
 export type ParallelOptions = FrameRun & {
@@ -71,6 +77,14 @@ export async function frameRecorder(run: FrameRun): Promise<(seed: number) => nu
   const source = new SeedSource(run.split, splitOfSeed);
   const factory = simEnvironmentFactory(run.scenario, run.split, { controlPeriod_s: run.controlPeriod_s });
   const grid = { width: run.scenario.camera.width, height: run.scenario.camera.height, cell_px: 8 };
+  const views = run.views;
+  if (views !== undefined) {
+    return (seed) => {
+      const frames = generateViews({ scenario: run.scenario, split: run.split, stateDim: run.stateDim, rngSeed: run.recording.rngSeed, views }, source.require(seed));
+      cache.write(seed, grid, run.stateDim, frames);
+      return frames.length;
+    };
+  }
   const pilot = run.pilotDetector === undefined ? undefined : await detectorPilot(run.pilotDetector);
   return (seed) => {
     let frames = 0;
@@ -101,6 +115,7 @@ function frameRun(options: ParallelOptions): FrameRun {
     recording: options.recording,
     cacheDir: options.cacheDir,
     ...(options.pilotDetector === undefined ? {} : { pilotDetector: options.pilotDetector }),
+    ...(options.views === undefined ? {} : { views: options.views }),
   };
 }
 
@@ -110,7 +125,13 @@ export async function generateFramesParallel(options: ParallelOptions): Promise<
     version: 1,
     scenario: options.scenario.name,
     split: options.split,
-    recording: { ...options.recording, controlPeriod_s: options.controlPeriod_s, stateDim: options.stateDim, pilot: options.pilotDetector ?? "expert" },
+    recording: {
+      ...options.recording,
+      controlPeriod_s: options.controlPeriod_s,
+      stateDim: options.stateDim,
+      pilot: options.views === undefined ? (options.pilotDetector ?? "expert") : "overhead views",
+      ...(options.views === undefined ? {} : { views: options.views }),
+    },
   });
   const todo = options.seeds.filter((s) => !cache.has(s));
   if (todo.length === 0) return { flown: 0, skipped: options.seeds.length, frames: 0, elapsed_s: 0, workers: 0 };

@@ -1,0 +1,35 @@
+/**
+ * The issue 14 item 2 options of `dataset` (--views overhead) and `fit` (--augment camera): what
+ * they parse to, and the clear errors for what they refuse.
+ */
+import { UsageError } from "../../src/cli/CliCommand";
+import { parseDatasetArgs } from "../../src/cli/commands/dataset";
+import { parseFitArgs } from "../../src/cli/commands/fit";
+import { DEFAULT_VIEWS } from "../../src/harness/data/generateViews";
+
+const base = ["--scenario", "default", "--flights", "4", "--cache", "/tmp/x"];
+
+describe("dataset --views", () => {
+  it("flies by default and renders DEFAULT_VIEWS.perWorld views with --views overhead", () => {
+    expect(parseDatasetArgs(base).viewsPerWorld).toBe(0);
+    expect(parseDatasetArgs([...base, "--views", "overhead"]).viewsPerWorld).toBe(DEFAULT_VIEWS.perWorld);
+    expect(parseDatasetArgs([...base, "--views", "overhead", "--views-per-world", "5"]).viewsPerWorld).toBe(5);
+  });
+
+  it("refuses an unknown view kind, a count without --views, and a pilot with views", () => {
+    expect(() => parseDatasetArgs([...base, "--views", "sideways"])).toThrow(/--views=sideways, expected overhead/);
+    expect(() => parseDatasetArgs([...base, "--views-per-world", "5"])).toThrow(/needs --views overhead/);
+    expect(() => parseDatasetArgs([...base, "--views", "overhead", "--pilot-detector", "m"])).toThrow(UsageError);
+  });
+});
+
+describe("fit --augment", () => {
+  const fit = ["--data", "a", "--val", "b", "--out", "c"];
+  it("is off by default and on with --augment camera", () => {
+    expect(parseFitArgs(fit).augment).toBe(false);
+    expect(parseFitArgs([...fit, "--augment", "camera"]).augment).toBe(true);
+  });
+  it("refuses another augmentation name", () => {
+    expect(() => parseFitArgs([...fit, "--augment", "mixup"])).toThrow(/--augment=mixup, expected camera/);
+  });
+});
