@@ -59,6 +59,7 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
 /** Named files (or folders, ending in "/") allowed more than their layer, each with its reason. */
 const EXTRA: readonly { prefix: string; may: readonly Layer[]; why: string }[] = [
   { prefix: "src/harness/data/simEnvironment.ts", may: ["sim"], why: "the DroneEnvironment adapter over the pure simulator" },
+  { prefix: "src/harness/data/simViews.ts", may: ["sim"], why: "overhead views rendered by the pure simulator (detector data)" },
   { prefix: "src/harness/data/node/", may: ["sim", "sim/index"], why: "worker-thread frame generation (Node adapter)" },
   { prefix: "src/bag/imagesToBag.ts", may: ["sim"], why: "the ideal pinhole camera of sim/Camera.ts for photo bags" },
   { prefix: "nodes/sim.ts", may: SIM_ALL, why: "the simulator node" },

@@ -5,7 +5,7 @@
 import { UsageError } from "../../src/cli/CliCommand";
 import { parseDatasetArgs } from "../../src/cli/commands/dataset";
 import { parseFitArgs } from "../../src/cli/commands/fit";
-import { DEFAULT_VIEWS } from "../../src/harness/data/generateViews";
+import { DEFAULT_VIEWS } from "../../src/harness/data/simViews";
 
 const base = ["--scenario", "default", "--flights", "4", "--cache", "/tmp/x"];
 

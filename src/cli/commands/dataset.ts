@@ -10,7 +10,7 @@
 import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { generateFramesParallel } from "../../harness/data/node/generateFramesParallel";
 import { SeedSource, type Split } from "../../harness/data/SeedSplit";
-import { DEFAULT_VIEWS } from "../../harness/data/generateViews";
+import { DEFAULT_VIEWS } from "../../harness/data/simViews";
 import { STATE_DIM } from "../../harness/models/stateVector";
 import { intArg, numberArg, printedHelp } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";

@@ -11,7 +11,7 @@ import { splitOfSeed, type Scenario } from "../../../../sim";
 import type { Split } from "../SeedSplit";
 import { SeedSource } from "../SeedSplit";
 import { generateFrames, type GenerateOptions } from "../generateFrames";
-import { generateViews, type ViewOptions } from "../generateViews";
+import { generateViews, type ViewOptions } from "../simViews";
 import { simEnvironmentFactory } from "../simEnvironment";
 import { FrameCacheDir } from "./FrameCacheDir";
 import { compiledWorkerScript, runWorkerQueue } from "./workerQueue";

@@ -5,7 +5,7 @@
  * the image centre, so the label mask has a wire pixel there in every view.
  */
 import { DEFAULT_SCENARIO, seedsOfSplit, type Scenario } from "../../../sim";
-import { DEFAULT_VIEWS, generateViews, type ViewRun } from "../../../src/harness/data/generateViews";
+import { DEFAULT_VIEWS, generateViews, type ViewRun } from "../../../src/harness/data/simViews";
 import { STATE_DIM } from "../../../src/harness/models/stateVector";
 
 const SIZE = 96;
@@ -29,7 +29,7 @@ function nearCentre(mask: Uint8Array, cls: number, r: number): boolean {
   return false;
 }
 
-describe("generateViews", () => {
+describe("generateViews (simViews.ts)", () => {
   it("aims every view at a wire: with no jitter the wire is at the image centre", () => {
     const frames = generateViews(run({ aim: { wire: 1, branch: 0, ground: 0 }, aimJitter_deg: 0, roll_deg: 0, wireRadiusScale: [3, 3] }), seed);
     expect(frames).toHaveLength(6);
