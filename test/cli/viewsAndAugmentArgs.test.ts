@@ -14,11 +14,16 @@ describe("dataset --views", () => {
     expect(parseDatasetArgs(base).viewsPerWorld).toBe(0);
     expect(parseDatasetArgs([...base, "--views", "overhead"]).viewsPerWorld).toBe(DEFAULT_VIEWS.perWorld);
     expect(parseDatasetArgs([...base, "--views", "overhead", "--views-per-world", "5"]).viewsPerWorld).toBe(5);
+    expect(parseDatasetArgs([...base, "--views", "overhead"]).viewsWireScale).toEqual(DEFAULT_VIEWS.wireRadiusScale);
+    expect(parseDatasetArgs([...base, "--views", "overhead", "--views-wire-scale", "1,1"]).viewsWireScale).toEqual([1, 1]);
   });
 
   it("refuses an unknown view kind, a count without --views, and a pilot with views", () => {
     expect(() => parseDatasetArgs([...base, "--views", "sideways"])).toThrow(/--views=sideways, expected overhead/);
-    expect(() => parseDatasetArgs([...base, "--views-per-world", "5"])).toThrow(/needs --views overhead/);
+    expect(() => parseDatasetArgs([...base, "--views-per-world", "5"])).toThrow(/need --views overhead/);
+    expect(() => parseDatasetArgs([...base, "--views-wire-scale", "1,2"])).toThrow(/need --views overhead/);
+    expect(() => parseDatasetArgs([...base, "--views", "overhead", "--views-wire-scale", "3,1"])).toThrow(/--views-wire-scale=3,1, expected MIN,MAX/);
+    expect(() => parseDatasetArgs([...base, "--views", "overhead", "--views-wire-scale", "2"])).toThrow(/expected MIN,MAX/);
     expect(() => parseDatasetArgs([...base, "--views", "overhead", "--pilot-detector", "m"])).toThrow(UsageError);
   });
 });

@@ -18,7 +18,7 @@ import { UsageError, type CliCommand } from "../CliCommand";
 export const USAGE =
   "drone-harness dataset --scenario <yaml|name> --split train|val --flights N --cache <dir> [--workers N] [--record-every N] " +
   "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S] [--pilot-detector <fit model dir>] [--first-seed N] " +
-  "[--views overhead [--views-per-world N]]";
+  "[--views overhead [--views-per-world N] [--views-wire-scale MIN,MAX]]";
 
 export type DatasetArgs = {
   scenario: string;
@@ -36,11 +36,14 @@ export type DatasetArgs = {
   firstSeed: number;
   /** Overhead views per world instead of flights (generateViews.ts); 0 = flights. */
   viewsPerWorld: number;
+  /** Conductor radius multiplier range of the views (ViewOptions.wireRadiusScale). */
+  viewsWireScale: [number, number];
 };
 
 export function parseDatasetArgs(args: string[]): DatasetArgs {
-  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25, firstSeed: 0, viewsPerWorld: 0 };
+  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25, firstSeed: 0, viewsPerWorld: 0, viewsWireScale: [...DEFAULT_VIEWS.wireRadiusScale] };
   let views = false;
+  let wireScale = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     switch (a) {
@@ -69,16 +72,25 @@ export function parseDatasetArgs(args: string[]): DatasetArgs {
         break;
       }
       case "--views-per-world": out.viewsPerWorld = intArg(a, args[++i], 1); break;
+      case "--views-wire-scale": out.viewsWireScale = scaleRange(args[++i]); wireScale = true; break;
       default: throw new UsageError(`unknown argument "${a}"`);
     }
   }
   if (out.scenario === "") throw new UsageError("--scenario is required");
   if (out.cache === "") throw new UsageError("--cache is required");
   if (out.flights === 0) throw new UsageError("--flights is required");
-  if (out.viewsPerWorld > 0 && !views) throw new UsageError("--views-per-world needs --views overhead");
+  if ((out.viewsPerWorld > 0 || wireScale) && !views) throw new UsageError("--views-per-world and --views-wire-scale need --views overhead");
   if (views && out.pilotDetector !== undefined) throw new UsageError("--views overhead renders views, it flies no pilot: drop --pilot-detector");
   if (views && out.viewsPerWorld === 0) out.viewsPerWorld = DEFAULT_VIEWS.perWorld;
   return out;
+}
+
+/** "MIN,MAX" with 0 < MIN <= MAX <= 10. */
+function scaleRange(text: string | undefined): [number, number] {
+  const parts = (text ?? "").split(",").map(Number);
+  const [lo = NaN, hi = NaN] = parts;
+  if (parts.length !== 2 || !(lo > 0 && lo <= hi && hi <= 10)) throw new UsageError(`--views-wire-scale=${text ?? "(missing)"}, expected MIN,MAX with 0 < MIN <= MAX <= 10`);
+  return [lo, hi];
 }
 
 export const command: CliCommand = {
@@ -99,7 +111,7 @@ export const command: CliCommand = {
       cacheDir: a.cache,
       workers: a.workers,
       ...(a.pilotDetector === undefined ? {} : { pilotDetector: a.pilotDetector }),
-      ...(a.viewsPerWorld === 0 ? {} : { views: { ...DEFAULT_VIEWS, perWorld: a.viewsPerWorld } }),
+      ...(a.viewsPerWorld === 0 ? {} : { views: { ...DEFAULT_VIEWS, perWorld: a.viewsPerWorld, wireRadiusScale: a.viewsWireScale } }),
       recording: { recordEvery: a.recordEvery, maxFramesPerFlight: a.framesPerFlight, explore: a.explore, rngSeed: a.rngSeed, preCollision_s: a.preCollision_s },
       onProgress: (p) => {
         const now = performance.now();
