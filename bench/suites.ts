@@ -4,6 +4,7 @@ export type BenchSuite = { name: string; run: (print: (line: string) => void) =>
 export const SUITES: BenchSuite[] = [
   { name: "bag", run: async (print) => (await import("./bag.bench.js")).run(print) },
   { name: "dds", run: async (print) => (await import("./dds.bench.js")).run(print) },
+  { name: "detect", run: async (print) => (await import("./detect.bench.js")).run(print) },
   { name: "e2e", run: async (print) => (await import("./e2e.bench.js")).run(print) },
   { name: "graph", run: async (print) => (await import("./graph.bench.js")).run(print) },
   { name: "harness", run: async (print) => (await import("./harness.bench.js")).run(print) },

@@ -14,6 +14,9 @@ import { loadStudent, loadTeacher, modelPaths } from "../harness/modelfile";
 import { studentWireNet, teacherWireNet, type WireNet } from "../harness/eval/WireNet";
 import { UsageError } from "./CliCommand";
 
+/** The photo commands never train the loaded detector: keep its convolution set-up per photo shape. */
+const FROZEN = { frozen: true };
+
 export const MODEL_CHOICES = ["student", "teacher", "corrected", "old-teacher"] as const;
 
 export async function loadWireNet(model: string, root = "models"): Promise<WireNet> {
@@ -21,14 +24,14 @@ export async function loadWireNet(model: string, root = "models"): Promise<WireN
     case "student":
     case "teacher": {
       const dir = path.join(root, "pipeline", model);
-      return teacherWireNet((await loadTeacher(dir)).model, `${model} (${dir})`);
+      return teacherWireNet((await loadTeacher(dir)).model, `${model} (${dir})`, FROZEN);
     }
     case "corrected":
       return studentWireNet((await loadStudent(root)).model, `corrected (${root}, co-evolved student)`);
     case "old-teacher":
-      return teacherWireNet((await loadTeacher(root)).model, `old-teacher (${root})`);
+      return teacherWireNet((await loadTeacher(root)).model, `old-teacher (${root})`, FROZEN);
     default:
-      if (fs.existsSync(modelPaths(model, "teacher").modelJson)) return teacherWireNet((await loadTeacher(model)).model, model);
+      if (fs.existsSync(modelPaths(model, "teacher").modelJson)) return teacherWireNet((await loadTeacher(model)).model, model, FROZEN);
       throw new UsageError(`--model ${model}: expected one of ${MODEL_CHOICES.join(", ")} or a folder with teacher.model.json`);
   }
 }

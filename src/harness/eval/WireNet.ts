@@ -8,6 +8,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import { NUM_DETECTION_CLASSES } from "../actions";
+import { WeightSnapshot, type WeightLookup } from "../layers/WeightSnapshot";
 import type { Student } from "../models/Student";
 import { STATE_DIM } from "../models/stateVector";
 import type { Teacher } from "../models/Teacher";
@@ -25,15 +26,55 @@ export type WireNet = {
 /** Pixels per output cell of every detector here (three 2x2 pools). */
 export const WIRE_CELL_PX = 8;
 
-export function teacherWireNet(teacher: Teacher, name: string): WireNet {
+export type TeacherWireNetOptions = {
+  /**
+   * Run Teacher.infer (convs fused with their bias and ReLU, inference only) instead of
+   * Teacher.forward (the training graph). Equal up to float32 rounding. Default true.
+   */
+  fused?: boolean;
+  /**
+   * The teacher's weights will not change while this net is used (a model loaded for `detect`):
+   * keep a WeightSnapshot per input shape, the SHAPE_CACHE most recent ones, so the wasm backend
+   * keeps its convolution set-up for each photo shape (WeightSnapshot.ts). Only with fused.
+   * Leave it false when the weights are trained between calls (realKFold). Default false.
+   */
+  frozen?: boolean;
+};
+
+/** Input shapes whose weight snapshots a frozen teacherWireNet keeps (landscape + portrait, with room). */
+export const SHAPE_CACHE = 4;
+
+export function teacherWireNet(teacher: Teacher, name: string, options: TeacherWireNetOptions = {}): WireNet {
+  const fused = options.fused ?? true;
+  const snapshots = new Map<string, WeightSnapshot>();
+  const weightsFor = (input: tf.Tensor4D): WeightLookup => {
+    if (options.frozen !== true) return teacher.params;
+    const key = `${input.shape[1]}x${input.shape[2]}`;
+    let w = snapshots.get(key);
+    if (w !== undefined) snapshots.delete(key); // re-inserted below: the Map's order is recency
+    else {
+      w = new WeightSnapshot(teacher.params);
+      if (snapshots.size >= SHAPE_CACHE) {
+        const [oldest, old] = snapshots.entries().next().value as [string, WeightSnapshot];
+        old.dispose();
+        snapshots.delete(oldest);
+      }
+    }
+    snapshots.set(key, w);
+    return w;
+  };
   return {
     name,
     sizeMultiple: WIRE_CELL_PX,
     classLogits: (input) => {
-      const out = teacher.forward(input);
+      const out = fused ? teacher.infer(input, weightsFor(input)) : teacher.forward(input);
       return out.shape[3] === NUM_DETECTION_CLASSES ? out : tf.slice(out, [0, 0, 0, 0], [-1, -1, -1, NUM_DETECTION_CLASSES]);
     },
-    dispose: () => teacher.dispose(),
+    dispose: () => {
+      for (const w of snapshots.values()) w.dispose();
+      snapshots.clear();
+      teacher.dispose();
+    },
   };
 }
 

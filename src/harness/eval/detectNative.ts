@@ -6,7 +6,9 @@
  * convolutional network runs once at native resolution, and the wire-class softmax of the cells
  * that cover the photo becomes a per-pixel probability map at the photo's size, bilinear between
  * cell centres (cell (r, c) centred at photo pixel ((c + 0.5) * 8, (r + 0.5) * 8), exact because
- * the padding adds pixels after the photo, never before).
+ * the padding adds pixels after the photo, never before). Speed (issue 14, bench `detect`): the
+ * logits are read back once and the softmax of the photo's cells is done here in JavaScript;
+ * frozen teacher nets (WireNet.ts) run fused convs with a weight copy per photo shape.
  */
 import * as tf from "@tensorflow/tfjs";
 import type { RgbImage } from "../data/imageCodec";
@@ -29,30 +31,86 @@ export type NativeDetection = {
   cellProbs: Float32Array;
 };
 
+/** Milliseconds spent per stage by one detectNative call (performance.now() deltas), for the bench. */
+export type DetectStageTimes = {
+  /** Reflection padding and the 4-channel input (imageInputFromRgb8). */
+  inputMs: number;
+  /** The network's forward pass on the tf backend, up to the logits tensor. */
+  forwardMs: number;
+  /** Reading the logits back and the class softmax of the photo's cells (JavaScript). */
+  readbackMs: number;
+  /** The per-pixel map: bilinear interpolation of the wire cells. */
+  mapMs: number;
+};
+
+/** The 4 class logits come first in every detector's output channels (actions.ts DETECTION_CLASSES). */
+const NUM_CLASSES = 4;
+
 function roundUp(n: number, m: number): number {
   return Math.ceil(n / m) * m;
 }
 
-/** Runs `net` on `image` at its native size; see the file comment. */
-export function detectNative(net: WireNet, image: RgbImage): NativeDetection {
+/**
+ * Runs `net` on `image` at its native size; see the file comment. `times`, when given, receives
+ * the time of each stage.
+ */
+export function detectNative(net: WireNet, image: RgbImage, times?: DetectStageTimes): NativeDetection {
   const { width: W, height: H } = image;
   if (!(W > 0 && H > 0) || image.rgb.length !== W * H * 3) throw new RangeError(`image ${W}x${H} with rgb.length=${image.rgb.length}, expected ${W * H * 3}`);
-  const pw = roundUp(W, net.sizeMultiple) - W;
-  const ph = roundUp(H, net.sizeMultiple) - H;
+  const t0 = performance.now();
+  const PW = roundUp(W, net.sizeMultiple);
+  const PH = roundUp(H, net.sizeMultiple);
   const rows = Math.ceil(H / WIRE_CELL_PX);
   const cols = Math.ceil(W / WIRE_CELL_PX);
-  const PW = W + pw;
-  const PH = H + ph;
-  const padded = pw === 0 && ph === 0 ? image.rgb : reflectPad(image.rgb, W, H, PW, PH);
+  const padded = PW === W && PH === H ? image.rgb : reflectPad(image.rgb, W, H, PW, PH);
   const input = imageInputFromRgb8(padded, PW, PH, new Float32Array(PW * PH * 4));
-  const cellProbs = tf.tidy(() => {
-    const logits = net.classLogits(tf.tensor4d(input, [1, PH, PW, 4]));
-    return tf.softmax(tf.slice(logits, [0, 0, 0, 0], [1, rows, cols, -1])).dataSync<"float32">();
-  });
-  const k = cellProbs.length / (rows * cols);
+  const t1 = performance.now();
+  const logits = tf.tidy(() => net.classLogits(tf.tensor4d(input, [1, PH, PW, 4])));
+  const t2 = performance.now();
+  let cellProbs: Float32Array;
+  try {
+    const [, gh, gw, k] = logits.shape;
+    cellProbs = cellSoftmax(logits.dataSync<"float32">(), gh, gw, k, rows, cols);
+  } finally {
+    logits.dispose();
+  }
   const cells = new Float32Array(rows * cols);
-  for (let i = 0; i < rows * cols; i++) cells[i] = cellProbs[i * k + WIRE_CLASS]!;
-  return { width: W, height: H, map: cellsToPixels(cells, rows, cols, W, H), cells, rows, cols, cellProbs: Float32Array.from(cellProbs) };
+  for (let i = 0; i < rows * cols; i++) cells[i] = cellProbs[i * NUM_CLASSES + WIRE_CLASS]!;
+  const t3 = performance.now();
+  const map = cellsToPixels(cells, rows, cols, W, H);
+  if (times !== undefined) {
+    times.inputMs = t1 - t0;
+    times.forwardMs = t2 - t1;
+    times.readbackMs = t3 - t2;
+    times.mapMs = performance.now() - t3;
+  }
+  return { width: W, height: H, map, cells, rows, cols, cellProbs };
+}
+
+/**
+ * Class softmax (max subtracted, as tf.softmax) of the top-left rows x cols cells of a gh x gw
+ * grid with k logits per cell (k >= 4: the 4 class logits first; the rest are ignored). Done
+ * here rather than as tf.slice + tf.softmax + dataSync, which cost several ms on wasm where this
+ * loop over a few thousand cells costs tens of microseconds (issue 14).
+ */
+export function cellSoftmax(logits: Float32Array, gh: number, gw: number, k: number, rows: number, cols: number): Float32Array {
+  if (logits.length !== gh * gw * k || k < NUM_CLASSES || rows > gh || cols > gw) {
+    throw new RangeError(`logits.length=${logits.length} for ${gh}x${gw}x${k}, expected k >= ${NUM_CLASSES} and the ${rows}x${cols} photo cells inside the grid`);
+  }
+  const out = new Float32Array(rows * cols * NUM_CLASSES);
+  const e = new Float64Array(NUM_CLASSES);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const s = (r * gw + c) * k;
+      let max = -Infinity;
+      for (let j = 0; j < NUM_CLASSES; j++) max = Math.max(max, logits[s + j]!);
+      let sum = 0;
+      for (let j = 0; j < NUM_CLASSES; j++) sum += e[j] = Math.exp(logits[s + j]! - max);
+      const o = (r * cols + c) * NUM_CLASSES;
+      for (let j = 0; j < NUM_CLASSES; j++) out[o + j] = e[j]! / sum;
+    }
+  }
+  return out;
 }
 
 /**
@@ -67,37 +125,51 @@ export function reflectPad(rgb: Uint8Array, W: number, H: number, PW: number, PH
     const m = i % period;
     return m < n ? m : period - m;
   };
-  for (let y = 0; y < PH; y++) {
-    const sy = fold(y, H);
-    for (let x = 0; x < PW; x++) {
-      const s = 3 * (sy * W + fold(x, W));
-      const o = 3 * (y * PW + x);
-      out[o] = rgb[s]!;
-      out[o + 1] = rgb[s + 1]!;
-      out[o + 2] = rgb[s + 2]!;
+  // The photo's rows are copied whole and only their pad pixels folded; a pad row is a copy of
+  // the padded row it folds to (issue 14: row copies instead of a fold per pixel; same bytes).
+  for (let y = 0; y < H; y++) {
+    const o = 3 * y * PW;
+    out.set(rgb.subarray(3 * y * W, 3 * (y + 1) * W), o);
+    for (let x = W; x < PW; x++) {
+      const s = 3 * (y * W + fold(x, W));
+      out[o + 3 * x] = rgb[s]!;
+      out[o + 3 * x + 1] = rgb[s + 1]!;
+      out[o + 3 * x + 2] = rgb[s + 2]!;
     }
+  }
+  for (let y = H; y < PH; y++) {
+    const sy = fold(y, H);
+    out.copyWithin(3 * y * PW, 3 * sy * PW, 3 * (sy + 1) * PW);
   }
   return out;
 }
 
-/** Bilinear interpolation of a cell grid (8 px cells from the top-left corner) to W x H pixels. */
+/**
+ * Bilinear interpolation of a cell grid (8 px cells from the top-left corner) to W x H pixels.
+ * Every cell row is first interpolated along x at each pixel column, then each pixel row blends
+ * its two cell rows: the same arithmetic in the same order as interpolating each pixel from its
+ * four cells (same values), with the column work done once per cell row instead of per pixel.
+ */
 export function cellsToPixels(cells: Float32Array, rows: number, cols: number, W: number, H: number, out = new Float32Array(W * H)): Float32Array {
   if (cells.length !== rows * cols) throw new RangeError(`cells.length=${cells.length}, expected rows*cols=${rows * cols}`);
   if (out.length !== W * H) throw new RangeError(`out.length=${out.length}, expected ${W * H}`);
+  const alongX = new Float64Array(rows * W);
+  for (let x = 0; x < W; x++) {
+    const gx = Math.min(Math.max((x + 0.5) / WIRE_CELL_PX - 0.5, 0), cols - 1);
+    const c0 = Math.floor(gx);
+    const c1 = Math.min(c0 + 1, cols - 1);
+    const fx = gx - c0;
+    for (let r = 0; r < rows; r++) alongX[r * W + x] = (1 - fx) * cells[r * cols + c0]! + fx * cells[r * cols + c1]!;
+  }
   for (let y = 0; y < H; y++) {
     const gy = Math.min(Math.max((y + 0.5) / WIRE_CELL_PX - 0.5, 0), rows - 1);
     const r0 = Math.floor(gy);
     const r1 = Math.min(r0 + 1, rows - 1);
     const fy = gy - r0;
-    for (let x = 0; x < W; x++) {
-      const gx = Math.min(Math.max((x + 0.5) / WIRE_CELL_PX - 0.5, 0), cols - 1);
-      const c0 = Math.floor(gx);
-      const c1 = Math.min(c0 + 1, cols - 1);
-      const fx = gx - c0;
-      const top = (1 - fx) * cells[r0 * cols + c0]! + fx * cells[r0 * cols + c1]!;
-      const bottom = (1 - fx) * cells[r1 * cols + c0]! + fx * cells[r1 * cols + c1]!;
-      out[y * W + x] = (1 - fy) * top + fy * bottom;
-    }
+    const top = r0 * W;
+    const bottom = r1 * W;
+    const o = y * W;
+    for (let x = 0; x < W; x++) out[o + x] = (1 - fy) * alongX[top + x]! + fy * alongX[bottom + x]!;
   }
   return out;
 }

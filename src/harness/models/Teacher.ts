@@ -8,8 +8,9 @@
 import * as tf from "@tensorflow/tfjs";
 import { NUM_DETECTION_CLASSES } from "../actions";
 import { ParamStore } from "../layers/ParamStore";
+import type { WeightLookup } from "../layers/WeightSnapshot";
 import { conv2dSame } from "../layers/conv2dSame";
-import { addConvStack, runConvStack, type ConvStackSpec } from "./ConvStack";
+import { addConvStack, runConvStack, runConvStackInference, type ConvStackSpec } from "./ConvStack";
 import { IMAGE_CHANNELS } from "./imageInput";
 
 export type TeacherConfig = {
@@ -80,6 +81,26 @@ export class Teacher {
     }
     const hid = tf.relu(conv2dSame(f, this.params.w4("head/hidden/w"), this.params.w1("head/hidden/b")));
     return conv2dSame(hid, this.params.w4("head/out/w"), this.params.w1("head/out/b"));
+  }
+
+  /**
+   * forward() for inference only (photo detection, issue 14): the same network with every conv,
+   * bias and ReLU fused into one kernel (runConvStackInference); no gradients flow through it.
+   * Equal to forward() up to float32 rounding. `weights` default to this.params (a frozen
+   * WeightSnapshot of them also works). Call inside tf.tidy.
+   */
+  infer(image: tf.Tensor4D, weights: WeightLookup = this.params): tf.Tensor4D {
+    const [, h, w, c] = image.shape;
+    if (c !== IMAGE_CHANNELS || h % 8 !== 0 || w % 8 !== 0) {
+      throw new RangeError(`teacher image [${image.shape.join(",")}], expected [N,H,W,${IMAGE_CHANNELS}] with H, W multiples of 8`);
+    }
+    let f = runConvStackInference(weights, this.backbone, image);
+    for (const [i, d] of (this.config.context ?? []).entries()) {
+      const g = tf.fused.conv2d({ x: f, filter: weights.w4(`context${i}/w`), strides: 1, pad: "same", dilations: d, bias: weights.w1(`context${i}/b`), activation: "relu" });
+      f = tf.add(f, g);
+    }
+    const hid = tf.fused.conv2d({ x: f, filter: weights.w4("head/hidden/w"), strides: 1, pad: "same", bias: weights.w1("head/hidden/b"), activation: "relu" });
+    return tf.fused.conv2d({ x: hid, filter: weights.w4("head/out/w"), strides: 1, pad: "same", bias: weights.w1("head/out/b") });
   }
 
   trainableVariables(): tf.Variable[] {

@@ -1,0 +1,192 @@
+/**
+ * `npm run bench -- detect` (issue 14: `detect` <= 40 ms per 540x360 photo after start-up): the
+ * detector time per real photo, split into its stages, for the committed student and teacher
+ * (models/pipeline/), on a fixed subset of the dev photos (../shared/fixtures/real/pld-dev: up to
+ * 10 landscape 540x360 and 10 portrait 360x540, alternating). For each model the optimised path
+ * (src/harness/eval/detectNative.ts on Teacher.infer) and the plain path it replaced
+ * (bench/detectNativeReference.ts on Teacher.forward) run on the same photos in the same process,
+ * alternately, so their ratio holds on a busy machine; the largest map difference between them is
+ * printed (must stay <= 1e-5). Then: does alternating photo shapes cost (wasm/XNNPACK set-up per
+ * input shape), and the whole per-photo `detect` path (JPEG decode, detection, Detection2D list,
+ * PNG + JSON writing) so the printed per-image time (the detection stage) reads in context.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { detectPhoto } from "../src/cli/commands/detect";
+import { initBackend } from "../src/harness/backend";
+import { decodeImage, type RgbImage } from "../src/harness/data/imageCodec";
+import { detectNative, type DetectStageTimes, type NativeDetection } from "../src/harness/eval/detectNative";
+import { percentile } from "../src/harness/eval/Percentiles";
+import { teacherWireNet, type WireNet } from "../src/harness/eval/WireNet";
+import { loadTeacher } from "../src/harness/modelfile";
+import { detectNativeReference } from "./detectNativeReference";
+
+const DEV = path.resolve("..", "shared", "fixtures", "real", "pld-dev");
+const PER_ORIENTATION = 10;
+const ROUNDS = 3;
+
+type Photo = { file: string; image: RgbImage };
+type Detect = (net: WireNet, image: RgbImage, times: DetectStageTimes) => NativeDetection;
+type Samples = { input: number[]; forward: number[]; readback: number[]; map: number[]; total: number[] };
+
+/** Up to PER_ORIENTATION landscape and portrait photos, alternating, in file-name order. */
+function pickPhotos(): Photo[] {
+  const files = ["PLDU", "PLDM"].flatMap((d) => {
+    const dir = path.join(DEV, d);
+    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".jpg")).sort().map((f) => path.join(dir, f)) : [];
+  });
+  const photos = files.map((file) => ({ file, image: decodeImage(fs.readFileSync(file), file) }));
+  const land = photos.filter((p) => p.image.width > p.image.height).slice(0, PER_ORIENTATION);
+  const port = photos.filter((p) => p.image.width <= p.image.height).slice(0, PER_ORIENTATION);
+  const out: Photo[] = [];
+  for (let i = 0; i < Math.max(land.length, port.length); i++) out.push(...[land[i], port[i]].filter((p): p is Photo => p !== undefined));
+  return out;
+}
+
+function emptySamples(): Samples {
+  return { input: [], forward: [], readback: [], map: [], total: [] };
+}
+
+function record(s: Samples, t: DetectStageTimes, total: number): void {
+  s.input.push(t.inputMs);
+  s.forward.push(t.forwardMs);
+  s.readback.push(t.readbackMs);
+  s.map.push(t.mapMs);
+  s.total.push(total);
+}
+
+function maxAbsDiff(a: Float32Array, b: Float32Array): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+}
+
+const fmt = (v: number[]): string => `${percentile(v, 50).toFixed(1)} / ${percentile(v, 90).toFixed(1)}`;
+
+/** Plain and optimised paths on every photo, alternating which goes first; returns the samples and the largest map difference. */
+function compare(plain: WireNet, fast: WireNet, photos: Photo[]): { ref: Samples; opt: Samples; maxDiff: number } {
+  const ref = emptySamples();
+  const opt = emptySamples();
+  const t: DetectStageTimes = { inputMs: 0, forwardMs: 0, readbackMs: 0, mapMs: 0 };
+  const runs: [Detect, WireNet, Samples][] = [
+    [detectNativeReference, plain, ref],
+    [detectNative, fast, opt],
+  ];
+  let maxDiff = 0;
+  for (const p of photos) for (const [fn, net] of runs) fn(net, p.image, t); // warm-up: every shape, both paths
+  for (let round = 0; round < ROUNDS; round++) {
+    photos.forEach((p, i) => {
+      const order = (i + round) % 2 === 0 ? runs : [...runs].reverse();
+      const maps: Float32Array[] = [];
+      for (const [fn, net, s] of order) {
+        const t0 = performance.now();
+        const r = fn(net, p.image, t);
+        record(s, t, performance.now() - t0);
+        maps.push(r.map);
+      }
+      maxDiff = Math.max(maxDiff, maxAbsDiff(maps[0]!, maps[1]!));
+    });
+  }
+  return { ref, opt, maxDiff };
+}
+
+async function stageTable(photos: Photo[], print: (line: string) => void): Promise<void> {
+  print(`| model | path | input (pad + imageInputFromRgb8) | forward (tf) | readback + softmax | map | total | total vs plain (p50) |`);
+  print(`|---|---|---|---|---|---|---|---|`);
+  for (const size of ["student", "teacher"] as const) {
+    const dir = path.join("models", "pipeline", size);
+    if (!fs.existsSync(path.join(dir, "teacher.model.json"))) {
+      print(`| ${size} | skipped: no ${dir}/teacher.model.json |`);
+      continue;
+    }
+    const teacher = (await loadTeacher(dir)).model;
+    const fast = teacherWireNet(teacher, size, { frozen: true });
+    const { ref, opt, maxDiff } = compare(teacherWireNet(teacher, size, { fused: false }), fast, photos);
+    const ratio = percentile(opt.total, 50) / percentile(ref.total, 50);
+    print(`| ${size} | plain (before) | ${fmt(ref.input)} | ${fmt(ref.forward)} | ${fmt(ref.readback)} | ${fmt(ref.map)} | ${fmt(ref.total)} | 1 |`);
+    print(`| ${size} | optimised | ${fmt(opt.input)} | ${fmt(opt.forward)} | ${fmt(opt.readback)} | ${fmt(opt.map)} | ${fmt(opt.total)} | ${ratio.toFixed(2)} |`);
+    print(`  ${size}: max |map difference| over ${photos.length} photos x ${ROUNDS} rounds = ${maxDiff.toExponential(2)} (limit 1e-5)`);
+    fast.dispose(); // its snapshots and the teacher
+  }
+}
+
+/**
+ * The student's forward time with photos in shape blocks (all landscape, then all portrait) and
+ * alternating, without and with the per-shape weight snapshots (TeacherWireNetOptions.frozen).
+ */
+async function shapeSwitching(photos: Photo[], print: (line: string) => void): Promise<void> {
+  const teacher = (await loadTeacher(path.join("models", "pipeline", "student"))).model;
+  const nets: [string, WireNet][] = [
+    ["one weight copy", teacherWireNet(teacher, "student")],
+    ["a weight copy per shape", teacherWireNet(teacher, "student", { frozen: true })],
+  ];
+  const t: DetectStageTimes = { inputMs: 0, forwardMs: 0, readbackMs: 0, mapMs: 0 };
+  const blocks = [...photos].sort((a, b) => a.image.width - b.image.width);
+  const orders: [string, Photo[]][] = [
+    ["alternating shapes", photos],
+    ["one shape after another", blocks],
+  ];
+  const fwd = new Map<string, number[]>();
+  for (const [n] of nets) for (const [o] of orders) fwd.set(`${n}, ${o}`, []);
+  for (const [, net] of nets) for (const p of photos) detectNative(net, p.image, t);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [o, order] of orders) {
+      for (const p of order) {
+        for (const [n, net] of nets) {
+          detectNative(net, p.image, t);
+          fwd.get(`${n}, ${o}`)!.push(t.forwardMs);
+        }
+      }
+    }
+  }
+  print(`| student forward, p50 / p90 ms | ${orders.map(([o]) => o).join(" | ")} |`);
+  print(`|---|---|---|`);
+  for (const [n] of nets) print(`| ${n} | ${orders.map(([o]) => fmt(fwd.get(`${n}, ${o}`)!)).join(" | ")} |`);
+  nets[1]![1].dispose(); // its snapshots and the teacher, which the other net shares
+}
+
+/** detect's per-photo path (detectPhoto) with the student, into a temporary folder. */
+async function wholePath(photos: Photo[], print: (line: string) => void): Promise<void> {
+  const teacher = (await loadTeacher(path.join("models", "pipeline", "student"))).model;
+  const net = teacherWireNet(teacher, "student", { frozen: true });
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), "detect-bench-"));
+  const s = { decode: [] as number[], detect: [] as number[], detections: [] as number[], write: [] as number[], total: [] as number[] };
+  try {
+    for (const p of photos) detectPhoto(net, p.file, out, 0.5);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const p of photos) {
+        const t0 = performance.now();
+        const { times } = detectPhoto(net, p.file, out, 0.5);
+        s.total.push(performance.now() - t0);
+        s.decode.push(times.decodeMs);
+        s.detect.push(times.detectMs);
+        s.detections.push(times.detectionsMs);
+        s.write.push(times.writeMs);
+      }
+    }
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+    net.dispose();
+  }
+  print(`| detect per photo (student), p50 / p90 ms | read + JPEG decode | detection (printed) | Detection2D list | PNG + JSON write | whole |`);
+  print(`|---|---|---|---|---|---|`);
+  print(`| | ${fmt(s.decode)} | ${fmt(s.detect)} | ${fmt(s.detections)} | ${fmt(s.write)} | ${fmt(s.total)} |`);
+}
+
+export async function run(print: (line: string) => void): Promise<void> {
+  if (!fs.existsSync(DEV)) {
+    print(`skipped: ${DEV} is absent (the dev photos of ../shared/fixtures/real/pld-dev)`);
+    return;
+  }
+  const backend = await initBackend();
+  const photos = pickPhotos();
+  const shapes = new Set(photos.map((p) => `${p.image.width}x${p.image.height}`));
+  print(`backend ${backend.name}${backend.simd ? " (simd)" : ""}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; ${photos.length} photos (${[...shapes].join(", ")}), ${ROUNDS} rounds; p50 / p90 ms per photo`);
+  await stageTable(photos, print);
+  print("");
+  await shapeSwitching(photos, print);
+  print("");
+  await wholePath(photos, print);
+  print(`load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+}
