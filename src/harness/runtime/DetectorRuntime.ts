@@ -61,7 +61,8 @@ export class DetectorRuntime {
     this.lastSobelGain = this.sobelGain;
     imageInputFromRgb8(rgb8, this.width, this.height, this.input, this.grey, this.sobelGain);
     tf.tidy(() => {
-      const out = this.detector.forward(tf.tensor4d(this.input, [1, this.height, this.width, 4]));
+      // Teacher.infer: convs fused with bias and ReLU (inference only; equal to forward up to float32 rounding).
+      const out = this.detector.infer(tf.tensor4d(this.input, [1, this.height, this.width, 4]));
       const k = THREAT_CHANNEL + 1;
       this.logits.set((out.shape[3] === k ? out : tf.slice(out, [0, 0, 0, 0], [1, -1, -1, k])).dataSync<"float32">());
     });
