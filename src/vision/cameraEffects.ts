@@ -10,7 +10,7 @@
  * noise, tone curve (gamma), sharpening (unsharp mask), JPEG compression. Images are interleaved
  * RGB floats in [0, 1], changed in place. The labels do not move: every effect keeps geometry.
  */
-import * as jpeg from "jpeg-js";
+import { jpegArtefacts } from "./jpegArtefacts";
 import type { Rng } from "../util/Rng";
 
 /** [min, max] drawn uniformly per image. */
@@ -31,7 +31,7 @@ export type CameraEffectRanges = {
   gamma: EffectRange;
   /** Unsharp mask amount (sigma 1 px): v + a (v - blur(v)). */
   sharpen: EffectRange;
-  /** JPEG quality (jpeg-js, 1..100), applied with probability `jpegChance`. */
+  /** JPEG quality (1..100, IJG scaling; jpegArtefacts.ts, 4:2:0), applied with probability `jpegChance`. */
   jpegQuality: EffectRange;
   jpegChance: number;
 };
@@ -93,7 +93,7 @@ export function applyCameraEffects(img: Float32Array, width: number, height: num
     img[i + 2] = clamp01(img[i + 2]! * gb + (noise > 0 ? noise * rng.normal() : 0)) ** fx.gamma;
   }
   if (fx.sharpen > 0) unsharpMask(img, width, height, fx.sharpen, scratch);
-  if (fx.jpegQuality > 0) jpegRoundTrip(img, width, height, fx.jpegQuality);
+  if (fx.jpegQuality > 0) jpegArtefacts(img, width, height, fx.jpegQuality);
 }
 
 function clamp01(v: number): number {
@@ -158,22 +158,4 @@ function gaussianBlur(img: Float32Array, w: number, h: number, sigma: number, sc
 function unsharpMask(img: Float32Array, w: number, h: number, amount: number, scratch: Float32Array): void {
   blurInto(img, w, h, 1, scratch);
   for (let i = 0; i < img.length; i++) img[i] = clamp01(img[i]! + amount * (img[i]! - scratch[i]!));
-}
-
-/** Encodes as baseline JPEG at `quality` and decodes back (jpeg-js): its 8x8 block artefacts and ringing. */
-function jpegRoundTrip(img: Float32Array, w: number, h: number, quality: number): void {
-  const rgba = new Uint8Array(w * h * 4);
-  for (let i = 0, j = 0; i < img.length; i += 3, j += 4) {
-    rgba[j] = Math.round(clamp01(img[i]!) * 255);
-    rgba[j + 1] = Math.round(clamp01(img[i + 1]!) * 255);
-    rgba[j + 2] = Math.round(clamp01(img[i + 2]!) * 255);
-    rgba[j + 3] = 255;
-  }
-  const encoded = jpeg.encode({ data: rgba, width: w, height: h }, quality);
-  const decoded = jpeg.decode(encoded.data, { useTArray: true, formatAsRGBA: true });
-  for (let i = 0, j = 0; i < img.length; i += 3, j += 4) {
-    img[i] = decoded.data[j]! / 255;
-    img[i + 1] = decoded.data[j + 1]! / 255;
-    img[i + 2] = decoded.data[j + 2]! / 255;
-  }
 }
