@@ -93,20 +93,13 @@ export function imageInputFromRgb8(rgb: Uint8Array | Float32Array, width: number
   const inv = 1 / (3 * 255);
   for (let i = 0; i < n; i++) g[i] = (rgb[3 * i]! + rgb[3 * i + 1]! + rgb[3 * i + 2]!) * inv;
   rgbChannels(rgb, n, out);
-  const at = (x: number, y: number): number => (x < 0 || y < 0 || x >= width || y >= height ? 0 : g[y * width + x]!);
-  const border = (x: number, y: number): void => {
-    const a = at(x - 1, y - 1), b = at(x, y - 1), c = at(x + 1, y - 1);
-    const d = at(x - 1, y), f = at(x + 1, y);
-    const h = at(x - 1, y + 1), k = at(x, y + 1), l = at(x + 1, y + 1);
-    out[4 * (y * width + x) + 3] = sobelOut(c + 2 * f + l - a - 2 * d - h, h + 2 * k + l - a - 2 * b - c, sobelGain);
-  };
   for (let y = 0; y < height; y++) {
     if (y === 0 || y === height - 1 || width < 3) {
-      for (let x = 0; x < width; x++) border(x, y);
+      for (let x = 0; x < width; x++) sobelBorder(g, width, height, x, y, out, sobelGain);
       continue;
     }
-    border(0, y);
-    border(width - 1, y);
+    sobelBorder(g, width, height, 0, y, out, sobelGain);
+    sobelBorder(g, width, height, width - 1, y, out, sobelGain);
     // Interior: the 3x3 window slides one column per pixel, so each pixel reads 3 new values
     // instead of 8 and makes no bounds checks (issue 14; the same expressions, so the same bits).
     let i = y * width + 1;
@@ -120,6 +113,19 @@ export function imageInputFromRgb8(rgb: Uint8Array | Float32Array, width: number
     }
   }
   return out;
+}
+
+/**
+ * The Sobel channel of a border pixel (zero outside the image). A top-level function, not a
+ * closure: a closure over `g` and `out` would make them context variables, and every read of them
+ * in the interior loop a context load (measured: 5.4 ms instead of 3 ms at 544x360).
+ */
+function sobelBorder(g: Float32Array, width: number, height: number, x: number, y: number, out: Float32Array, sobelGain: number): void {
+  const at = (u: number, v: number): number => (u < 0 || v < 0 || u >= width || v >= height ? 0 : g[v * width + u]!);
+  const a = at(x - 1, y - 1), b = at(x, y - 1), c = at(x + 1, y - 1);
+  const d = at(x - 1, y), f = at(x + 1, y);
+  const h = at(x - 1, y + 1), k = at(x, y + 1), l = at(x + 1, y + 1);
+  out[4 * (y * width + x) + 3] = sobelOut(c + 2 * f + l - a - 2 * d - h, h + 2 * k + l - a - 2 * b - c, sobelGain);
 }
 
 /** The Sobel channel of one pixel: magnitude * gain / SOBEL_FULL_SCALE, clipped to 1, to [-1, 1]. */
