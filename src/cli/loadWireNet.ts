@@ -6,6 +6,8 @@
  *   corrected    models/                  (the co-evolved Student whose harness corrects it in
  *                                          flight; on a still photo the correction is zero)
  *   old-teacher  models/                  (teacher.model.json of the co-evolution run)
+ *   photo        models/photo/student     (the student fine-tuned with overhead views and camera
+ *                                          effects for real imagery, issue 14 item 2; sim only)
  *   <dir>        a folder holding teacher.model.json (e.g. the output of `transfer`)
  */
 import * as fs from "node:fs";
@@ -17,7 +19,7 @@ import { UsageError } from "./CliCommand";
 /** The photo commands never train the loaded detector: keep its convolution set-up per photo shape. */
 const FROZEN = { frozen: true };
 
-export const MODEL_CHOICES = ["student", "teacher", "corrected", "old-teacher"] as const;
+export const MODEL_CHOICES = ["student", "teacher", "corrected", "old-teacher", "photo"] as const;
 
 export async function loadWireNet(model: string, root = "models"): Promise<WireNet> {
   switch (model) {
@@ -30,6 +32,10 @@ export async function loadWireNet(model: string, root = "models"): Promise<WireN
       return studentWireNet((await loadStudent(root)).model, `corrected (${root}, co-evolved student)`);
     case "old-teacher":
       return teacherWireNet((await loadTeacher(root)).model, `old-teacher (${root})`, FROZEN);
+    case "photo": {
+      const dir = path.join(root, "photo", "student");
+      return teacherWireNet((await loadTeacher(dir)).model, `photo (${dir})`, FROZEN);
+    }
     default:
       if (fs.existsSync(modelPaths(model, "teacher").modelJson)) return teacherWireNet((await loadTeacher(model)).model, model, FROZEN);
       throw new UsageError(`--model ${model}: expected one of ${MODEL_CHOICES.join(", ")} or a folder with teacher.model.json`);

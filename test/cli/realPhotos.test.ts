@@ -50,6 +50,12 @@ describe("real photographs", () => {
     expect([map.width, map.height]).toEqual([360, 540]);
   }, 60000);
 
+  it("detect runs the committed photo model (models/photo/student) when no --model is given", async () => {
+    const c = capture();
+    expect(await main(["detect", path.join(real, "PLDM", "12.jpg"), "--out", path.join(dir, "out-photo")], c.io)).toBe(0);
+    expect(c.out.join("")).toMatch(/12\.jpg: \d+x\d+, \d+ detections, \d+\.\d ms \(photo \(models[/\\]photo[/\\]student\)\)/);
+  }, 60000);
+
   it("detect refuses a 68-byte PNG whose header claims 20000x20000, at once, and exits 1", async () => {
     const bytes = new Uint8Array(PNG.sync.write(new PNG({ width: 1, height: 1 })));
     const dv = new DataView(bytes.buffer, bytes.byteOffset);

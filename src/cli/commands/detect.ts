@@ -21,7 +21,8 @@ import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 
 export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--models <root>] [--threshold 0.5] <image files or folders> --out <dir>
 
-  --model      which detector (default student):
+  --model      which detector (default photo):
+                 photo        <root>/photo/student, the student fine-tuned on overhead views with camera effects (best on real photos)
                  student      <root>/pipeline/student, the BC student-size detector
                  teacher      <root>/pipeline/teacher, the teacher-size detector
                  corrected    <root>/student.*, the co-evolved student (its harness adds zero on a still photo)
@@ -36,7 +37,7 @@ Photos of any size and aspect run at their native resolution (no resize).`;
 export type DetectArgs = { model: string; models: string; inputs: string[]; out: string; threshold: number; help: boolean };
 
 export function parseDetectArgs(args: string[]): DetectArgs {
-  const out: DetectArgs = { model: "student", models: "models", inputs: [], out: "", threshold: 0.5, help: false };
+  const out: DetectArgs = { model: "photo", models: "models", inputs: [], out: "", threshold: 0.5, help: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     switch (a) {

@@ -21,7 +21,7 @@ import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--json] [--figure <png>]
 
   --real    folder of NAME.jpg + NAME.mask.png (sub-folders are sets, e.g. PLDU, PLDM)
-  --model   comma-separated detectors (default student,teacher,corrected,old-teacher); Sobel is always scored
+  --model   comma-separated detectors (default photo,student,teacher,corrected,old-teacher); Sobel is always scored
   --models  models root (default models)
   --json    print the results as JSON
   --figure  write photo | ground truth | map of the first model's best and worst photo (per-photo cell AP) as a PNG`;
@@ -31,7 +31,7 @@ export type RealEvalRow = { method: string; set: string; photos: number; ap: num
 type Args = { real: string; models: string; model: string[]; json: boolean; help: boolean; figure: string };
 
 function parseArgs(args: string[]): Args {
-  const a: Args = { real: "", models: "models", model: ["student", "teacher", "corrected", "old-teacher"], json: false, help: false, figure: "" };
+  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, help: false, figure: "" };
   for (let i = 0; i < args.length; i++) {
     const k = args[i] ?? "";
     switch (k) {

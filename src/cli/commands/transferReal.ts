@@ -17,7 +17,7 @@ import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 import { textTable } from "../textTable";
 
 export const TRANSFER_REAL_USAGE =
-  "drone-harness transfer --real <dir of NAME.jpg + NAME.mask.png> [--model student|teacher|<dir>] [--models <root>] [--folds 5] [--curve 10,20,40,all] " +
+  "drone-harness transfer --real <dir of NAME.jpg + NAME.mask.png> [--model student|teacher|photo|<dir>] [--models <root>] [--folds 5] [--curve 10,20,40,all] " +
   "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--seed 1] [--out <dir>] [--json]";
 
 type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; seed: number; out: string; json: boolean };
@@ -86,6 +86,7 @@ function parse(args: string[]): Args {
 /** The folder holding teacher.model.json for a --model name (see src/cli/loadWireNet.ts). */
 function detectorDir(model: string, root: string): string {
   if (model === "student" || model === "teacher") return path.join(root, "pipeline", model);
+  if (model === "photo") return path.join(root, "photo", "student");
   if (model === "old-teacher") return root;
   return model;
 }
