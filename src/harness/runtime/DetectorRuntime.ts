@@ -11,6 +11,13 @@ import { NUM_DETECTION_CLASSES } from "../actions";
 import { imageInputFromRgb8 } from "../models/imageInput";
 import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
 
+/**
+ * NUM_DETECTION_CLASSES bound once: actions.ts re-exports it (`export *`), and in the CommonJS
+ * output every read of a re-exported name calls a getter, which the per-cell loops below showed
+ * in CPU profiles.
+ */
+const CLASSES = NUM_DETECTION_CLASSES;
+
 /** Side of a detector cell, px (three 2x poolings). */
 export const DETECTOR_CELL_PX = 8;
 
@@ -77,20 +84,20 @@ export class DetectorRuntime {
 export function probabilitiesFromLogits(logits: Float32Array, classProbs: Float32Array, threat: Float32Array): void {
   const k = THREAT_CHANNEL + 1;
   const cells = threat.length;
-  if (logits.length !== cells * k || classProbs.length !== cells * NUM_DETECTION_CLASSES) {
-    throw new RangeError(`logits ${logits.length}, classProbs ${classProbs.length}, threat ${threat.length}: expected ${k} and ${NUM_DETECTION_CLASSES} per cell`);
+  if (logits.length !== cells * k || classProbs.length !== cells * CLASSES) {
+    throw new RangeError(`logits ${logits.length}, classProbs ${classProbs.length}, threat ${threat.length}: expected ${k} and ${CLASSES} per cell`);
   }
   for (let c = 0; c < cells; c++) {
     const o = c * k;
     let m = -Infinity;
-    for (let j = 0; j < NUM_DETECTION_CLASSES; j++) m = Math.max(m, logits[o + j]!);
+    for (let j = 0; j < CLASSES; j++) m = Math.max(m, logits[o + j]!);
     let sum = 0;
-    for (let j = 0; j < NUM_DETECTION_CLASSES; j++) {
+    for (let j = 0; j < CLASSES; j++) {
       const e = Math.exp(logits[o + j]! - m);
-      classProbs[c * NUM_DETECTION_CLASSES + j] = e;
+      classProbs[c * CLASSES + j] = e;
       sum += e;
     }
-    for (let j = 0; j < NUM_DETECTION_CLASSES; j++) classProbs[c * NUM_DETECTION_CLASSES + j] = classProbs[c * NUM_DETECTION_CLASSES + j]! / sum;
+    for (let j = 0; j < CLASSES; j++) classProbs[c * CLASSES + j] = classProbs[c * CLASSES + j]! / sum;
     threat[c] = 1 / (1 + Math.exp(-logits[o + THREAT_CHANNEL]!));
   }
 }

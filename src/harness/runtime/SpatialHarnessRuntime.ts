@@ -160,7 +160,8 @@ export class SpatialHarnessRuntime {
       this.above = 0;
       runaway = true;
     }
-    for (let c = 0; c < this.wireProb.length; c++) this.wireProb[c] = this.classProbs[c * NUM_DETECTION_CLASSES + 1]!;
+    const classes = NUM_DETECTION_CLASSES; // one read of the re-exported name (DetectorRuntime.ts CLASSES)
+    for (let c = 0; c < this.wireProb.length; c++) this.wireProb[c] = this.classProbs[c * classes + 1]!;
     const gain = textureGain({ cellVariance: this.fws.gradVar, wireProb: this.wireProb, altitude_m: nav.altitude_m, risk: Number.isFinite(maxRisk) ? maxRisk : 0 });
     return { ...stats, lambda, maxRisk, meanRisk: sumRisk / this.risk.length, textureGain: gain, runaway };
   }
