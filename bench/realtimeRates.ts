@@ -36,6 +36,29 @@ async function topicHz(topic: string, ms: number): Promise<number | undefined> {
   return rates.at(-1);
 }
 
+/**
+ * One /clock message by `drone-harness topic echo /clock --once`: its sim time (s) and the wall
+ * time (ms, performance.now) at which it arrived. /clock is published every sim tick, so the
+ * first message after subscribing is the sim's current time; two of them bracket a window.
+ */
+async function clockSample(): Promise<{ sim_s: number; wall_ms: number } | undefined> {
+  const child = spawn(process.execPath, [CLI, "topic", "echo", "/clock", "--once"], { stdio: ["ignore", "pipe", "ignore"] });
+  let text = "";
+  let wall_ms = NaN;
+  child.stdout.on("data", (d: Buffer) => {
+    if (Number.isNaN(wall_ms)) wall_ms = performance.now();
+    text += d.toString("utf8");
+  });
+  const done = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await done;
+  clearTimeout(timer);
+  const sec = /\bsec: (\d+)/.exec(text);
+  const nsec = /nanosec: (\d+)/.exec(text);
+  if (sec === null || nsec === null || Number.isNaN(wall_ms)) return undefined;
+  return { sim_s: Number(sec[1]) + Number(nsec[1]) / 1e9, wall_ms };
+}
+
 /** SIGINT (the launch stops its nodes and children), SIGKILL after 5 s. */
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -48,8 +71,8 @@ async function stop(child: ChildProcess): Promise<void> {
 
 export async function run(print: (line: string) => void): Promise<void> {
   print(`launch/sim.launch.xml in real time: wall-clock rates from \`drone-harness topic hz\` (${CAMERA_WINDOW_MS / 1000} s camera, ${CMD_WINDOW_MS / 1000} s /cmd_vel, after ${SETTLE_MS / 1000} s)`);
-  print("| layout | /camera/image_raw Hz | /cmd_vel Hz | sim warnings (behind real time) |");
-  print("|---|---|---|---|");
+  print("| layout | /camera/image_raw Hz | /cmd_vel Hz | sim time / wall time over the camera window | sim warnings (behind real time) |");
+  print("|---|---|---|---|---|");
   for (const layout of LAYOUTS) {
     const launch = spawn(process.execPath, [CLI, "launch", "launch/sim.launch.xml", ...layout.args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let log = "";
@@ -58,11 +81,16 @@ export async function run(print: (line: string) => void): Promise<void> {
     launch.stderr?.on("data", keep);
     try {
       await sleep(SETTLE_MS);
+      const before = await clockSample();
       const camera = await topicHz("/camera/image_raw", CAMERA_WINDOW_MS);
+      const after = await clockSample();
+      // The sim's own pace: at ratio x it renders the camera at x * 30 Hz of wall clock, whatever
+      // a listener receives (the camera is best-effort sensor data).
+      const ratio = before === undefined || after === undefined ? undefined : (after.sim_s - before.sim_s) / ((after.wall_ms - before.wall_ms) / 1000);
       const cmd = await topicHz("/cmd_vel", CMD_WINDOW_MS);
       const behind = [...log.matchAll(/sim falls behind real time: ([^\n]*)/g)].map((m) => m[1]);
       const hz = (x: number | undefined): string => (x === undefined ? "no report" : x.toFixed(1));
-      print(`| ${layout.name} | ${hz(camera)} | ${hz(cmd)} | ${behind.length}${behind.length > 0 ? `, last: ${behind.at(-1) ?? ""}` : ""} |`);
+      print(`| ${layout.name} | ${hz(camera)} | ${hz(cmd)} | ${ratio === undefined ? "no /clock" : `${ratio.toFixed(3)}x`} | ${behind.length}${behind.length > 0 ? `, last: ${behind.at(-1) ?? ""}` : ""} |`);
       if (camera === undefined) print(`  (no rate: the launch printed ${JSON.stringify(log.trim().split("\n").slice(-3).join(" / "))}, exit ${String(launch.exitCode)})`);
     } finally {
       await stop(launch);
