@@ -34,6 +34,11 @@ describe("fit --augment", () => {
     expect(parseFitArgs(fit).augment).toBe(false);
     expect(parseFitArgs([...fit, "--augment", "camera"]).augment).toBe(true);
   });
+  it("takes the crop and augmentation seed (default 1, the committed models' seed)", () => {
+    expect(parseFitArgs(fit).seed).toBe(1);
+    expect(parseFitArgs([...fit, "--seed", "2"]).seed).toBe(2);
+    expect(() => parseFitArgs([...fit, "--seed", "-1"])).toThrow(/--seed/);
+  });
   it("refuses another augmentation name", () => {
     expect(() => parseFitArgs([...fit, "--augment", "mixup"])).toThrow(/--augment=mixup, expected camera/);
   });

@@ -23,12 +23,12 @@ import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness fit --data <cache dir>[,<cache dir>...] --val <cache dir> --size teacher|student --out <dir> [--minutes M] [--steps N] [--batch B] [--crop C] [--lr X] " +
-  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--init <detector dir>] [--augment camera] [--resume]";
+  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--init <detector dir>] [--augment camera] [--seed N] [--resume]";
 
-type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string; augment: boolean };
+type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string; augment: boolean; seed: number };
 
 export function parseFitArgs(args: string[]): FitArgs {
-  const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false, augment: false };
+  const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false, augment: false, seed: 1 };
   for (let i = 0; i < args.length; i++) {
     const f = args[i] ?? "";
     switch (f) {
@@ -52,6 +52,7 @@ export function parseFitArgs(args: string[]): FitArgs {
       case "--resume": a.resume = true; break;
       case "--distill": a.distill = args[++i] ?? ""; break;
       case "--init": a.init = args[++i] ?? ""; break;
+      case "--seed": a.seed = intArg(f, args[++i], 0); break;
       case "--augment": {
         const v = args[++i];
         if (v !== "camera") throw new UsageError(`--augment=${v ?? "(missing)"}, expected camera`);
@@ -112,7 +113,7 @@ export const command: CliCommand = {
     const r = runDetectorStage(
       train,
       val,
-      { size: a.size, steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, budget_s: a.minutes * 60, evalEvery: a.evalEvery, curveFrames: a.curveFrames, checkpointEvery: a.checkpointEvery, seed: 1, ...(distillFrom === undefined ? {} : { distillFrom }), ...(initFrom === undefined ? {} : { init: initFrom }), ...(a.augment ? { augment: DEFAULT_CAMERA_EFFECTS } : {}) },
+      { size: a.size, steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, budget_s: a.minutes * 60, evalEvery: a.evalEvery, curveFrames: a.curveFrames, checkpointEvery: a.checkpointEvery, seed: a.seed, ...(distillFrom === undefined ? {} : { distillFrom }), ...(initFrom === undefined ? {} : { init: initFrom }), ...(a.augment ? { augment: DEFAULT_CAMERA_EFFECTS } : {}) },
       {
         progress: (line) => io.err(`${line}\n`),
         save: (name, model, meta) => {
