@@ -21,23 +21,30 @@ const FROZEN = { frozen: true };
 
 export const MODEL_CHOICES = ["student", "teacher", "corrected", "old-teacher", "photo"] as const;
 
-export async function loadWireNet(model: string, root = "models"): Promise<WireNet> {
+/**
+ * The folder holding teacher.model.json for a detector name (every name but `corrected`, which is
+ * the co-evolved Student of `root`); a name that is no choice is taken as a folder.
+ */
+export function detectorDir(model: string, root = "models"): string {
   switch (model) {
     case "student":
-    case "teacher": {
-      const dir = path.join(root, "pipeline", model);
-      return teacherWireNet((await loadTeacher(dir)).model, `${model} (${dir})`, FROZEN);
-    }
-    case "corrected":
-      return studentWireNet((await loadStudent(root)).model, `corrected (${root}, co-evolved student)`);
+    case "teacher":
+      return path.join(root, "pipeline", model);
+    case "photo":
+      return path.join(root, "photo", "student");
     case "old-teacher":
-      return teacherWireNet((await loadTeacher(root)).model, `old-teacher (${root})`, FROZEN);
-    case "photo": {
-      const dir = path.join(root, "photo", "student");
-      return teacherWireNet((await loadTeacher(dir)).model, `photo (${dir})`, FROZEN);
-    }
+      return root;
     default:
-      if (fs.existsSync(modelPaths(model, "teacher").modelJson)) return teacherWireNet((await loadTeacher(model)).model, model, FROZEN);
-      throw new UsageError(`--model ${model}: expected one of ${MODEL_CHOICES.join(", ")} or a folder with teacher.model.json`);
+      return model;
   }
+}
+
+export async function loadWireNet(model: string, root = "models"): Promise<WireNet> {
+  if (model === "corrected") return studentWireNet((await loadStudent(root)).model, `corrected (${root}, co-evolved student)`);
+  const dir = detectorDir(model, root);
+  const known = (MODEL_CHOICES as readonly string[]).includes(model);
+  if (!known && !fs.existsSync(modelPaths(model, "teacher").modelJson)) {
+    throw new UsageError(`--model ${model}: expected one of ${MODEL_CHOICES.join(", ")} or a folder with teacher.model.json`);
+  }
+  return teacherWireNet((await loadTeacher(dir)).model, known ? `${model} (${dir})` : model, FROZEN);
 }

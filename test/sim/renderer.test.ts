@@ -5,18 +5,10 @@
  * it is thinner than a pixel, and the ground-truth mask labels one pixel per column (the one the
  * centre line crosses) however thin the wire is.
  */
-import { buildWorld, makeCamera, Renderer, CLASS_WIRE, type World } from "../../sim";
-import { fastScenario } from "./fixtures";
+import { makeCamera, Renderer, CLASS_WIRE, type World } from "../../sim";
+import { emptyWorld } from "./fixtures";
 
-const base = (() => {
-  const s = fastScenario("default", 64);
-  s.wires.lines = { min: 0, max: 0 };
-  s.trees.count = { min: 0, max: 0 };
-  s.lighting.cloudCover = { min: 0, max: 0 };
-  s.lighting.exposure = { min: 1, max: 1 };
-  s.lighting.skyBrightness = { min: 0.9, max: 0.9 };
-  return buildWorld(s, 3);
-})();
+const base = emptyWorld();
 
 /** The empty world plus one wire along x at (y = d, z = zc) of radius r and grey albedo. */
 function withWire(r: number, d: number, zc: number, albedo = 0.05): World {

@@ -10,7 +10,6 @@ import {
   CLASS_POLE_TRUNK,
   CLASS_WIRE,
   Renderer,
-  buildWorld,
   cameraRotation,
   createSimulation,
   loadScenarioFile,
@@ -26,7 +25,7 @@ import {
   type WorldObject,
 } from "../../sim";
 import { SimEnvironment } from "../../src/harness/data/simEnvironment";
-import { fastScenario } from "./fixtures";
+import { emptyWorld } from "./fixtures";
 
 type Truth = { rgb: Uint8Array; mask: Uint8Array; visibleMask: Uint8Array; depth: Float32Array };
 
@@ -213,17 +212,10 @@ describe("visibleMask and depth on a default-scenario frame: direct Renderers, S
   });
 });
 
-// An empty world (no wires, no trees, no clouds, exposure 1), as in test/sim/renderer.test.ts,
-// with haze switched off (visibility 1e9 m: the haze factor is exactly 1 at any depth) so a
+// The empty world of the fixtures (no wires, no trees, no clouds, exposure 1), with haze switched off (visibility 1e9 m: the haze factor is exactly 1 at any depth) so a
 // structure's colour depends only on its albedo and its direction relative to the sun.
 const empty = (() => {
-  const s = fastScenario("default", 64);
-  s.wires.lines = { min: 0, max: 0 };
-  s.trees.count = { min: 0, max: 0 };
-  s.lighting.cloudCover = { min: 0, max: 0 };
-  s.lighting.exposure = { min: 1, max: 1 };
-  s.lighting.skyBrightness = { min: 0.9, max: 0.9 };
-  const w = buildWorld(s, 3);
+  const w = emptyWorld();
   return { ...w, sky: { ...w.sky, visibility_m: 1e9 } };
 })();
 

@@ -7,12 +7,12 @@
  * --out, also fine-tunes on every given photo and writes that detector (teacher.model.json, usable
  * as `detect --model <dir>`). The source models are only read.
  */
-import * as path from "node:path";
 import { initBackend } from "../../harness/backend";
 import { loadTeacher, saveModel } from "../../harness/modelfile";
 import { fineTuneOnPhotos, type FineTuneScope } from "../../harness/transfer/fineTuneOnPhotos";
 import { crossValidate, type SetPhoto } from "../../harness/transfer/realKFold";
 import { UsageError, type CliIO } from "../CliCommand";
+import { detectorDir } from "../loadWireNet";
 import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 import { textTable } from "../textTable";
 
@@ -81,14 +81,6 @@ function parse(args: string[]): Args {
   }
   if (a.real === "") throw new UsageError("--real <dir> is required");
   return a;
-}
-
-/** The folder holding teacher.model.json for a --model name (see src/cli/loadWireNet.ts). */
-function detectorDir(model: string, root: string): string {
-  if (model === "student" || model === "teacher") return path.join(root, "pipeline", model);
-  if (model === "photo") return path.join(root, "photo", "student");
-  if (model === "old-teacher") return root;
-  return model;
 }
 
 export async function transferReal(args: string[], io: CliIO): Promise<number> {

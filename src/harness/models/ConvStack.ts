@@ -32,29 +32,33 @@ export function addConvStack(params: ParamStore, spec: ConvStackSpec): void {
   });
 }
 
-/** Runs the stack; call inside tf.tidy. */
-export function runConvStack(params: ParamStore, spec: ConvStackSpec, x: tf.Tensor4D): tf.Tensor4D {
-  let h = x;
-  spec.channels.forEach((_, i) => {
-    const w = params.w4(`${spec.name}/conv${i}/w`);
-    const b = params.w1(`${spec.name}/conv${i}/b`);
-    h = tf.relu(conv2dSame(h, w, b, { skipInputGrad: i === 0 }));
-    if (spec.pool[i] === true) h = maxPool2(h);
-  });
-  return h;
-}
+/** One 3x3-or-1x1 'same' conv with its bias and an optional ReLU: how a network's layers run. */
+export type ConvOp = (x: tf.Tensor4D, w: tf.Tensor4D, b: tf.Tensor1D, layer: { relu: boolean; dilation?: number; firstLayer?: boolean }) => tf.Tensor4D;
 
 /**
- * The same stack for inference only (no gradients): each conv, its bias and its ReLU are one
- * fused kernel (tf.fused.conv2d), which on wasm saves the separate bias and ReLU passes over the
- * full-resolution activations (a third of the first layer's time at 540x360, issue 14). The
- * bias is added inside the convolution's sum, so values differ from runConvStack by float32
- * rounding only (about 1e-7 relative).
+ * Training: conv2dSame (forward-conv-only gradients; the stack's first layer skips its input
+ * gradient) then a separate ReLU.
  */
-export function runConvStackInference(params: WeightLookup, spec: ConvStackSpec, x: tf.Tensor4D): tf.Tensor4D {
+export const TRAINING_CONV: ConvOp = (x, w, b, layer) => {
+  const y = conv2dSame(x, w, b, { skipInputGrad: layer.firstLayer === true, dilation: layer.dilation ?? 1 });
+  return layer.relu ? tf.relu(y) : y;
+};
+
+/**
+ * Inference only (no gradients): conv, bias and ReLU as one fused kernel (tf.fused.conv2d),
+ * which on wasm saves the separate bias and ReLU passes over the full-resolution activations (a
+ * third of the first layer's time at 540x360, issue 14). The bias is added inside the
+ * convolution's sum, so values differ from TRAINING_CONV by float32 rounding only (about 1e-7
+ * relative).
+ */
+export const FUSED_CONV: ConvOp = (x, w, b, layer) =>
+  tf.fused.conv2d({ x, filter: w, strides: 1, pad: "same", dilations: layer.dilation ?? 1, bias: b, ...(layer.relu ? { activation: "relu" as const } : {}) });
+
+/** Runs the stack with `conv` (default the training path); call inside tf.tidy. */
+export function runConvStack(params: WeightLookup, spec: ConvStackSpec, x: tf.Tensor4D, conv: ConvOp = TRAINING_CONV): tf.Tensor4D {
   let h = x;
   spec.channels.forEach((_, i) => {
-    h = tf.fused.conv2d({ x: h, filter: params.w4(`${spec.name}/conv${i}/w`), strides: 1, pad: "same", bias: params.w1(`${spec.name}/conv${i}/b`), activation: "relu" });
+    h = conv(h, params.w4(`${spec.name}/conv${i}/w`), params.w1(`${spec.name}/conv${i}/b`), { relu: true, firstLayer: i === 0 });
     if (spec.pool[i] === true) h = maxPool2(h);
   });
   return h;

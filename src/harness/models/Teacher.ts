@@ -9,8 +9,7 @@ import * as tf from "@tensorflow/tfjs";
 import { NUM_DETECTION_CLASSES } from "../actions";
 import { ParamStore } from "../layers/ParamStore";
 import type { WeightLookup } from "../layers/WeightSnapshot";
-import { conv2dSame } from "../layers/conv2dSame";
-import { addConvStack, runConvStack, runConvStackInference, type ConvStackSpec } from "./ConvStack";
+import { addConvStack, FUSED_CONV, runConvStack, TRAINING_CONV, type ConvOp, type ConvStackSpec } from "./ConvStack";
 import { IMAGE_CHANNELS } from "./imageInput";
 
 export type TeacherConfig = {
@@ -71,36 +70,31 @@ export class Teacher {
 
   /** [N,H,W,4] (H, W multiples of 8) -> [N,H/8,W/8,outputChannels] logits; call inside tf.tidy. */
   forward(image: tf.Tensor4D): tf.Tensor4D {
-    const [, h, w, c] = image.shape;
-    if (c !== IMAGE_CHANNELS || h % 8 !== 0 || w % 8 !== 0) {
-      throw new RangeError(`teacher image [${image.shape.join(",")}], expected [N,H,W,${IMAGE_CHANNELS}] with H, W multiples of 8`);
-    }
-    let f = runConvStack(this.params, this.backbone, image);
-    for (const [i, d] of (this.config.context ?? []).entries()) {
-      f = tf.add(f, tf.relu(conv2dSame(f, this.params.w4(`context${i}/w`), this.params.w1(`context${i}/b`), { dilation: d })));
-    }
-    const hid = tf.relu(conv2dSame(f, this.params.w4("head/hidden/w"), this.params.w1("head/hidden/b")));
-    return conv2dSame(hid, this.params.w4("head/out/w"), this.params.w1("head/out/b"));
+    return this.run(image, this.params, TRAINING_CONV);
   }
 
   /**
-   * forward() for inference only (photo detection, issue 14): the same network with every conv,
-   * bias and ReLU fused into one kernel (runConvStackInference); no gradients flow through it.
-   * Equal to forward() up to float32 rounding. `weights` default to this.params (a frozen
-   * WeightSnapshot of them also works). Call inside tf.tidy.
+   * forward() for inference only (photo detection and every per-frame path, issue 14): the same
+   * network with every conv, bias and ReLU fused into one kernel (FUSED_CONV); no gradients flow
+   * through it. Equal to forward() up to float32 rounding. `weights` default to this.params (a
+   * frozen WeightSnapshot of them also works). Call inside tf.tidy.
    */
   infer(image: tf.Tensor4D, weights: WeightLookup = this.params): tf.Tensor4D {
+    return this.run(image, weights, FUSED_CONV);
+  }
+
+  /** The network's wiring, once for both paths: backbone, residual dilated context convs, 1x1 head. */
+  private run(image: tf.Tensor4D, p: WeightLookup, conv: ConvOp): tf.Tensor4D {
     const [, h, w, c] = image.shape;
     if (c !== IMAGE_CHANNELS || h % 8 !== 0 || w % 8 !== 0) {
       throw new RangeError(`teacher image [${image.shape.join(",")}], expected [N,H,W,${IMAGE_CHANNELS}] with H, W multiples of 8`);
     }
-    let f = runConvStackInference(weights, this.backbone, image);
+    let f = runConvStack(p, this.backbone, image, conv);
     for (const [i, d] of (this.config.context ?? []).entries()) {
-      const g = tf.fused.conv2d({ x: f, filter: weights.w4(`context${i}/w`), strides: 1, pad: "same", dilations: d, bias: weights.w1(`context${i}/b`), activation: "relu" });
-      f = tf.add(f, g);
+      f = tf.add(f, conv(f, p.w4(`context${i}/w`), p.w1(`context${i}/b`), { relu: true, dilation: d }));
     }
-    const hid = tf.fused.conv2d({ x: f, filter: weights.w4("head/hidden/w"), strides: 1, pad: "same", bias: weights.w1("head/hidden/b"), activation: "relu" });
-    return tf.fused.conv2d({ x: hid, filter: weights.w4("head/out/w"), strides: 1, pad: "same", bias: weights.w1("head/out/b") });
+    const hid = conv(f, p.w4("head/hidden/w"), p.w1("head/hidden/b"), { relu: true });
+    return conv(hid, p.w4("head/out/w"), p.w1("head/out/b"), { relu: false });
   }
 
   trainableVariables(): tf.Variable[] {
