@@ -153,18 +153,83 @@ export type SpatialHarnessWeights = {
   rw: Float32Array; rb: Float32Array; sw: Float32Array; sb: Float32Array;
 };
 
-/** Scratch buffers of forwardCells for one grid size. */
-export type SpatialWorkspace = { h1: Float32Array; m1: Float32Array; h2: Float32Array };
+/**
+ * Scratch buffers of forwardCells for one grid size, and the weights re-laid for its loops
+ * (`t1`: l1w transposed, one contiguous row of HARNESS_CELL_CHANNELS per hidden unit; `t2`: l2w
+ * per output unit with each (h1, m1) weight pair side by side). Same values, so the sums are the
+ * same bits; they are rebuilt when forwardCells is given other weights than `packedFrom`.
+ */
+export type SpatialWorkspace = { h1: Float32Array; m1: Float32Array; h2: Float32Array; t1: Float64Array; t2: Float64Array; x: Float64Array; packedFrom: SpatialHarnessWeights | undefined };
 
 export function spatialWorkspace(w: SpatialHarnessWeights, cells: number): SpatialWorkspace {
-  return { h1: new Float32Array(cells * w.hidden1), m1: new Float32Array(cells * w.hidden1), h2: new Float32Array(cells * w.hidden2) };
+  const H1 = w.hidden1;
+  const ws: SpatialWorkspace = { h1: new Float32Array(cells * H1), m1: new Float32Array(cells * H1), h2: new Float32Array(cells * w.hidden2), t1: new Float64Array(H1 * HARNESS_CELL_CHANNELS), t2: new Float64Array(w.hidden2 * 2 * H1), x: new Float64Array(2 * H1), packedFrom: undefined };
+  packWeights(w, ws);
+  return ws;
+}
+
+function packWeights(w: SpatialHarnessWeights, ws: SpatialWorkspace): void {
+  const C = HARNESS_CELL_CHANNELS;
+  const H1 = w.hidden1;
+  const H2 = w.hidden2;
+  if (ws.t1.length !== H1 * C || ws.t2.length !== H2 * 2 * H1) throw new RangeError(`spatial workspace made for other layer widths than ${H1} and ${H2}`);
+  for (let k = 0; k < H1; k++) for (let i = 0; i < C; i++) ws.t1[k * C + i] = w.l1w[i * H1 + k]!;
+  for (let k = 0; k < H2; k++) {
+    for (let i = 0; i < H1; i++) {
+      ws.t2[k * 2 * H1 + 2 * i] = w.l2w[i * H2 + k]!;
+      ws.t2[k * 2 * H1 + 2 * i + 1] = w.l2w[(H1 + i) * H2 + k]!;
+    }
+  }
+  ws.packedFrom = w;
+}
+
+/** m1 = the 3x3 mean of h1 per cell and channel over the neighbours inside the grid (forwardCells). */
+function neighbourMean(h1: Float32Array, rows: number, cols: number, H1: number, m1: Float32Array): void {
+  const rowStride = cols * H1;
+  for (let r = 0; r < rows; r++) {
+    const r0 = r > 0 ? r - 1 : 0;
+    const r1 = r < rows - 1 ? r + 1 : r;
+    for (let q = 0; q < cols; q++) {
+      const q0 = q > 0 ? q - 1 : 0;
+      const q1 = q < cols - 1 ? q + 1 : q;
+      const inv = 1 / ((r1 - r0 + 1) * (q1 - q0 + 1));
+      const o = (r * cols + q) * H1;
+      if (r0 === r - 1 && r1 === r + 1 && q0 === q - 1 && q1 === q + 1) {
+        // Inner cell: the nine neighbours unrolled, in the same order as the loop below.
+        for (let k = 0; k < H1; k++) {
+          const u = o - rowStride - H1 + k;
+          const v = u + rowStride;
+          const z = v + rowStride;
+          let sum = 0;
+          sum += h1[u]!;
+          sum += h1[u + H1]!;
+          sum += h1[u + 2 * H1]!;
+          sum += h1[v]!;
+          sum += h1[v + H1]!;
+          sum += h1[v + 2 * H1]!;
+          sum += h1[z]!;
+          sum += h1[z + H1]!;
+          sum += h1[z + 2 * H1]!;
+          m1[o + k] = sum * inv;
+        }
+        continue;
+      }
+      for (let k = 0; k < H1; k++) {
+        let sum = 0;
+        for (let rr = r0; rr <= r1; rr++) for (let qq = q0; qq <= q1; qq++) sum += h1[(rr * cols + qq) * H1 + k]!;
+        m1[o + k] = sum * inv;
+      }
+    }
+  }
 }
 
 /**
  * The flight forward pass: features (cell-major, HARNESS_CELL_CHANNELS per cell) of a rows x cols
  * grid -> risk per region (row-major regions) and S per cell (NUM_SENSITIVITY_DIMS per cell).
  * Same maths as forwardTensors (the 3x3 mean counts only cells inside the grid, as tf.avgPool
- * "same" does).
+ * "same" does). Every sum adds its terms in the order of the plain loops (inputs in channel order,
+ * the 3x3 neighbours row by row), so the re-laid weights and the unrolled inner cells change the
+ * time, not the bits (spatialHarness.test.ts compares with a reference).
  */
 export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, rows: number, cols: number, ws: SpatialWorkspace, risk: Float32Array, sensitivity: Float32Array): void {
   const cells = rows * cols;
@@ -177,37 +242,30 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
   if (features.length !== cells * C || risk.length !== regionsR * regionsC || sensitivity.length !== cells * J || ws.h1.length !== cells * H1) {
     throw new RangeError(`forwardCells: features ${features.length}, risk ${risk.length}, sensitivity ${sensitivity.length} for a ${rows}x${cols} grid`);
   }
-  const { h1, m1, h2 } = ws;
-  const { l1w, l1b, l2w, l2b, sw, sb, rw, rb, sScale } = w;
+  if (ws.packedFrom !== w) packWeights(w, ws);
+  const { h1, m1, h2, t1, t2, x } = ws;
+  const { l1b, l2b, sw, sb, rw, rb, sScale } = w;
   for (let c = 0; c < cells; c++) {
     const f = c * C;
     for (let k = 0; k < H1; k++) {
+      const t = k * C;
       let a = l1b[k]!;
-      for (let i = 0; i < C; i++) a += features[f + i]! * l1w[i * H1 + k]!;
+      for (let i = 0; i < C; i++) a += features[f + i]! * t1[t + i]!;
       h1[c * H1 + k] = a > 0 ? a : 0;
     }
   }
-  for (let r = 0; r < rows; r++) {
-    const r0 = r > 0 ? r - 1 : 0;
-    const r1 = r < rows - 1 ? r + 1 : r;
-    for (let q = 0; q < cols; q++) {
-      const q0 = q > 0 ? q - 1 : 0;
-      const q1 = q < cols - 1 ? q + 1 : q;
-      const inv = 1 / ((r1 - r0 + 1) * (q1 - q0 + 1));
-      const o = (r * cols + q) * H1;
-      for (let k = 0; k < H1; k++) {
-        let sum = 0;
-        for (let rr = r0; rr <= r1; rr++) for (let qq = q0; qq <= q1; qq++) sum += h1[(rr * cols + qq) * H1 + k]!;
-        m1[o + k] = sum * inv;
-      }
-    }
-  }
+  neighbourMean(h1, rows, cols, H1, m1);
   for (let c = 0; c < cells; c++) {
     const o1 = c * H1;
     const o2 = c * H2;
+    for (let i = 0; i < H1; i++) {
+      x[2 * i] = h1[o1 + i]!;
+      x[2 * i + 1] = m1[o1 + i]!;
+    }
     for (let k = 0; k < H2; k++) {
+      const t = k * 2 * H1;
       let a = l2b[k]!;
-      for (let i = 0; i < H1; i++) a += h1[o1 + i]! * l2w[i * H2 + k]! + m1[o1 + i]! * l2w[(H1 + i) * H2 + k]!;
+      for (let i = 0; i < 2 * H1; i += 2) a += x[i]! * t2[t + i]! + x[i + 1]! * t2[t + i + 1]!;
       h2[o2 + k] = a > 0 ? a : 0;
     }
     for (let j = 0; j < J; j++) {

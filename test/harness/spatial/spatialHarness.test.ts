@@ -11,7 +11,7 @@ import { Teacher } from "../../../src/harness/models/Teacher";
 import { DETECTOR_SIZES } from "../../../src/harness/training/detectorStage";
 import { probabilitiesFromLogits } from "../../../src/harness/runtime/DetectorRuntime";
 import { SpatialHarnessRuntime } from "../../../src/harness/runtime/SpatialHarnessRuntime";
-import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, SpatialHarness, spatialWorkspace } from "../../../src/harness/spatial/SpatialHarness";
+import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, SpatialHarness, spatialWorkspace, type SpatialHarnessWeights } from "../../../src/harness/spatial/SpatialHarness";
 import { applySpatialDelta, spatialDelta } from "../../../src/harness/spatial/spatialCorrection";
 import { flySpatialRollout } from "../../../src/harness/spatial/spatialRollouts";
 import { trainSpatialHarness } from "../../../src/harness/spatial/trainSpatialHarness";
@@ -80,6 +80,80 @@ describe("SpatialHarness", () => {
     for (let i = 0; i < sens.length; i++) expect(sens[i]).toBeCloseTo(sensT[i]!, 2);
     expect(sens.every((v) => v >= 0)).toBe(true);
     h.dispose();
+  });
+});
+
+/** The plain loops forwardCells replaced (before the weights were re-laid and the inner cells unrolled). */
+function referenceForwardCells(w: SpatialHarnessWeights, features: Float32Array, rows: number, cols: number, risk: Float32Array, sensitivity: Float32Array): void {
+  const C = HARNESS_CELL_CHANNELS;
+  const { hidden1: H1, hidden2: H2, l1w, l1b, l2w, l2b, sw, sb, rw, rb, sScale } = w;
+  const J = NUM_SENSITIVITY_DIMS;
+  const cells = rows * cols;
+  const h1 = new Float32Array(cells * H1);
+  const m1 = new Float32Array(cells * H1);
+  const h2 = new Float32Array(cells * H2);
+  for (let c = 0; c < cells; c++) {
+    for (let k = 0; k < H1; k++) {
+      let a = l1b[k]!;
+      for (let i = 0; i < C; i++) a += features[c * C + i]! * l1w[i * H1 + k]!;
+      h1[c * H1 + k] = a > 0 ? a : 0;
+    }
+  }
+  for (let r = 0; r < rows; r++) {
+    for (let q = 0; q < cols; q++) {
+      const [r0, r1, q0, q1] = [Math.max(0, r - 1), Math.min(rows - 1, r + 1), Math.max(0, q - 1), Math.min(cols - 1, q + 1)];
+      for (let k = 0; k < H1; k++) {
+        let sum = 0;
+        for (let rr = r0; rr <= r1; rr++) for (let qq = q0; qq <= q1; qq++) sum += h1[(rr * cols + qq) * H1 + k]!;
+        m1[(r * cols + q) * H1 + k] = sum * (1 / ((r1 - r0 + 1) * (q1 - q0 + 1)));
+      }
+    }
+  }
+  for (let c = 0; c < cells; c++) {
+    for (let k = 0; k < H2; k++) {
+      let a = l2b[k]!;
+      for (let i = 0; i < H1; i++) a += h1[c * H1 + i]! * l2w[i * H2 + k]! + m1[c * H1 + i]! * l2w[(H1 + i) * H2 + k]!;
+      h2[c * H2 + k] = a > 0 ? a : 0;
+    }
+    for (let j = 0; j < J; j++) {
+      let a = sb[j]!;
+      for (let k = 0; k < H2; k++) a += h2[c * H2 + k]! * sw[k * J + j]!;
+      sensitivity[c * J + j] = (a > 20 ? a : Math.log1p(Math.exp(a))) * sScale[j]!;
+    }
+  }
+  for (let gr = 0; gr < rows / REGION_CELLS; gr++) {
+    for (let gq = 0; gq < cols / REGION_CELLS; gq++) {
+      let a = rb[0]!;
+      for (let k = 0; k < H2; k++) {
+        let m = -Infinity;
+        for (let dr = 0; dr < REGION_CELLS; dr++) for (let dq = 0; dq < REGION_CELLS; dq++) m = Math.max(m, h2[((gr * REGION_CELLS + dr) * cols + gq * REGION_CELLS + dq) * H2 + k]!);
+        a += m * rw[k]!;
+      }
+      risk[gr * (cols / REGION_CELLS) + gq] = 1 / (1 + Math.exp(-a));
+    }
+  }
+}
+
+describe("forwardCells", () => {
+  it("gives the same bits as the plain loops, and re-lays the weights when given others", () => {
+    const rows = 8;
+    const cols = 12;
+    const features = new Float32Array(rows * cols * HARNESS_CELL_CHANNELS);
+    for (let i = 0; i < features.length; i++) features[i] = Math.sin(0.37 * i) * 1.7;
+    const hs = [new SpatialHarness({ seed: 5 }), new SpatialHarness({ seed: 6 })];
+    const ws = spatialWorkspace(hs[0]!.snapshotWeights(), rows * cols);
+    for (const h of hs) {
+      const w = h.snapshotWeights();
+      const risk = new Float32Array(6);
+      const sens = new Float32Array(rows * cols * NUM_SENSITIVITY_DIMS);
+      const riskRef = new Float32Array(6);
+      const sensRef = new Float32Array(rows * cols * NUM_SENSITIVITY_DIMS);
+      forwardCells(w, features, rows, cols, ws, risk, sens);
+      referenceForwardCells(w, features, rows, cols, riskRef, sensRef);
+      expect(Array.from(sens)).toEqual(Array.from(sensRef));
+      expect(Array.from(risk)).toEqual(Array.from(riskRef));
+      h.dispose();
+    }
   });
 });
 
