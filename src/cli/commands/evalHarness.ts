@@ -18,13 +18,16 @@ import { FULL_CONFIG } from "../../harness/training/trainConfig";
 import { intArg, numberArg, valueArg } from "../args";
 import { UsageError, type CliIO } from "../CliCommand";
 
-export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off"] as const;
+export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off", "coevo_student_action_formula"] as const;
+/** Rows flown unless --rows names them (the literal action formula costs 3 extra detector passes per decision). */
+export const DEFAULT_HARNESS_ROWS: readonly HarnessRowName[] = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off"];
 export type HarnessRowName = (typeof HARNESS_ROWS)[number];
 
 /** The ON/OFF pairs compared when both rows are flown. */
 export const HARNESS_PAIRS: readonly [HarnessRowName, HarnessRowName][] = [
   ["bc_student_harness", "bc_student"],
   ["coevo_student_harness", "coevo_student_off"],
+  ["coevo_student_action_formula", "coevo_student_off"],
 ];
 
 export type EvalHarnessArgs = {
@@ -48,7 +51,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
   const a: EvalHarnessArgs = {
     scenario: "", split: "test", flights: 100, firstSeed: 0, conditions: ["nominal", "perturbed"],
     bc: "models/pipeline/student", bcHarness: "models/coevo/bc-harness", coevo: "models/coevo/student", coevoHarness: "models/coevo/harness",
-    rows: [...HARNESS_ROWS], workers: 2, apEvery: 4, json: false,
+    rows: [...DEFAULT_HARNESS_ROWS], workers: 2, apEvery: 4, json: false,
   };
   for (let i = 0; i < args.length; i++) {
     const f = args[i] ?? "";
@@ -100,6 +103,8 @@ function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
     case "coevo_student_harness": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: true, ...options };
     // The OFF arm runs the same harness without applying it: identical inputs, its risk traced.
     case "coevo_student_off": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, ...options };
+    // The seed's literal formula on the planner's action logits (S by finite differences, r and lambda from the harness).
+    case "coevo_student_action_formula": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: true, target: "actions", ...options };
   }
 }
 

@@ -9,10 +9,16 @@
 import { LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
 import { NUM_ACTIONS } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
+import type { Navigation } from "../../control/navigation";
 import type { Teacher } from "../models/Teacher";
 import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
 import { SpatialHarnessRuntime, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
+import { actionFormulaDelta } from "../spatial/actionFormula";
+import { NUM_SENSITIVITY_DIMS } from "../spatial/SpatialHarness";
+import { warpImage } from "../spatial/warp";
+import { DELTA_NORM_MAX } from "../correction/constants";
+import { SGT_EPSILON } from "../diagnostics/constants";
 import { nearThreatCells } from "./CellLabels";
 import type { FrameTruth, Pilot } from "./flyClosedLoop";
 
@@ -27,8 +33,27 @@ export type ThreatSource =
        * still runs (its risk, S and delta are computed and readable) but the planner reads the
        * uncorrected grid: the harness-OFF arm of a paired comparison with identical inputs.
        */
-      harness?: { model: SpatialHarness | SpatialHarnessWeights; options?: Partial<SpatialHarnessOptions>; apply: boolean };
+      harness?: { model: SpatialHarness | SpatialHarnessWeights; options?: Partial<SpatialHarnessOptions>; apply: boolean; target?: HarnessTarget };
     };
+
+/**
+ * What an applied harness corrects: "detections" (default; the spatial delta on the free logit of
+ * risky regions' cells, the path of issue 13) or "actions" (the seed's literal formula on the
+ * planner's action logits, S by finite differences: actionFormula.ts; the texture rule is not
+ * applied and the planner reads the uncorrected grid).
+ */
+export type HarnessTarget = "detections" | "actions";
+
+/** Counts of the literal action-logit formula over the decisions of a pilot ("actions" target). */
+export type ActionFormulaCounts = {
+  decisions: number;
+  /** Decisions whose argmax manoeuvre the (applied or not) delta changes. */
+  changed: number;
+  /** ||delta||_2 before the clip, per decision. */
+  norms: number[];
+  /** Decisions where the clip to DELTA_NORM_MAX acted. */
+  clipped: number;
+};
 
 export class PlannerPilot implements Pilot {
   readonly needsImage: boolean;
@@ -41,6 +66,8 @@ export class PlannerPilot implements Pilot {
   private runtime: DetectorRuntime | undefined;
   private harness: SpatialHarnessRuntime | undefined;
   private lastHarness: SpatialStepInfo | undefined;
+  private applied = 0;
+  private formula: { S: Float32Array; delta: Float32Array; perturbed: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
   constructor(
     private readonly source: ThreatSource,
@@ -55,6 +82,7 @@ export class PlannerPilot implements Pilot {
 
   reset(): void {
     this.harness?.reset();
+    this.applied = 0;
     if (this.runtime !== undefined) this.runtime.sobelGain = 1;
     this.lastHarness = undefined;
   }
@@ -72,6 +100,25 @@ export class PlannerPilot implements Pilot {
   /** What the harness decided on the last decision. */
   get lastHarnessStep(): SpatialStepInfo | undefined {
     return this.lastHarness;
+  }
+
+  /** max |delta| the planner's input received on the last decision (0 when nothing was applied). */
+  get lastAppliedDelta(): number {
+    return this.applied;
+  }
+
+  /**
+   * The class probabilities (NUM_DETECTION_CLASSES per cell) the planner's grid came from on the
+   * last decision: corrected where the harness corrects the detections, else the detector's.
+   */
+  get plannerClassProbs(): Float32Array | undefined {
+    const h = this.source.type === "detector" ? this.source.harness : undefined;
+    return h?.apply === true && (h.target ?? "detections") === "detections" ? this.harness?.classProbs : this.runtime?.classProbs;
+  }
+
+  /** The literal action-logit formula's counts so far ("actions" target only). */
+  get actionFormulaCounts(): Readonly<ActionFormulaCounts> | undefined {
+    return this.formula?.counts;
   }
 
   /** The threat grid of the last decision (rows*cols). */
@@ -103,16 +150,19 @@ export class PlannerPilot implements Pilot {
         if (this.runtime === undefined || this.runtime.width !== env.width || this.runtime.height !== env.height) {
           this.runtime = new DetectorRuntime(this.source.detector, env.width, env.height);
         }
+        const h = this.source.harness;
+        if (h !== undefined && (this.harness === undefined || this.harness.width !== env.width || this.harness.height !== env.height)) {
+          this.harness = new SpatialHarnessRuntime(h.model, env.width, env.height, h.options);
+        }
+        if (h !== undefined && h.target === "actions") return this.actWithActionFormula(rgb, env, rows, cols, h.apply);
         this.runtime.infer(rgb);
         this.threat = this.runtime.threat;
-        const h = this.source.harness;
-        if (h !== undefined) {
-          if (this.harness === undefined || this.harness.width !== env.width || this.harness.height !== env.height) {
-            this.harness = new SpatialHarnessRuntime(h.model, env.width, env.height, h.options);
-          }
+        this.applied = 0;
+        if (h !== undefined && this.harness !== undefined) {
           this.lastHarness = this.harness.step(this.runtime.logits, rgb, this.nav, env.time_s);
           if (h.apply) {
             this.threat = this.harness.threat;
+            this.applied = this.lastHarness.maxAbs;
             // The texture rule (seed 4.2) strengthens the Sobel channel of the next frame.
             this.runtime.sobelGain = this.lastHarness.textureGain;
           }
@@ -123,4 +173,65 @@ export class PlannerPilot implements Pilot {
     this.planner.score(plannerInput({ threat: this.threat, rows, cols, width: env.width, height: env.height }, this.nav), this.logits);
     return argmaxAction(this.logits);
   }
+
+  /**
+   * The "actions" target: S[i, j] of the planner's logits by finite differences (the detector and
+   * the planner on the frame warped by SGT_EPSILON along yaw, pitch and forward, the navigation
+   * moved the same way), r and lambda from the harness, delta from actionFormulaDelta; the
+   * unperturbed frame is inferred last so the runtimes hold its outputs.
+   */
+  private actWithActionFormula(rgb: Uint8Array, env: DroneEnvironment, rows: number, cols: number, apply: boolean): number {
+    const runtime = this.runtime!;
+    const harness = this.harness!;
+    const J = NUM_SENSITIVITY_DIMS;
+    const eps = SGT_EPSILON;
+    const f = (this.formula ??= { S: new Float32Array(NUM_ACTIONS * J), delta: new Float32Array(NUM_ACTIONS), perturbed: new Float32Array(NUM_ACTIONS), warped: new Float32Array(0), nav: makeNavigation(), counts: { decisions: 0, changed: 0, norms: [], clipped: 0 } });
+    if (f.warped.length !== rgb.length) f.warped = new Float32Array(rgb.length);
+    const grid = { rows, cols, width: env.width, height: env.height };
+    for (let j = 0; j < J; j++) {
+      warpImage(rgb, env.width, env.height, 3, harness.camera, { forward_m: j === 2 ? eps : 0, yaw_rad: j === 0 ? eps : 0, pitchDown_rad: j === 1 ? eps : 0, altitude_m: this.nav.altitude_m, bodyPitch_rad: this.nav.pitch_rad }, f.warped);
+      runtime.infer(f.warped);
+      movedNavigation(this.nav, j, eps, f.nav);
+      this.planner.score(plannerInput({ threat: runtime.threat, ...grid }, f.nav), f.perturbed);
+      for (let i = 0; i < NUM_ACTIONS; i++) f.S[i * J + j] = f.perturbed[i]!; // perturbed logits for now
+    }
+    runtime.infer(rgb);
+    this.threat = runtime.threat;
+    this.lastHarness = harness.step(runtime.logits, rgb, this.nav, env.time_s);
+    this.planner.score(plannerInput({ threat: this.threat, ...grid }, this.nav), this.logits);
+    for (let i = 0; i < NUM_ACTIONS; i++) for (let j = 0; j < J; j++) f.S[i * J + j] = Math.abs(f.S[i * J + j]! - this.logits[i]!) / eps;
+    const st = actionFormulaDelta(f.S, harness.rates, Number.isFinite(this.lastHarness.maxRisk) ? Math.min(1, Math.max(0, this.lastHarness.maxRisk)) : Number.NaN, this.lastHarness.lambda, f.delta, DELTA_NORM_MAX);
+    const before = argmaxAction(this.logits);
+    for (let i = 0; i < NUM_ACTIONS; i++) f.perturbed[i] = this.logits[i]! + f.delta[i]!;
+    const after = argmaxAction(f.perturbed);
+    f.counts.decisions++;
+    if (after !== before) f.counts.changed++;
+    f.counts.norms.push(st.normRaw);
+    if (st.normRaw > DELTA_NORM_MAX) f.counts.clipped++;
+    this.applied = apply ? st.maxAbs : 0;
+    if (!apply) return before;
+    this.logits.set(f.perturbed);
+    return after;
+  }
+}
+
+/**
+ * `nav` after a small move along state dimension j (0 yaw left by d rad, 1 pitch nose down by d
+ * rad, 2 forward by d m along the heading), into `out`: what the planner would read there.
+ */
+export function movedNavigation(nav: Readonly<Navigation>, j: number, d: number, out: Navigation): Navigation {
+  Object.assign(out, nav);
+  if (j === 0) {
+    out.yaw_rad = nav.yaw_rad + d;
+    out.goalBearing_rad = Math.atan2(Math.sin(nav.goalBearing_rad - d), Math.cos(nav.goalBearing_rad - d));
+  } else if (j === 1) {
+    out.pitch_rad = nav.pitch_rad + d;
+  } else {
+    // The goal in the body frame (x forward, y left) moves back by d.
+    const x = nav.goalDistance_m * Math.cos(nav.goalBearing_rad) - d;
+    const y = nav.goalDistance_m * Math.sin(nav.goalBearing_rad);
+    out.goalDistance_m = Math.hypot(x, y);
+    out.goalBearing_rad = Math.atan2(y, x);
+  }
+  return out;
 }

@@ -13,6 +13,7 @@
  * frame-by-frame trace around it, and McNemar's exact test on the discordant pairs.
  */
 import { ACTIONS, NUM_DETECTION_CLASSES } from "../actions";
+import { DELTA_NORM_MAX } from "../correction/constants";
 import type { EnvironmentFactory } from "../data/DroneEnvironment";
 import { SeedSource, type Split, type SplitOf } from "../data/SeedSplit";
 import { STATE_DIM } from "../models/stateVector";
@@ -22,14 +23,15 @@ import type { SpatialHarnessOptions } from "../runtime/SpatialHarnessRuntime";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { cellLabelsFromMask, nearThreatCells } from "./CellLabels";
 import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
-import { PlannerPilot } from "./PlannerPilot";
+import { percentile } from "./Percentiles";
+import { PlannerPilot, type ActionFormulaCounts, type HarnessTarget } from "./PlannerPilot";
 import { ThinObstacleAp, type ThinObstacleApReport } from "./ThinObstacleAp";
 import type { PlannerOptions } from "../../control/LocalPlanner";
 
 export type HarnessArm = {
   name: string;
   detector: Teacher;
-  harness?: { model: SpatialHarness | SpatialHarnessWeights; apply: boolean; options?: Partial<SpatialHarnessOptions> };
+  harness?: { model: SpatialHarness | SpatialHarnessWeights; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget };
 };
 
 /** One control step of a flight, for the paired traces. */
@@ -46,6 +48,8 @@ export type HarnessRow = {
   apApproach: ThinObstacleApReport;
   frames: { all: number; approach: number };
   flights: ArmFlight[];
+  /** The literal action-logit formula over every decision of the row (rows with the "actions" target). */
+  actionFormula?: ActionFormulaCounts;
 };
 
 export type PairedComparison = {
@@ -98,7 +102,7 @@ export function mcnemarExactP(b: number, c: number): number {
   return Math.min(1, 2 * tail);
 }
 
-function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: Partial<PlannerOptions> | undefined, apEvery: number, apAll: ThinObstacleAp, apApproach: ThinObstacleAp, frames: { all: number; approach: number }): ArmFlight {
+function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: Partial<PlannerOptions> | undefined, apEvery: number, apAll: ThinObstacleAp, apApproach: ThinObstacleAp, frames: { all: number; approach: number }, formula: ActionFormulaCounts): ArmFlight {
   const pilot = new PlannerPilot({ type: "detector", detector: arm.detector, ...(arm.harness === undefined ? {} : { harness: arm.harness }) }, planner);
   const { width, height } = env;
   const grid = { width, height, cell_px: DETECTOR_CELL_PX };
@@ -118,10 +122,10 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     const threat = pilot.lastThreat;
     let maxThreat = 0;
     for (const t of threat) maxThreat = Math.max(maxThreat, t);
-    trace.push({ step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: arm.harness?.apply === true ? (h?.maxAbs ?? 0) : 0, lambda: h?.lambda ?? 0 });
+    trace.push({ step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0 });
     if (record) {
-      // The class probabilities the planner's grid came from: corrected when the harness is applied.
-      const probs = arm.harness?.apply === true ? pilot.harnessRuntime?.classProbs : pilot.detectorRuntime?.classProbs;
+      // The class probabilities the planner's grid came from: corrected when the harness corrects the detections.
+      const probs = pilot.plannerClassProbs;
       if (probs !== undefined && probs.length === (width / DETECTOR_CELL_PX) * (height / DETECTOR_CELL_PX) * NUM_DETECTION_CLASSES) {
         const labels = cellLabelsFromMask(truth.visibleMask, grid);
         const near = nearThreatCells(truth.visibleMask, truth.depth, grid, Math.max(0, pilot.harnessRuntime?.rates[2] ?? 0));
@@ -135,10 +139,20 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     }
     const ev = env.step(action);
     if (ev.type === "running") continue;
+    addFormulaCounts(formula, pilot.actionFormulaCounts);
     const outcome: FlightOutcome = ev.type === "collision" ? { type: "collision", seed: env.seed, time_s: env.time_s, obstacle: ev.obstacle } : { type: ev.type, seed: env.seed, time_s: env.time_s };
     return { outcome, trace };
   }
+  addFormulaCounts(formula, pilot.actionFormulaCounts);
   return { outcome: { type: "timeout", seed: env.seed, time_s: env.time_s }, trace };
+}
+
+function addFormulaCounts(total: ActionFormulaCounts, flight: Readonly<ActionFormulaCounts> | undefined): void {
+  if (flight === undefined) return;
+  total.decisions += flight.decisions;
+  total.changed += flight.changed;
+  total.clipped += flight.clipped;
+  for (const n of flight.norms) total.norms.push(n);
 }
 
 export function comparePaired(on: HarnessRow, off: HarnessRow, window = 3): PairedComparison {
@@ -174,10 +188,12 @@ export function flyHarnessRow(arm: HarnessArm, seeds: readonly number[], conditi
   const apAll = new ThinObstacleAp();
   const apApproach = new ThinObstacleAp();
   const frames = { all: 0, approach: 0 };
-  const flights = seeds.map((s) => flyArm(arm, options.factory(source.require(s), { perturbed: condition === "perturbed" }), options.planner, options.apEvery ?? 4, apAll, apApproach, frames));
+  const formula: ActionFormulaCounts = { decisions: 0, changed: 0, norms: [], clipped: 0 };
+  const flights = seeds.map((s) => flyArm(arm, options.factory(source.require(s), { perturbed: condition === "perturbed" }), options.planner, options.apEvery ?? 4, apAll, apApproach, frames, formula));
   const outcomes = flights.map((f) => f.outcome);
   const goals = outcomes.filter((o) => o.type === "goal").length;
-  return { name: arm.name, rates: flightRates(outcomes), success95: wilsonInterval(goals, outcomes.length), apAll: apAll.report(), apApproach: apApproach.report(), frames, flights };
+  const row: HarnessRow = { name: arm.name, rates: flightRates(outcomes), success95: wilsonInterval(goals, outcomes.length), apAll: apAll.report(), apApproach: apApproach.report(), frames, flights };
+  return formula.decisions > 0 ? { ...row, actionFormula: formula } : row;
 }
 
 /** Assembles the report from rows flown per condition (in the order of `arms`), with the paired comparisons. */
@@ -233,6 +249,13 @@ export function formatHarnessReport(report: HarnessEvalReport): string {
     lines.push("|---|---|---|---|---|---|---|");
     for (const r of c.rows) {
       lines.push(`| ${r.name} | ${pct(r.rates.collisionRate)} ${ci(r.rates.collisionRate95)} | ${pct(r.rates.successRate)} ${ci(r.success95)} | ${pct(r.rates.timeoutRate)} | ${f3(r.apAll.wire)} | ${f3(r.apApproach.wire)} | ${r.frames.all} (${r.frames.approach}) |`);
+    }
+    for (const r of c.rows) {
+      const f = r.actionFormula;
+      if (f === undefined) continue;
+      const q = (p: number): string => f3(percentile(f.norms, p));
+      lines.push("");
+      lines.push(`${r.name}: the literal formula on the planner's action logits (S by finite differences) changed the chosen manoeuvre in ${f.changed} of ${f.decisions} decisions (${pct(f.changed / Math.max(1, f.decisions))}); ||delta||_2 before the clip p50 ${q(50)}, p90 ${q(90)}, max ${q(100)}; clipped to ${DELTA_NORM_MAX} in ${f.clipped}`);
     }
     for (const p of c.pairs) {
       lines.push("");

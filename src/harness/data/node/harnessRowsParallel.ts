@@ -8,6 +8,7 @@ import * as os from "node:os";
 import { splitOfSeed, type Scenario } from "../../../../sim";
 import { initBackend } from "../../backend";
 import { flyHarnessRow, type HarnessArm, type HarnessRow } from "../../eval/harnessRows";
+import type { HarnessTarget } from "../../eval/PlannerPilot";
 import { loadSpatialHarness, loadTeacher } from "../../modelfile";
 import type { SpatialHarnessOptions } from "../../runtime/SpatialHarnessRuntime";
 import type { Split } from "../SeedSplit";
@@ -16,7 +17,7 @@ import { compiledWorkerScript, runWorkerQueue } from "./workerQueue";
 import type { PlannerOptions } from "../../../control/LocalPlanner";
 
 /** A row as files: the student detector directory and, optionally, the harness directory. */
-export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions> };
+export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget };
 
 export type HarnessRowJob = {
   scenario: Scenario;
@@ -34,7 +35,7 @@ export async function loadArm(files: ArmFiles): Promise<HarnessArm> {
   const detector = (await loadTeacher(files.detectorDir)).model;
   if (files.harnessDir === undefined) return { name: files.name, detector };
   const model = (await loadSpatialHarness(files.harnessDir)).model;
-  return { name: files.name, detector, harness: { model, apply: files.apply, ...(files.options === undefined ? {} : { options: files.options }) } };
+  return { name: files.name, detector, harness: { model, apply: files.apply, ...(files.options === undefined ? {} : { options: files.options }), ...(files.target === undefined ? {} : { target: files.target }) } };
 }
 
 /** Flies one job in this thread. */
