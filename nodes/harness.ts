@@ -340,6 +340,7 @@ class HarnessNode {
         { key: "mode", value: report.mode },
         { key: "risk", value: report.risk.toFixed(3) },
         { key: "max_abs_delta", value: report.maxDelta.toFixed(3) },
+        { key: "image_side_prepared_ahead", value: this.spatial === undefined ? "no spatial harness" : `${this.spatial.preparedSteps.reused} of ${this.spatial.preparedSteps.steps} frames` },
         ...this.health.keyValues(),
       ],
     };
@@ -366,6 +367,9 @@ class HarnessNode {
     if (!this.admit(HARNESS_TOPICS.image, checkImage(msg, this.expectation), () => this.guards.image.check(msg.header.stamp, this.clock.nowNs()))) return;
     const waiting = this.matcher.addImage(msg);
     if (waiting !== undefined) this.processFrame(waiting.msg, msg, waiting.stampNs, this.clock.nowNs());
+    // The frame came before its detections: compute the harness's image side now, while the
+    // perception node (another process, another core) runs the detector.
+    else if (this.active && this.spatial !== undefined) this.spatial.prepare(msg, this.inputs.sensors.state, Number(stampToNs(msg.header.stamp)) / 1e9);
   }
 
   private onCameraInfo(msg: CameraInfo): void {

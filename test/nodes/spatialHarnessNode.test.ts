@@ -50,8 +50,8 @@ const stampOf = (m: StudentOutputMsg): string => `${m.header.stamp.sec}.${m.head
 
 describe("harness node with the spatial harness (pipeline detector)", () => {
   it("raises the near-threat cells where it corrects, and reports the correction", async () => {
-    const { r, student, policy, corr } = await rig(dir, true);
-    r.runTo(600n * MS);
+    const { r, student, policy, corr, diag } = await rig(dir, true);
+    r.runTo(1100n * MS);
     expect(policy.length).toBeGreaterThan(10);
     const raw = new Map(student.map((s) => [stampOf(s.msg), s.msg]));
     let raised = 0;
@@ -72,6 +72,12 @@ describe("harness node with the spatial harness (pipeline detector)", () => {
     expect(last.risk).toBeGreaterThan(0.9);
     expect(last.max_abs_delta).toBeGreaterThan(0);
     expect(last.delta_norm_detection).toBeLessThanOrEqual(0.5 + 1e-6);
+    const values = diag.map((d) => d.msg.status.find((st) => st.name === "harness: harness")).filter((st) => st !== undefined).at(-1)!.values;
+    // The camera frame reaches the harness before its detections: the image side was computed
+    // ahead for every frame but the first (which creates the runtime).
+    const [, reused, steps] = /^(\d+) of (\d+) frames$/.exec(values.find((v) => v.key === "image_side_prepared_ahead")?.value ?? "") ?? [];
+    expect(Number(reused)).toBeGreaterThan(10);
+    expect(Number(reused)).toBe(Number(steps) - 1);
     await r.shutdown();
   });
 

@@ -67,12 +67,34 @@ export class SpatialCorrector {
       this.logits[o + 4] = Math.log(p / (1 - p));
     }
     const v = sensors.velocityEnu_m_s;
-    this.nav.altitude_m = Number.isFinite(sensors.altitude_m) ? sensors.altitude_m : 0;
-    this.nav.pitch_rad = sensors.pitch_rad;
+    this.setAttitude(sensors);
     this.nav.yaw_rad = sensors.yaw_rad;
     this.nav.forwardSpeed_m_s = Math.cos(sensors.yaw_rad) * v[0] + Math.sin(sensors.yaw_rad) * v[1];
     const info = this.runtime.step(this.logits, this.rgb.convert(image), this.nav, time_s);
     return { classProbs: this.runtime.classProbs, threat: this.runtime.threat, info };
+  }
+
+  /**
+   * The image side of the harness for `image` ahead of its detector output (the harness node calls
+   * this when the camera frame arrives first): `sensors` are the latest values, `time_s` the
+   * frame's stamp. correct() of the same frame reuses it when the altitude and pitch have not
+   * changed meanwhile, and recomputes it otherwise (same result either way). Call problem()-valid
+   * frames only; a frame of another size is skipped.
+   */
+  prepare(image: Image, sensors: Readonly<Pick<FrameState, "altitude_m" | "pitch_rad">>, time_s: number): void {
+    if (this.runtime === undefined || this.runtime.width !== image.width || this.runtime.height !== image.height) return;
+    this.setAttitude(sensors);
+    this.runtime.prepare(this.rgb.convert(image), this.nav, time_s);
+  }
+
+  /** Steps that reused a prepared image side, of all steps. */
+  get preparedSteps(): Readonly<{ reused: number; steps: number }> {
+    return this.runtime?.preparedSteps ?? { reused: 0, steps: 0 };
+  }
+
+  private setAttitude(sensors: Readonly<Pick<FrameState, "altitude_m" | "pitch_rad">>): void {
+    this.nav.altitude_m = Number.isFinite(sensors.altitude_m) ? sensors.altitude_m : 0;
+    this.nav.pitch_rad = sensors.pitch_rad;
   }
 
   reset(): void {

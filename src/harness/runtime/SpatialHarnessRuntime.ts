@@ -14,7 +14,7 @@ import type { Navigation } from "../../control/navigation";
 import { NUM_DETECTION_CLASSES } from "../actions";
 import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, spatialWorkspace, type SpatialHarness, type SpatialHarnessWeights, type SpatialWorkspace } from "../spatial/SpatialHarness";
 import { applySpatialDelta, DELTA_NORM_MAX, spatialDelta, type SpatialDeltaStats } from "../spatial/spatialCorrection";
-import { DETECTOR_OUTPUTS_PER_CELL, featureWorkspace, spatialFeatures, type FeatureWorkspace } from "../spatial/spatialFeatures";
+import { DETECTOR_OUTPUTS_PER_CELL, featureWorkspace, imageFeatures, spatialFeatures, type FeatureWorkspace } from "../spatial/spatialFeatures";
 import { greyFromRgb8, warpCamera, warpImage, type WarpCamera } from "../spatial/warp";
 import { DETECTOR_CELL_PX, probabilitiesFromLogits } from "./DetectorRuntime";
 
@@ -81,6 +81,10 @@ export class SpatialHarnessRuntime {
   private readonly wireProb: Float32Array;
   private last: { yaw: number; pitch: number; time_s: number } | undefined;
   private above = 0;
+  /** What prepare() computed the image side for (consumed by the next step()). */
+  private prepared: { time_s: number; altitude_m: number; pitch_rad: number } | undefined;
+  /** Steps that found their image side prepared ahead, of all steps. */
+  readonly preparedSteps = { reused: 0, steps: 0 };
 
   constructor(
     harness: SpatialHarness | SpatialHarnessWeights,
@@ -122,11 +126,27 @@ export class SpatialHarnessRuntime {
   reset(): void {
     this.last = undefined;
     this.above = 0;
+    this.prepared = undefined;
+  }
+
+  /**
+   * The image side of the next step, ahead of the detector's logits: the grey frame, the imagined
+   * frame one metre ahead (it needs the altitude and the body pitch) and their gradient statistics.
+   * The next step() of the same frame (same `time_s`, altitude and pitch) reuses them, so a
+   * harness node can do this while the detector runs; any other step() computes them itself, with
+   * the same result.
+   */
+  prepare(rgb8: Uint8Array | Float32Array, nav: Readonly<Pick<Navigation, "altitude_m" | "pitch_rad">>, time_s: number): void {
+    greyFromRgb8(rgb8, this.grey);
+    warpImage(this.grey, this.width, this.height, 1, this.camera, { forward_m: this.options.imagine_m, yaw_rad: 0, pitchDown_rad: 0, altitude_m: nav.altitude_m, bodyPitch_rad: nav.pitch_rad }, this.imagined);
+    imageFeatures(this.grey, this.imagined, this.width, this.height, DETECTOR_CELL_PX, this.fws);
+    this.prepared = { time_s, altitude_m: nav.altitude_m, pitch_rad: nav.pitch_rad };
   }
 
   /**
    * One step: `logits` from DetectorRuntime.logits for `rgb8` (width*height*3), navigation of the
-   * same instant, `time_s` its time (the rates are differenced against the previous step).
+   * same instant, `time_s` its time (the rates are differenced against the previous step). After
+   * prepare() of the same frame, `rgb8` is not read again.
    */
   step(logits: Float32Array, rgb8: Uint8Array | Float32Array, nav: Readonly<Navigation>, time_s: number): SpatialStepInfo {
     if (logits.length !== this.corrected.length) throw new RangeError(`logits length=${logits.length}, expected ${this.corrected.length}`);
@@ -138,9 +158,13 @@ export class SpatialHarnessRuntime {
     this.rates[2] = Math.abs(nav.forwardSpeed_m_s);
     for (let j = 0; j < NUM_SENSITIVITY_DIMS; j++) if (!Number.isFinite(this.rates[j])) this.rates[j] = 0;
     this.last = { yaw: nav.yaw_rad, pitch: nav.pitch_rad, time_s };
-    greyFromRgb8(rgb8, this.grey);
-    warpImage(this.grey, this.width, this.height, 1, this.camera, { forward_m: this.options.imagine_m, yaw_rad: 0, pitchDown_rad: 0, altitude_m: nav.altitude_m, bodyPitch_rad: nav.pitch_rad }, this.imagined);
-    spatialFeatures(logits, this.grey, this.imagined, this.width, this.height, DETECTOR_CELL_PX, this.fws, this.features);
+    const p = this.prepared;
+    this.prepared = undefined;
+    this.preparedSteps.steps++;
+    if (p !== undefined && p.time_s === time_s && Object.is(p.altitude_m, nav.altitude_m) && Object.is(p.pitch_rad, nav.pitch_rad)) this.preparedSteps.reused++;
+    else this.prepare(rgb8, nav, time_s);
+    this.prepared = undefined;
+    spatialFeatures(logits, this.width, this.height, DETECTOR_CELL_PX, this.fws, this.features);
     forwardCells(this.weights, this.features, this.rows, this.cols, this.ws, this.risk, this.sensitivity);
     let maxRisk = 0;
     let sumRisk = 0;

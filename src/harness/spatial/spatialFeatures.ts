@@ -20,24 +20,26 @@ export function featureWorkspace(cells: number): FeatureWorkspace {
   return { gradMean: new Float32Array(cells), gradVar: new Float32Array(cells), scratch: new Float32Array(cells) };
 }
 
-export function spatialFeatures(
-  logits: Float32Array,
-  grey: Float32Array,
-  imaginedGrey: Float32Array,
-  width: number,
-  height: number,
-  cellPx: number,
-  ws: FeatureWorkspace,
-  out: Float32Array,
-): Float32Array {
+/**
+ * The image side of the features (channels 5 and 6): the gradient mean of the current frame and
+ * the gradient variance of the imagined frame per cell, into ws.gradMean and ws.gradVar. They do
+ * not depend on the detector, so a harness node can compute them while the detector runs
+ * (SpatialHarnessRuntime.prepare).
+ */
+export function imageFeatures(grey: Float32Array, imaginedGrey: Float32Array, width: number, height: number, cellPx: number, ws: FeatureWorkspace): void {
+  if (ws.gradMean.length !== (width / cellPx) * (height / cellPx)) throw new RangeError(`imageFeatures: workspace of ${ws.gradMean.length} cells for a ${width}x${height} frame of ${cellPx} px cells`);
+  cellGradientVariance(grey, width, height, cellPx, ws.scratch, ws.gradMean);
+  cellGradientVariance(imaginedGrey, width, height, cellPx, ws.gradVar);
+}
+
+/** Every channel per cell, from the detector's logits and the image side already in `ws` (imageFeatures). */
+export function spatialFeatures(logits: Float32Array, width: number, height: number, cellPx: number, ws: FeatureWorkspace, out: Float32Array): Float32Array {
   const rows = height / cellPx;
   const cols = width / cellPx;
   const cells = rows * cols;
-  if (logits.length !== cells * DETECTOR_OUTPUTS_PER_CELL || out.length !== cells * HARNESS_CELL_CHANNELS) {
-    throw new RangeError(`spatialFeatures: logits ${logits.length}, out ${out.length} for ${cells} cells`);
+  if (logits.length !== cells * DETECTOR_OUTPUTS_PER_CELL || out.length !== cells * HARNESS_CELL_CHANNELS || ws.gradMean.length !== cells) {
+    throw new RangeError(`spatialFeatures: logits ${logits.length}, out ${out.length}, workspace ${ws.gradMean.length} for ${cells} cells`);
   }
-  cellGradientVariance(grey, width, height, cellPx, ws.scratch, ws.gradMean);
-  cellGradientVariance(imaginedGrey, width, height, cellPx, ws.gradVar);
   for (let c = 0; c < cells; c++) {
     const l = c * DETECTOR_OUTPUTS_PER_CELL;
     let m = -Infinity;

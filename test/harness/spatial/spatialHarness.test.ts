@@ -217,6 +217,52 @@ describe("SpatialHarnessRuntime", () => {
   });
 });
 
+describe("SpatialHarnessRuntime.prepare (the image side ahead of the detector)", () => {
+  const logits = new Float32Array(64 * 5).map((_, i) => Math.cos(0.3 * i) * 2);
+  const rgb = new Uint8Array(64 * 64 * 3).map((_, i) => (i * 53) % 251);
+  const other = new Uint8Array(64 * 64 * 3);
+  const nav = { ...makeNavigation(), altitude_m: 8, pitch_rad: 0.05, forwardSpeed_m_s: 3 };
+  const run = (steps: (rt: SpatialHarnessRuntime) => void): SpatialHarnessRuntime => {
+    const rt = new SpatialHarnessRuntime(new SpatialHarness({ seed: 5 }), 64, 64);
+    steps(rt);
+    return rt;
+  };
+  const same = (a: SpatialHarnessRuntime, b: SpatialHarnessRuntime): void => {
+    expect(Array.from(b.features)).toEqual(Array.from(a.features));
+    expect(Array.from(b.delta)).toEqual(Array.from(a.delta));
+    expect(Array.from(b.threat)).toEqual(Array.from(a.threat));
+    expect(Array.from(b.imagined)).toEqual(Array.from(a.imagined));
+  };
+
+  it("gives the step the same bits without reading the frame again", () => {
+    const plain = run((rt) => {
+      rt.step(logits, rgb, nav, 0);
+      rt.step(logits, rgb, { ...nav, yaw_rad: 0.1 }, 0.25);
+    });
+    const ahead = run((rt) => {
+      rt.prepare(rgb, nav, 0);
+      rt.step(logits, other, nav, 0); // not read: prepared
+      rt.prepare(rgb, nav, 0.25);
+      rt.step(logits, other, { ...nav, yaw_rad: 0.1 }, 0.25);
+    });
+    same(plain, ahead);
+    expect(ahead.preparedSteps).toEqual({ reused: 2, steps: 2 });
+  });
+
+  it("recomputes when the altitude, the pitch or the frame time differ from what was prepared", () => {
+    const moved = { ...nav, altitude_m: 9 };
+    const plain = run((rt) => rt.step(logits, rgb, moved, 0));
+    for (const [prepNav, t] of [[nav, 0], [{ ...moved, pitch_rad: 0.06 }, 0], [moved, 0.25]] as const) {
+      const ahead = run((rt) => {
+        rt.prepare(other, prepNav, t);
+        rt.step(logits, rgb, moved, 0);
+      });
+      same(plain, ahead);
+      expect(ahead.preparedSteps).toEqual({ reused: 0, steps: 1 });
+    }
+  });
+});
+
 describe("rollouts, harness training, paired rows (fake environment)", () => {
   it("records S_gt and risk targets, and training moves only the harness", () => {
     const detector = tinyDetector();
