@@ -9,7 +9,8 @@
  *    node does when it runs in its own process: only the rest is on the camera -> /cmd_vel path);
  *  - worker speed-up of frame generation: the same 24 expert flights recorded into two fresh caches
  *    with 1 and with 2 worker threads, wall clock; target >= 1.7x on 2 cores. Run it on an idle
- *    machine: a busy core (e.g. a training run) caps the speed-up near 1.
+ *    machine: a busy core (e.g. a training run) caps the speed-up near 1. Next to it, what two
+ *    threads give on this machine for a fixed kernel (parallelCeiling.ts), in the same run.
  * The detectors are the committed ones in models/pipeline/ when present, else freshly initialised
  * networks of the same size (same cost: the time does not depend on the weights).
  */
@@ -22,6 +23,7 @@ import { SimEnvironment } from "../src/harness/data/simEnvironment";
 import { generateFramesParallel } from "../src/harness/data/node/generateFramesParallel";
 import { PlannerPilot } from "../src/harness/eval/PlannerPilot";
 import { makeNavigation } from "../src/control/navigation";
+import { parallelCeiling } from "./parallelCeiling";
 import { summarizeLatency } from "../src/harness/eval/Percentiles";
 import { loadSpatialHarness, loadTeacher } from "../src/harness/modelfile";
 import { SpatialHarness } from "../src/harness/spatial/SpatialHarness";
@@ -128,4 +130,7 @@ export async function run(print: (line: string) => void): Promise<void> {
   }
   const speedup = (times[0] ?? NaN) / (times[1] ?? NaN);
   print(`worker speed-up (1 -> 2 workers): ${speedup.toFixed(2)}x (target >= 1.7x on an idle 2-core machine)`);
+  for (const c of await parallelCeiling()) {
+    print(`machine ceiling, ${c.kind} kernel: one thread ${c.alone_ms.toFixed(0)} ms, two at once ${c.pair_ms.toFixed(0)} ms for twice the work: ${c.speedup.toFixed(2)}x`);
+  }
 }
