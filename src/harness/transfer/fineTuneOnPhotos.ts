@@ -18,7 +18,13 @@ import type { Teacher } from "../models/Teacher";
 import { Rng } from "../../util/Rng";
 import { weightedCellCrossEntropy } from "../training/supervisedLosses";
 
-export type LabelledPhoto = { image: RgbImage; /** 1 at wire pixels */ wire: Uint8Array };
+export type LabelledPhoto = {
+  image: RgbImage;
+  /** 1 at wire pixels */
+  wire: Uint8Array;
+  /** The photo's set (e.g. PLDU, PLDM), for balanceGroups. */
+  group?: string;
+};
 
 /**
  * Parameter groups: "adapter" = the detection head (the 16-unit 1x1 hidden layer + the output
@@ -38,6 +44,12 @@ export type FineTuneOptions = {
   scope?: FineTuneScope;
   /** Share of crops centred on a wire pixel. Default 0.6. */
   focus?: number;
+  /**
+   * Draw each crop's photo from a uniformly drawn group (LabelledPhoto.group), so a set with
+   * fewer photos (25 mountain against 60 urban) weighs as much as the larger one. Default false:
+   * photos uniformly.
+   */
+  balanceGroups?: boolean;
   seed?: number;
   onStep?: (step: number, loss: number) => void;
 };
@@ -80,6 +92,27 @@ function cropSample(p: LabelledPhoto, x0: number, y0: number, size: number, inpu
   }
 }
 
+/** Indices of the photos of each group (photos without a group form one group), in first-seen order. */
+export function photoGroups(photos: readonly LabelledPhoto[]): number[][] {
+  const byGroup = new Map<string, number[]>();
+  photos.forEach((p, i) => {
+    const g = p.group ?? "";
+    if (!byGroup.has(g)) byGroup.set(g, []);
+    byGroup.get(g)!.push(i);
+  });
+  return [...byGroup.values()];
+}
+
+/** Draws the index of each crop's photo: uniformly, or a uniform group then a photo in it. */
+export function photoSampler(photos: readonly LabelledPhoto[], balanceGroups: boolean, rng: Rng): () => number {
+  if (!balanceGroups) return () => rng.int(photos.length);
+  const groups = photoGroups(photos);
+  return () => {
+    const g = groups[rng.int(groups.length)]!;
+    return g[rng.int(g.length)]!;
+  };
+}
+
 /** Fine-tunes `detector` in place; returns the final loss and the names of the weights that changed. */
 export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPhoto[], options: FineTuneOptions): { finalLoss: number; trained: string[] } {
   if (photos.length === 0) throw new RangeError("photos.length=0, expected at least one labelled photo");
@@ -96,6 +129,7 @@ export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPho
     for (let i = 0; i < p.wire.length; i++) if (p.wire[i]! > 0) idx.push(i);
     return idx;
   });
+  const nextPhoto = photoSampler(photos, options.balanceGroups === true, rng);
   const cellsPerCrop = (size / 8) ** 2;
   const input = new Float32Array(batch * size * size * 4);
   const targets = new Int32Array(batch * cellsPerCrop);
@@ -103,7 +137,7 @@ export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPho
   let finalLoss = Number.NaN;
   for (let step = 1; step <= options.steps; step++) {
     for (let b = 0; b < batch; b++) {
-      const i = rng.int(photos.length);
+      const i = nextPhoto();
       const p = photos[i] as LabelledPhoto;
       const { width: W, height: H } = p.image;
       const wp = wirePixels[i] as number[];

@@ -76,7 +76,8 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
     for (const i of test) score(labels[0] as string, i, detectNative(net, (photos[i] as SetPhoto).image).map);
     for (const n of options.curve) {
       restore();
-      const train = pool.slice(0, Math.min(pool.length, n)).map((i) => photos[i] as SetPhoto);
+      // Each photo's set is its group (used when fineTune.balanceGroups is on).
+      const train = pool.slice(0, Math.min(pool.length, n)).map((i) => ({ ...(photos[i] as SetPhoto), group: (photos[i] as SetPhoto).set }));
       const r = fineTuneOnPhotos(detector, train, { ...options.fineTune, seed: options.seed * 1000 + f });
       trained = r.trained;
       for (const i of test) score(curveLabel(n), i, detectNative(net, (photos[i] as SetPhoto).image).map);

@@ -8,7 +8,7 @@ import { detectNative } from "../../../src/harness/eval/detectNative";
 import { RealSetScore } from "../../../src/harness/eval/realPhotoMetrics";
 import { teacherWireNet } from "../../../src/harness/eval/WireNet";
 import { Teacher } from "../../../src/harness/models/Teacher";
-import { fineTuneOnPhotos, fineTuneParameterNames } from "../../../src/harness/transfer/fineTuneOnPhotos";
+import { fineTuneOnPhotos, fineTuneParameterNames, photoGroups, photoSampler } from "../../../src/harness/transfer/fineTuneOnPhotos";
 import { crossValidate, foldsOf, type SetPhoto } from "../../../src/harness/transfer/realKFold";
 import { Rng } from "../../../src/util/Rng";
 
@@ -80,4 +80,23 @@ describe("crossValidate", () => {
     expect(Array.from(det.params.get("head/out/w").dataSync())).toEqual(before);
     det.dispose();
   }, 60000);
+});
+
+describe("photoSampler (--balance-sets)", () => {
+  const photos = [...Array.from({ length: 6 }, (_, i) => wirePhoto(i, "PLDU")), ...Array.from({ length: 2 }, (_, i) => wirePhoto(10 + i, "PLDM"))].map((p) => ({ ...p, group: p.set }));
+
+  it("draws each set equally when balanced and each photo equally otherwise", () => {
+    const share = (balance: boolean): number => {
+      const next = photoSampler(photos, balance, new Rng(3));
+      let mountain = 0;
+      for (let k = 0; k < 4000; k++) if (photos[next()]!.group === "PLDM") mountain++;
+      return mountain / 4000;
+    };
+    expect(share(true)).toBeGreaterThan(0.46);
+    expect(share(true)).toBeLessThan(0.54);
+    expect(share(false)).toBeGreaterThan(0.21);
+    expect(share(false)).toBeLessThan(0.29);
+    expect(photoGroups(photos).map((g) => g.length)).toEqual([6, 2]);
+    expect(photoGroups(photos.map(({ group: _, ...p }) => p))).toEqual([[0, 1, 2, 3, 4, 5, 6, 7]]);
+  });
 });
