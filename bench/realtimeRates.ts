@@ -16,6 +16,7 @@ const CLI = join(ROOT, "bin", "drone-harness.js");
 const SETTLE_MS = 12_000;
 const CAMERA_WINDOW_MS = 11_000;
 const CMD_WINDOW_MS = 9_000;
+const DIAG_WINDOW_MS = 4_000;
 
 const LAYOUTS: { name: string; args: string[] }[] = [
   { name: "embedded, one process", args: [] },
@@ -59,6 +60,58 @@ async function clockSample(): Promise<{ sim_s: number; wall_ms: number } | undef
   return { sim_s: Number(sec[1]) + Number(nsec[1]) / 1e9, wall_ms };
 }
 
+/** The last value of every diagnostic key per status name in `drone-harness topic echo /diagnostics` output. */
+export function diagnosticValues(text: string): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  let name: string | undefined;
+  let key: string | undefined;
+  for (const line of text.split("\n")) {
+    const n = /^\s*name: '?(.*?)'?$/.exec(line);
+    if (n !== null && /^\s{2}name:/.test(line)) {
+      name = n[1];
+      if (name !== undefined && !out.has(name)) out.set(name, new Map());
+      continue;
+    }
+    const k = /^\s*- key: (.*)$/.exec(line);
+    if (k !== null) {
+      key = k[1];
+      continue;
+    }
+    const v = /^\s*value: '?(.*?)'?$/.exec(line);
+    if (v !== null && name !== undefined && key !== undefined) {
+      out.get(name)?.set(key, v[1] ?? "");
+      key = undefined;
+    }
+  }
+  return out;
+}
+
+/** `drone-harness topic echo /diagnostics` for `ms`: every node's latest values. */
+async function diagnosticsSample(ms: number): Promise<Map<string, Map<string, string>>> {
+  const child = spawn(process.execPath, [CLI, "topic", "echo", "/diagnostics"], { stdio: ["ignore", "pipe", "ignore"] });
+  let text = "";
+  child.stdout.on("data", (d: Buffer) => (text += d.toString("utf8")));
+  await sleep(ms);
+  await stop(child);
+  return diagnosticValues(text);
+}
+
+/**
+ * Each processing node's own time per frame (latency_p50_ms of its /diagnostics: from the input's
+ * arrival to its publish, transport not included) and the harness's image side done when the
+ * frame arrived: with the nodes in separate processes that part runs while perception runs the
+ * detector, and the harness's share of the camera -> /cmd_vel path is its own p50 against
+ * perception + controller; in one process both parts are on the path.
+ */
+function nodeTimes(d: Map<string, Map<string, string>>): string {
+  const get = (node: string, key: string): string | undefined => d.get(`${node}: ${node}`)?.get(key);
+  const p = Number(get("perception", "latency_p50_ms"));
+  const h = Number(get("harness", "latency_p50_ms"));
+  const c = Number(get("controller", "latency_p50_ms"));
+  if (![p, h, c].every(Number.isFinite)) return "no /diagnostics latencies";
+  return `perception ${p.toFixed(2)} ms, harness ${h.toFixed(2)} ms (+ ${get("harness", "image_side_p50_ms") ?? "?"} ms image side when the frame arrived, in ${get("harness", "image_side_prepared_ahead") ?? "?"}), controller ${c.toFixed(2)} ms; harness / (perception + controller) ${(100 * (h / (p + c))).toFixed(1)} %`;
+}
+
 /** SIGINT (the launch stops its nodes and children), SIGKILL after 5 s. */
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -71,8 +124,8 @@ async function stop(child: ChildProcess): Promise<void> {
 
 export async function run(print: (line: string) => void): Promise<void> {
   print(`launch/sim.launch.xml in real time: wall-clock rates from \`drone-harness topic hz\` (${CAMERA_WINDOW_MS / 1000} s camera, ${CMD_WINDOW_MS / 1000} s /cmd_vel, after ${SETTLE_MS / 1000} s)`);
-  print("| layout | /camera/image_raw Hz | /cmd_vel Hz | sim time / wall time over the camera window | sim warnings (behind real time) |");
-  print("|---|---|---|---|---|");
+  print("| layout | /camera/image_raw Hz | /cmd_vel Hz | sim time / wall time over the camera window | sim warnings (behind real time) | time per frame in each node (p50, /diagnostics) |");
+  print("|---|---|---|---|---|---|");
   for (const layout of LAYOUTS) {
     const launch = spawn(process.execPath, [CLI, "launch", "launch/sim.launch.xml", ...layout.args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let log = "";
@@ -88,9 +141,10 @@ export async function run(print: (line: string) => void): Promise<void> {
       // a listener receives (the camera is best-effort sensor data).
       const ratio = before === undefined || after === undefined ? undefined : (after.sim_s - before.sim_s) / ((after.wall_ms - before.wall_ms) / 1000);
       const cmd = await topicHz("/cmd_vel", CMD_WINDOW_MS);
+      const times = nodeTimes(await diagnosticsSample(DIAG_WINDOW_MS));
       const behind = [...log.matchAll(/sim falls behind real time: ([^\n]*)/g)].map((m) => m[1]);
       const hz = (x: number | undefined): string => (x === undefined ? "no report" : x.toFixed(1));
-      print(`| ${layout.name} | ${hz(camera)} | ${hz(cmd)} | ${ratio === undefined ? "no /clock" : `${ratio.toFixed(3)}x`} | ${behind.length}${behind.length > 0 ? `, last: ${behind.at(-1) ?? ""}` : ""} |`);
+      print(`| ${layout.name} | ${hz(camera)} | ${hz(cmd)} | ${ratio === undefined ? "no /clock" : `${ratio.toFixed(3)}x`} | ${behind.length}${behind.length > 0 ? `, last: ${behind.at(-1) ?? ""}` : ""} | ${times} |`);
       if (camera === undefined) print(`  (no rate: the launch printed ${JSON.stringify(log.trim().split("\n").slice(-3).join(" / "))}, exit ${String(launch.exitCode)})`);
     } finally {
       await stop(launch);

@@ -193,6 +193,8 @@ class HarnessNode {
   private readonly clock: Clock;
   private readonly health: InputHealth;
   private readonly stats = new RateStats();
+  /** Time of the image side computed ahead (onImage), not in `stats`. */
+  private readonly prepareStats = new RateStats();
   private readonly guards = { image: new StampGuard(), student: new StampGuard() };
   private readonly diagnostics: NodeDiagnostics;
   private readonly applier = new CorrectionApplier();
@@ -341,6 +343,8 @@ class HarnessNode {
         { key: "risk", value: report.risk.toFixed(3) },
         { key: "max_abs_delta", value: report.maxDelta.toFixed(3) },
         { key: "image_side_prepared_ahead", value: this.spatial === undefined ? "no spatial harness" : `${this.spatial.preparedSteps.reused} of ${this.spatial.preparedSteps.steps} frames` },
+        // Not in latency_p50_ms: the image side done when the frame arrived (off the camera -> /cmd_vel path only when perception runs in another process).
+        { key: "image_side_p50_ms", value: this.prepareStats.summary(this.clock.nowNs()).latencyP50_ms.toFixed(2) },
         ...this.health.keyValues(),
       ],
     };
@@ -369,7 +373,11 @@ class HarnessNode {
     if (waiting !== undefined) this.processFrame(waiting.msg, msg, waiting.stampNs, this.clock.nowNs());
     // The frame came before its detections: compute the harness's image side now, while the
     // perception node (another process, another core) runs the detector.
-    else if (this.active && this.spatial !== undefined) this.spatial.prepare(msg, this.inputs.sensors.state, Number(stampToNs(msg.header.stamp)) / 1e9);
+    else if (this.active && this.spatial !== undefined) {
+      const t0 = performance.now();
+      this.spatial.prepare(msg, this.inputs.sensors.state, Number(stampToNs(msg.header.stamp)) / 1e9);
+      this.prepareStats.record(this.clock.nowNs(), performance.now() - t0);
+    }
   }
 
   private onCameraInfo(msg: CameraInfo): void {
