@@ -77,9 +77,9 @@ export class SpatialCorrector {
   /**
    * The image side of the harness for `image` ahead of its detector output (the harness node calls
    * this when the camera frame arrives first): `sensors` are the latest values, `time_s` the
-   * frame's stamp. correct() of the same frame reuses it when the altitude and pitch have not
-   * changed meanwhile, and recomputes it otherwise (same result either way). Call problem()-valid
-   * frames only; a frame of another size is skipped.
+   * frame's stamp. correct() of the same frame uses it: its imagined view is then made from the
+   * attitude at the frame's arrival, not at its detections' (IMU samples arrive while perception
+   * runs the detector in another process). A frame of another size is skipped.
    */
   prepare(image: Image, sensors: Readonly<Pick<FrameState, "altitude_m" | "pitch_rad">>, time_s: number): void {
     if (this.runtime === undefined || this.runtime.width !== image.width || this.runtime.height !== image.height) return;

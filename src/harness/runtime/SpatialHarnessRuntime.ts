@@ -81,8 +81,8 @@ export class SpatialHarnessRuntime {
   private readonly wireProb: Float32Array;
   private last: { yaw: number; pitch: number; time_s: number } | undefined;
   private above = 0;
-  /** What prepare() computed the image side for (consumed by the next step()). */
-  private prepared: { time_s: number; altitude_m: number; pitch_rad: number } | undefined;
+  /** The frame prepare() computed the image side for (consumed by the next step()). */
+  private prepared: { time_s: number } | undefined;
   /** Steps that found their image side prepared ahead, of all steps. */
   readonly preparedSteps = { reused: 0, steps: 0 };
 
@@ -131,16 +131,17 @@ export class SpatialHarnessRuntime {
 
   /**
    * The image side of the next step, ahead of the detector's logits: the grey frame, the imagined
-   * frame one metre ahead (it needs the altitude and the body pitch) and their gradient statistics.
-   * The next step() of the same frame (same `time_s`, altitude and pitch) reuses them, so a
-   * harness node can do this while the detector runs; any other step() computes them itself, with
-   * the same result.
+   * frame one metre ahead (from the altitude and body pitch of the frame, given here) and their
+   * gradient statistics. The next step() of the same frame (same `time_s`) uses them whatever
+   * navigation it gets (a node's attitude moves on while the detector runs: the frame's own is the
+   * right one for its imagined view); any other step() computes them itself from its navigation.
+   * With the same navigation, prepare() + step() and step() alone give the same bits.
    */
   prepare(rgb8: Uint8Array | Float32Array, nav: Readonly<Pick<Navigation, "altitude_m" | "pitch_rad">>, time_s: number): void {
     greyFromRgb8(rgb8, this.grey);
     warpImage(this.grey, this.width, this.height, 1, this.camera, { forward_m: this.options.imagine_m, yaw_rad: 0, pitchDown_rad: 0, altitude_m: nav.altitude_m, bodyPitch_rad: nav.pitch_rad }, this.imagined);
     imageFeatures(this.grey, this.imagined, this.width, this.height, DETECTOR_CELL_PX, this.fws);
-    this.prepared = { time_s, altitude_m: nav.altitude_m, pitch_rad: nav.pitch_rad };
+    this.prepared = { time_s };
   }
 
   /**
@@ -161,7 +162,7 @@ export class SpatialHarnessRuntime {
     const p = this.prepared;
     this.prepared = undefined;
     this.preparedSteps.steps++;
-    if (p !== undefined && p.time_s === time_s && Object.is(p.altitude_m, nav.altitude_m) && Object.is(p.pitch_rad, nav.pitch_rad)) this.preparedSteps.reused++;
+    if (p !== undefined && p.time_s === time_s) this.preparedSteps.reused++;
     else this.prepare(rgb8, nav, time_s);
     this.prepared = undefined;
     spatialFeatures(logits, this.width, this.height, DETECTOR_CELL_PX, this.fws, this.features);
