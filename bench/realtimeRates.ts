@@ -8,6 +8,7 @@
  * over processes.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { parseAllDocuments } from "yaml";
 import { join } from "node:path";
 import { findPackageRoot } from "../src/ros/launch/packageRoot";
 
@@ -60,27 +61,16 @@ async function clockSample(): Promise<{ sim_s: number; wall_ms: number } | undef
   return { sim_s: Number(sec[1]) + Number(nsec[1]) / 1e9, wall_ms };
 }
 
-/** The last value of every diagnostic key per status name in `drone-harness topic echo /diagnostics` output. */
+/** The last value of every diagnostic key per status name in `drone-harness topic echo /diagnostics` output (YAML documents). */
 export function diagnosticValues(text: string): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
-  let name: string | undefined;
-  let key: string | undefined;
-  for (const line of text.split("\n")) {
-    const n = /^\s*name: '?(.*?)'?$/.exec(line);
-    if (n !== null && /^\s{2}name:/.test(line)) {
-      name = n[1];
-      if (name !== undefined && !out.has(name)) out.set(name, new Map());
-      continue;
-    }
-    const k = /^\s*- key: (.*)$/.exec(line);
-    if (k !== null) {
-      key = k[1];
-      continue;
-    }
-    const v = /^\s*value: '?(.*?)'?$/.exec(line);
-    if (v !== null && name !== undefined && key !== undefined) {
-      out.get(name)?.set(key, v[1] ?? "");
-      key = undefined;
+  for (const doc of parseAllDocuments(text)) {
+    if (doc.errors.length > 0) continue; // e.g. the message cut off when the echo was stopped
+    const msg = doc.toJS() as { status?: { name: string; values?: { key: string; value: unknown }[] }[] } | null;
+    for (const st of msg?.status ?? []) {
+      const values = out.get(st.name) ?? new Map<string, string>();
+      out.set(st.name, values);
+      for (const v of st.values ?? []) values.set(v.key, String(v.value));
     }
   }
   return out;

@@ -81,3 +81,24 @@ export function navigationFromSensors(s: NavigationSensors, out: Navigation): Na
   out.yaw_rad = s.yawEnu_rad;
   return out;
 }
+
+/**
+ * `nav` after a small move along state dimension j (0 yaw left by d rad, 1 pitch nose down by d
+ * rad, 2 forward by d m along the heading), into `out`: what the planner would read there.
+ */
+export function movedNavigation(nav: Readonly<Navigation>, j: number, d: number, out: Navigation): Navigation {
+  Object.assign(out, nav);
+  if (j === 0) {
+    out.yaw_rad = nav.yaw_rad + d;
+    out.goalBearing_rad = Math.atan2(Math.sin(nav.goalBearing_rad - d), Math.cos(nav.goalBearing_rad - d));
+  } else if (j === 1) {
+    out.pitch_rad = nav.pitch_rad + d;
+  } else {
+    // The goal in the body frame (x forward, y left) moves back by d.
+    const x = nav.goalDistance_m * Math.cos(nav.goalBearing_rad) - d;
+    const y = nav.goalDistance_m * Math.sin(nav.goalBearing_rad);
+    out.goalDistance_m = Math.hypot(x, y);
+    out.goalBearing_rad = Math.atan2(y, x);
+  }
+  return out;
+}

@@ -9,7 +9,7 @@
 import { LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
 import { NUM_ACTIONS } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
-import type { Navigation } from "../../control/navigation";
+import { movedNavigation, type Navigation } from "../../control/navigation";
 import type { Teacher } from "../models/Teacher";
 import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
 import { SpatialHarnessRuntime, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
@@ -67,7 +67,7 @@ export class PlannerPilot implements Pilot {
   private harness: SpatialHarnessRuntime | undefined;
   private lastHarness: SpatialStepInfo | undefined;
   private applied = 0;
-  private formula: { S: Float32Array; delta: Float32Array; perturbed: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
+  private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
   constructor(
     private readonly source: ThreatSource,
@@ -185,53 +185,32 @@ export class PlannerPilot implements Pilot {
     const harness = this.harness!;
     const J = NUM_SENSITIVITY_DIMS;
     const eps = SGT_EPSILON;
-    const f = (this.formula ??= { S: new Float32Array(NUM_ACTIONS * J), delta: new Float32Array(NUM_ACTIONS), perturbed: new Float32Array(NUM_ACTIONS), warped: new Float32Array(0), nav: makeNavigation(), counts: { decisions: 0, changed: 0, norms: [], clipped: 0 } });
+    const f = (this.formula ??= { S: new Float32Array(NUM_ACTIONS * J), moved: new Float32Array(NUM_ACTIONS * J), delta: new Float32Array(NUM_ACTIONS), corrected: new Float32Array(NUM_ACTIONS), warped: new Float32Array(0), nav: makeNavigation(), counts: { decisions: 0, changed: 0, norms: [], clipped: 0 } });
     if (f.warped.length !== rgb.length) f.warped = new Float32Array(rgb.length);
     const grid = { rows, cols, width: env.width, height: env.height };
     for (let j = 0; j < J; j++) {
       warpImage(rgb, env.width, env.height, 3, harness.camera, { forward_m: j === 2 ? eps : 0, yaw_rad: j === 0 ? eps : 0, pitchDown_rad: j === 1 ? eps : 0, altitude_m: this.nav.altitude_m, bodyPitch_rad: this.nav.pitch_rad }, f.warped);
       runtime.infer(f.warped);
       movedNavigation(this.nav, j, eps, f.nav);
-      this.planner.score(plannerInput({ threat: runtime.threat, ...grid }, f.nav), f.perturbed);
-      for (let i = 0; i < NUM_ACTIONS; i++) f.S[i * J + j] = f.perturbed[i]!; // perturbed logits for now
+      this.planner.score(plannerInput({ threat: runtime.threat, ...grid }, f.nav), f.moved.subarray(j * NUM_ACTIONS, (j + 1) * NUM_ACTIONS));
     }
     runtime.infer(rgb);
     this.threat = runtime.threat;
     this.lastHarness = harness.step(runtime.logits, rgb, this.nav, env.time_s);
     this.planner.score(plannerInput({ threat: this.threat, ...grid }, this.nav), this.logits);
-    for (let i = 0; i < NUM_ACTIONS; i++) for (let j = 0; j < J; j++) f.S[i * J + j] = Math.abs(f.S[i * J + j]! - this.logits[i]!) / eps;
+    for (let i = 0; i < NUM_ACTIONS; i++) for (let j = 0; j < J; j++) f.S[i * J + j] = Math.abs(f.moved[j * NUM_ACTIONS + i]! - this.logits[i]!) / eps;
     const st = actionFormulaDelta(f.S, harness.rates, Number.isFinite(this.lastHarness.maxRisk) ? Math.min(1, Math.max(0, this.lastHarness.maxRisk)) : Number.NaN, this.lastHarness.lambda, f.delta, DELTA_NORM_MAX);
     const before = argmaxAction(this.logits);
-    for (let i = 0; i < NUM_ACTIONS; i++) f.perturbed[i] = this.logits[i]! + f.delta[i]!;
-    const after = argmaxAction(f.perturbed);
+    for (let i = 0; i < NUM_ACTIONS; i++) f.corrected[i] = this.logits[i]! + f.delta[i]!;
+    const after = argmaxAction(f.corrected);
     f.counts.decisions++;
     if (after !== before) f.counts.changed++;
     f.counts.norms.push(st.normRaw);
     if (st.normRaw > DELTA_NORM_MAX) f.counts.clipped++;
     this.applied = apply ? st.maxAbs : 0;
     if (!apply) return before;
-    this.logits.set(f.perturbed);
+    this.logits.set(f.corrected);
     return after;
   }
 }
 
-/**
- * `nav` after a small move along state dimension j (0 yaw left by d rad, 1 pitch nose down by d
- * rad, 2 forward by d m along the heading), into `out`: what the planner would read there.
- */
-export function movedNavigation(nav: Readonly<Navigation>, j: number, d: number, out: Navigation): Navigation {
-  Object.assign(out, nav);
-  if (j === 0) {
-    out.yaw_rad = nav.yaw_rad + d;
-    out.goalBearing_rad = Math.atan2(Math.sin(nav.goalBearing_rad - d), Math.cos(nav.goalBearing_rad - d));
-  } else if (j === 1) {
-    out.pitch_rad = nav.pitch_rad + d;
-  } else {
-    // The goal in the body frame (x forward, y left) moves back by d.
-    const x = nav.goalDistance_m * Math.cos(nav.goalBearing_rad) - d;
-    const y = nav.goalDistance_m * Math.sin(nav.goalBearing_rad);
-    out.goalDistance_m = Math.hypot(x, y);
-    out.goalBearing_rad = Math.atan2(y, x);
-  }
-  return out;
-}

@@ -159,10 +159,8 @@ export class SpatialHarnessRuntime {
     this.rates[2] = Math.abs(nav.forwardSpeed_m_s);
     for (let j = 0; j < NUM_SENSITIVITY_DIMS; j++) if (!Number.isFinite(this.rates[j])) this.rates[j] = 0;
     this.last = { yaw: nav.yaw_rad, pitch: nav.pitch_rad, time_s };
-    const p = this.prepared;
-    this.prepared = undefined;
     this.preparedSteps.steps++;
-    if (p !== undefined && p.time_s === time_s) this.preparedSteps.reused++;
+    if (this.prepared?.time_s === time_s) this.preparedSteps.reused++;
     else this.prepare(rgb8, nav, time_s);
     this.prepared = undefined;
     spatialFeatures(logits, this.width, this.height, DETECTOR_CELL_PX, this.fws, this.features);

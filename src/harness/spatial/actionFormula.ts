@@ -10,7 +10,7 @@
  * S >= 0 and the rates are >= 0, so every delta_i <= 0: the manoeuvres whose score changes most
  * with the motion now under way lose the most. Pure, no allocation.
  */
-import { clipNorm } from "../correction/correctionDelta";
+import { allFinite, clipNorm } from "../correction/correctionDelta";
 import { NUM_SENSITIVITY_DIMS } from "./SpatialHarness";
 
 export type ActionFormulaStats = {
@@ -32,10 +32,9 @@ export function actionFormulaDelta(S: Float32Array, rates: ArrayLike<number>, ri
   if (rates.length !== J) throw new RangeError(`rates length=${rates.length}, expected ${J}`);
   if (!(lambda >= 0 && Number.isFinite(lambda))) throw new RangeError(`lambda=${lambda}, expected a finite number >= 0`);
   if (!(maxNorm > 0)) throw new RangeError(`maxNorm=${maxNorm}, expected > 0`);
-  let finite = risk >= 0 && risk <= 1;
-  for (let j = 0; j < J; j++) if (!Number.isFinite(rates[j]!)) finite = false;
-  for (let k = 0; k < S.length; k++) if (!Number.isFinite(S[k]!)) finite = false;
-  if (!finite) {
+  let finiteRates = true;
+  for (let j = 0; j < J; j++) if (!Number.isFinite(rates[j]!)) finiteRates = false;
+  if (!(risk >= 0 && risk <= 1) || !finiteRates || !allFinite(S)) {
     out.fill(0);
     return { normRaw: 0, maxAbs: 0, finite: false };
   }

@@ -2,12 +2,12 @@ import { initBackend } from "../../../src/harness/backend/initBackend";
 import { NUM_ACTIONS } from "../../../src/harness/actions";
 import type { Split } from "../../../src/harness/data/SeedSplit";
 import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
-import { movedNavigation, PlannerPilot } from "../../../src/harness/eval/PlannerPilot";
+import { PlannerPilot } from "../../../src/harness/eval/PlannerPilot";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { STATE_DIM } from "../../../src/harness/models/stateVector";
 import { actionFormulaDelta } from "../../../src/harness/spatial/actionFormula";
 import { NUM_SENSITIVITY_DIMS, SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
-import { makeNavigation } from "../../../src/control/navigation";
+import { makeNavigation, movedNavigation } from "../../../src/control/navigation";
 import { FakeEnvironment } from "../training/fakeEnvironment";
 
 const splitOf = (seed: number): Split => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
