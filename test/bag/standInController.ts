@@ -25,7 +25,9 @@ export function startController(
 ): RosNode {
   const node = graph.createNode("controller", { parameterOverrides });
   const pub = node.createPublisher<TwistStamped>("geometry_msgs/msg/TwistStamped", "/cmd_vel");
-  node.createSubscription<Imu>("sensor_msgs/msg/Imu", "/imu/data", {}, (m) => {
+  // A deep queue: under load a player catching up publishes a burst of IMU messages before the
+  // executor spins, and the default depth (10) would drop the oldest (seen in CI: 17 of 20).
+  node.createSubscription<Imu>("sensor_msgs/msg/Imu", "/imu/data", { qos: { history: "keep_last", depth: 1000, reliability: "reliable", durability: "volatile" } }, (m) => {
     const send = (): void =>
       pub.publish({
         header: { stamp: node.getClock().now(), frame_id: "base_link" },
