@@ -44,7 +44,7 @@ import { bodyFluToOptical, type CameraIntrinsics, type Vec3 } from "../../../src
 import type { RolloutTensors, VisionPipeline } from "../../../src/vision/VisionPipeline";
 import { stampToNs } from "../ros/StampGuard";
 import { STATE_DIM } from "../../../src/harness/models/stateVector";
-import { StateHistory } from "../../../src/harness/runtime/HarnessedPolicy";
+import { StateHistory } from "../../../src/harness/runtime/StateHistory";
 import type { Correction, Corrector, StudentOutputs } from "./models";
 import type { FrameState } from "../sensors/SensorState";
 import type { Image } from "../sensors/sensorTypes";

@@ -14,7 +14,7 @@
 import { NUM_ACTIONS } from "../actions";
 import { nearThreatCells } from "../eval/CellLabels";
 import { Rng } from "../../util/Rng";
-import { StateHistory } from "../runtime/HarnessedPolicy";
+import { StateHistory } from "../runtime/StateHistory";
 import { expertAction, threatInCorridor } from "./ExpertPilot";
 import { makeNavigation, type DroneEnvironment, type EnvironmentFactory } from "./DroneEnvironment";
 import type { FrameDataset, FrameSample } from "./FrameDataset";

@@ -12,7 +12,8 @@ import { LAMBDA_INITIAL } from "../correction/constants";
 import type { HarnessNet } from "../models/HarnessNet";
 import { STATE_DIM } from "../models/stateVector";
 import type { Student } from "../models/Student";
-import { decideFrame, newFrameDecision, StateHistory } from "../runtime/HarnessedPolicy";
+import { decideFrame, newFrameDecision } from "../runtime/HarnessedPolicy";
+import { StateHistory } from "../runtime/StateHistory";
 import type { Pilot } from "./flyClosedLoop";
 
 export class ExpertReferencePilot implements Pilot {

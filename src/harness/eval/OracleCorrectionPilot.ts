@@ -30,7 +30,8 @@ import { studentSgt } from "../diagnostics/finiteDifferenceSgt";
 import { buildImageInput } from "../models/imageInput";
 import { STATE_DIM } from "../models/stateVector";
 import type { Student } from "../models/Student";
-import { rgbTensor, StateHistory } from "../runtime/HarnessedPolicy";
+import { rgbTensor } from "../runtime/HarnessedPolicy";
+import { StateHistory } from "../runtime/StateHistory";
 import { minimalAdmissibleDelta } from "./admissibleDelta";
 import type { Pilot } from "./flyClosedLoop";
 

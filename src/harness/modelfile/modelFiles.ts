@@ -15,6 +15,7 @@ import { checkFiniteOutputs } from "./checkFiniteOutputs";
 import { ModelFileError } from "./ModelFileError";
 import { MODEL_FORMAT_VERSION, inputSpecs, normalisationInfo, type ModelKind, type ModelManifest, type TrainingInfo } from "./ModelManifest";
 import { DEFAULT_MAX_JSON_BYTES, checkModelJson, decodeModel, encodeModel, modelFileName, weightsFileName, type DecodeLimits, type EncodedModel } from "./modelFileCodec";
+import { writeFileAtomic, writeFileAtomicSync } from "./atomicWrite";
 import { configOf, modelFromDecoded, modelKindOf, type AnyModel } from "./modelFromDecoded";
 
 export type ModelPaths = { modelJson: string; weightsBin: string };
@@ -23,19 +24,7 @@ export function modelPaths(dir: string, kind: ModelKind): ModelPaths {
   return { modelJson: path.join(dir, modelFileName(kind)), weightsBin: path.join(dir, weightsFileName(kind)) };
 }
 
-/** Writes `data` to `file` under a temporary name, then renames it into place (a crash never leaves half a file). */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}`;
-  await fs.writeFile(tmp, data);
-  await fs.rename(tmp, file);
-}
-
-/** writeFileAtomic for code that cannot await (a checkpoint inside a training loop). */
-export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  fsSync.writeFileSync(tmp, data);
-  fsSync.renameSync(tmp, file);
-}
+export { writeFileAtomic, writeFileAtomicSync };
 
 function encodeForFile(model: AnyModel, training: TrainingInfo): { kind: ModelKind; enc: EncodedModel } {
   const kind = modelKindOf(model);

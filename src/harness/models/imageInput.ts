@@ -7,12 +7,13 @@
 import * as tf from "@tensorflow/tfjs";
 import { concatChannels, type ZeroChannels } from "../layers/concatChannels";
 import { avgPoolToGrid } from "../layers/pooling";
+import { ROLLOUT_STEPS } from "./rolloutSteps";
+
+export { ROLLOUT_STEPS };
 
 export const IMAGE_CHANNELS = 4;
 /** Side of the harness's downsampled image (256 / 4). */
 export const HARNESS_IMAGE_SIZE = 64;
-/** Rollout length (SPEC "Rollouts": 3 steps for robot control; fixed, zero-padded). */
-export const ROLLOUT_STEPS = 3;
 export const HARNESS_IMAGE_CHANNELS = IMAGE_CHANNELS + ROLLOUT_STEPS;
 
 /**

@@ -7,7 +7,8 @@
 import type { DroneEnvironment } from "../data/DroneEnvironment";
 import { STATE_DIM } from "../models/stateVector";
 import { environmentReward } from "./EnvironmentReward";
-import { newFrameDecision, StateHistory, type FrameDecision } from "../runtime/HarnessedPolicy";
+import { newFrameDecision, type FrameDecision } from "../runtime/HarnessedPolicy";
+import { StateHistory } from "../runtime/StateHistory";
 import type { RolloutEnvironment } from "./Rollout";
 
 export type FlightObs = { rgb: Uint8Array; state: Float32Array; rates: Float32Array; decision: FrameDecision };

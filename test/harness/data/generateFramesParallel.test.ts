@@ -7,6 +7,7 @@
  * The worker threads run the compiled dist/ tree (frameWorkerScript): run `npm run build` after
  * changing src/ or sim/, else the 2-worker cache is made by stale code and differs.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -53,6 +54,13 @@ describe("generateFramesParallel", () => {
     // Throws, naming dist/.../frameWorker.js and "npm run build", when dist/ has not been built.
     const script = frameWorkerScript();
     expect(fs.existsSync(script)).toBe(true);
+  });
+
+  it("starts an expert-flight worker without loading the tensor library (it needs none)", () => {
+    // The worker script's module graph in a fresh process: tfjs is loaded only by detectorPilot.
+    const probe = `require(${JSON.stringify(frameWorkerScript())}); const t = Object.keys(require.cache).filter((k) => k.includes("@tensorflow")); process.stdout.write(JSON.stringify(t.length));`;
+    const loaded = JSON.parse(execFileSync(process.execPath, ["-e", probe], { encoding: "utf8" })) as number;
+    expect(loaded).toBe(0);
   });
 
   it("writes byte-identical flights with 1 and 2 workers", () => {

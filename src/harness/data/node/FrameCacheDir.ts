@@ -4,7 +4,7 @@
  * Files are written to a temporary name and renamed, so a killed run leaves only whole flights
  * and a later run with the same manifest resumes: flights already on disk are not flown again.
  */
-import { writeFileAtomicSync } from "../../modelfile";
+import { writeFileAtomicSync } from "../../modelfile/atomicWrite";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { decodeFlight, encodeFlight, FrameCacheError } from "../frameCacheCodec";

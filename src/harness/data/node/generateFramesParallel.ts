@@ -15,9 +15,6 @@ import { generateViews, type ViewOptions } from "../simViews";
 import { simEnvironmentFactory } from "../simEnvironment";
 import { FrameCacheDir } from "./FrameCacheDir";
 import { compiledWorkerScript, runWorkerQueue } from "./workerQueue";
-import { initBackend } from "../../backend";
-import { PlannerPilot } from "../../eval/PlannerPilot";
-import { loadTeacher } from "../../modelfile";
 import { STATE_DIM } from "../../models/stateVector";
 
 /** The recording settings that travel to a worker (plain data). */
@@ -54,8 +51,17 @@ export type ParallelOptions = FrameRun & {
 
 export type ParallelResult = { flown: number; skipped: number; frames: number; elapsed_s: number; workers: number };
 
-/** The planner on a saved detector's near-threat output, as a generateFrames pilot (initialises the tfjs backend). */
+/**
+ * The planner on a saved detector's near-threat output, as a generateFrames pilot (initialises the
+ * tfjs backend). The tensor library is loaded here, on first use, not at import: expert-flight
+ * workers never need it and start about 0.3 s sooner.
+ */
 export async function detectorPilot(dir: string): Promise<NonNullable<GenerateOptions["pilot"]>> {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (see above) */
+  const { initBackend } = require("../../backend") as typeof import("../../backend");
+  const { PlannerPilot } = require("../../eval/PlannerPilot") as typeof import("../../eval/PlannerPilot");
+  const { loadTeacher } = require("../../modelfile") as typeof import("../../modelfile");
+  /* eslint-enable @typescript-eslint/no-require-imports */
   await initBackend();
   const planner = new PlannerPilot({ type: "detector", detector: (await loadTeacher(dir)).model });
   const state = new Float32Array(STATE_DIM);
