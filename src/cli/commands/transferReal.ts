@@ -18,12 +18,12 @@ import { textTable } from "../textTable";
 
 export const TRANSFER_REAL_USAGE =
   "drone-harness transfer --real <dir of NAME.jpg + NAME.mask.png> [--model student|teacher|photo|<dir>] [--models <root>] [--folds 5] [--curve 10,20,40,all] " +
-  "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--balance-sets] [--seed 1] [--out <dir>] [--json]";
+  "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--balance-sets] [--flip] [--schedule constant|cosine] [--seed 1] [--out <dir>] [--json]";
 
-type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; balanceSets: boolean; seed: number; out: string; json: boolean };
+type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; balanceSets: boolean; flip: boolean; schedule: "constant" | "cosine"; seed: number; out: string; json: boolean };
 
 function parse(args: string[]): Args {
-  const a: Args = { real: "", model: "student", models: "models", folds: 5, curve: [10, 20, 40, Infinity], steps: 150, batch: 8, crop: 96, lr: 3e-3, scope: "adapter", balanceSets: false, seed: 1, out: "", json: false };
+  const a: Args = { real: "", model: "student", models: "models", folds: 5, curve: [10, 20, 40, Infinity], steps: 150, batch: 8, crop: 96, lr: 3e-3, scope: "adapter", balanceSets: false, flip: false, schedule: "constant", seed: 1, out: "", json: false };
   const num = (flag: string, v: string | undefined, min: number): number => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < min) throw new UsageError(`${flag} ${v ?? "(missing)"}: expected a number >= ${min}`);
@@ -79,6 +79,14 @@ function parse(args: string[]): Args {
         a.balanceSets = true;
         i--;
         break;
+      case "--flip":
+        a.flip = true;
+        i--;
+        break;
+      case "--schedule":
+        if (v !== "constant" && v !== "cosine") throw new UsageError(`--schedule ${v ?? "(missing)"}: expected constant or cosine`);
+        a.schedule = v;
+        break;
       default:
         throw new UsageError(`unknown argument "${k}"`);
     }
@@ -97,7 +105,7 @@ export async function transferReal(args: string[], io: CliIO): Promise<number> {
     const p = loadRealPhoto(r);
     return { set: p.set, name: p.name, image: p.image, wire: p.wire, group: p.set };
   });
-  const fineTune = { steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, scope: a.scope, balanceGroups: a.balanceSets };
+  const fineTune = { steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, scope: a.scope, balanceGroups: a.balanceSets, flip: a.flip, schedule: a.schedule };
   const report = crossValidate(detector, photos, { folds: a.folds, curve: a.curve, fineTune, seed: a.seed, onProgress: (t) => io.err(`${t}\n`) });
   const command = `drone-harness transfer ${args.join(" ")}`;
   if (a.out !== "") {

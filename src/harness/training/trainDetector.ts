@@ -18,6 +18,7 @@ import { Rng } from "../../util/Rng";
 import { applyCameraEffects, drawCameraEffects, type CameraEffectRanges } from "../../vision/cameraEffects";
 import { distillationLoss, weightedCellCrossEntropy } from "./supervisedLosses";
 import type { TrainableDetector } from "./trainTeacher";
+import { cosineRate } from "./learningRate";
 
 export type DetectorTrainOptions = {
   steps: number;
@@ -186,8 +187,7 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
     for (; step <= options.steps; step++) {
       fillCropBatch(dataset, labels, options.batch, rng, focus, buf, options.augment);
       // Cosine decay to 10 % of the rate over the step budget.
-      const progress = (step - 1) / Math.max(1, options.steps - 1);
-      (optimizer as unknown as { learningRate: number }).learningRate = options.learningRate * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
+      (optimizer as unknown as { learningRate: number }).learningRate = cosineRate(options.learningRate, step, options.steps);
       const image = tf.tidy(() => buildImageInput(tf.tensor4d(buf.rgb, [options.batch, S, S, 3])));
       const cls = tf.tensor1d(buf.cls, "int32");
       const near = tf.tensor1d(buf.near);

@@ -16,6 +16,7 @@ import type { RgbImage } from "../data/imageCodec";
 import { imageInputFromRgb8 } from "../models/imageInput";
 import type { Teacher } from "../models/Teacher";
 import { Rng } from "../../util/Rng";
+import { cosineRate } from "../training/learningRate";
 import { weightedCellCrossEntropy } from "../training/supervisedLosses";
 
 export type LabelledPhoto = {
@@ -50,6 +51,16 @@ export type FineTuneOptions = {
    * photos uniformly.
    */
   balanceGroups?: boolean;
+  /**
+   * Mirror each crop left-right with probability 0.5 (pixels and cell targets together): a wire
+   * seen in a mirror is still a wire. Default false.
+   */
+  flip?: boolean;
+  /**
+   * Learning-rate schedule over the steps: "constant", or "cosine" decay to 10 % of the rate at
+   * the last step (as trainDetector does). Default "constant".
+   */
+  schedule?: "constant" | "cosine";
   seed?: number;
   onStep?: (step: number, loss: number) => void;
 };
@@ -68,14 +79,17 @@ export function fineTuneParameterNames(detector: Teacher, scope: FineTuneScope):
   }
 }
 
-/** One crop's 4-channel input (written into `input` at `offset`) and its cell targets (into `targets`). */
-function cropSample(p: LabelledPhoto, x0: number, y0: number, size: number, input: Float32Array, offset: number, targets: Int32Array, tOffset: number, rgb: Uint8Array): void {
+/**
+ * One crop's 4-channel input (written into `input` at `offset`) and its cell targets (into
+ * `targets`); `mirror` flips both left-right (size is a multiple of 8, so cells map onto cells).
+ */
+export function cropSample(p: LabelledPhoto, x0: number, y0: number, size: number, input: Float32Array, offset: number, targets: Int32Array, tOffset: number, rgb: Uint8Array, mirror: boolean): void {
   const { width: W, height: H } = p.image;
   for (let y = 0; y < size; y++) {
     const sy = Math.min(H - 1, y0 + y);
     for (let x = 0; x < size; x++) {
       const s = 3 * (sy * W + Math.min(W - 1, x0 + x));
-      const o = 3 * (y * size + x);
+      const o = 3 * (y * size + (mirror ? size - 1 - x : x));
       rgb[o] = p.image.rgb[s]!;
       rgb[o + 1] = p.image.rgb[s + 1]!;
       rgb[o + 2] = p.image.rgb[s + 2]!;
@@ -87,7 +101,7 @@ function cropSample(p: LabelledPhoto, x0: number, y0: number, size: number, inpu
     for (let c = 0; c < cells; c++) {
       let wire = 0;
       for (let y = y0 + 8 * r; y < Math.min(H, y0 + 8 * r + 8) && wire === 0; y++) for (let x = x0 + 8 * c; x < Math.min(W, x0 + 8 * c + 8); x++) if (p.wire[y * W + x]! > 0) wire = 1;
-      targets[tOffset + r * cells + c] = wire;
+      targets[tOffset + r * cells + (mirror ? cells - 1 - c : c)] = wire;
     }
   }
 }
@@ -123,7 +137,8 @@ export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPho
   const rng = new Rng(options.seed ?? 1);
   const trained = fineTuneParameterNames(detector, options.scope ?? "adapter");
   const vars = trained.map((n) => detector.params.get(n));
-  const optimizer = tf.train.adam(options.learningRate ?? 3e-3);
+  const learningRate = options.learningRate ?? 3e-3;
+  const optimizer = tf.train.adam(learningRate);
   const wirePixels = photos.map((p) => {
     const idx: number[] = [];
     for (let i = 0; i < p.wire.length; i++) if (p.wire[i]! > 0) idx.push(i);
@@ -150,8 +165,9 @@ export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPho
       }
       const x0 = Math.max(0, Math.min(W - size, Math.round(cx - size / 2)));
       const y0 = Math.max(0, Math.min(H - size, Math.round(cy - size / 2)));
-      cropSample(p, x0, y0, size, input, b * size * size * 4, targets, b * cellsPerCrop, rgb);
+      cropSample(p, x0, y0, size, input, b * size * size * 4, targets, b * cellsPerCrop, rgb, options.flip === true && rng.next() < 0.5);
     }
+    if (options.schedule === "cosine") (optimizer as unknown as { learningRate: number }).learningRate = cosineRate(learningRate, step, options.steps);
     let wire = 0;
     for (const t of targets) wire += t;
     const wWire = Math.min(20, Math.max(1, Math.sqrt((targets.length - wire) / Math.max(1, wire))));

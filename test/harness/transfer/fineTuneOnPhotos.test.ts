@@ -8,8 +8,9 @@ import { detectNative } from "../../../src/harness/eval/detectNative";
 import { RealSetScore } from "../../../src/harness/eval/realPhotoMetrics";
 import { teacherWireNet } from "../../../src/harness/eval/WireNet";
 import { Teacher } from "../../../src/harness/models/Teacher";
-import { fineTuneOnPhotos, fineTuneParameterNames, photoGroups, photoSampler } from "../../../src/harness/transfer/fineTuneOnPhotos";
+import { cropSample, fineTuneOnPhotos, fineTuneParameterNames, photoGroups, photoSampler } from "../../../src/harness/transfer/fineTuneOnPhotos";
 import { crossValidate, foldsOf, type SetPhoto } from "../../../src/harness/transfer/realKFold";
+import { cosineRate } from "../../../src/harness/training/learningRate";
 import { Rng } from "../../../src/util/Rng";
 
 beforeAll(async () => {
@@ -58,6 +59,40 @@ describe("fineTuneOnPhotos", () => {
     expect(score()).toBeGreaterThan(ap0);
     det.dispose();
   }, 60000);
+
+  it("a mirrored crop flips pixels and cell targets together", () => {
+    // A vertical 2 px wire at x = 3..4 of a 40x24 photo: cell column 0 of a crop at x0 = 0.
+    const W = 40, H = 24, size = 16;
+    const rgb = new Uint8Array(W * H * 3).fill(30);
+    const wire = new Uint8Array(W * H);
+    for (let y = 0; y < H; y++) for (const x of [3, 4]) {
+      wire[y * W + x] = 1;
+      rgb.fill(240, 3 * (y * W + x), 3 * (y * W + x) + 3);
+    }
+    const photo = { image: { width: W, height: H, rgb }, wire };
+    const crop = (mirror: boolean) => {
+      const input = new Float32Array(size * size * 4);
+      const targets = new Int32Array(4);
+      const buf = new Uint8Array(size * size * 3);
+      cropSample(photo, 0, 4, size, input, 0, targets, 0, buf, mirror);
+      return { input, targets, buf };
+    };
+    const plain = crop(false);
+    const mirrored = crop(true);
+    expect(Array.from(plain.targets)).toEqual([1, 0, 1, 0]);
+    expect(Array.from(mirrored.targets)).toEqual([0, 1, 0, 1]);
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) expect(mirrored.buf[3 * (y * size + x)]).toBe(plain.buf[3 * (y * size + size - 1 - x)]);
+    }
+    expect(mirrored.buf[3 * (2 * size + 12)]).toBe(240); // x = 3 lands on 16 - 1 - 3 = 12
+  });
+
+  it("the cosine schedule starts at the base rate and ends at 10 % of it, falling in between", () => {
+    expect(cosineRate(0.01, 1, 400)).toBeCloseTo(0.01, 12);
+    expect(cosineRate(0.01, 400, 400)).toBeCloseTo(0.001, 12);
+    expect(cosineRate(0.01, 200, 400)).toBeLessThan(cosineRate(0.01, 100, 400));
+    expect(cosineRate(0.01, 200, 400)).toBeGreaterThan(cosineRate(0.01, 300, 400));
+  });
 
   it("scopes name their weights: context adds context* and the last backbone conv; all is everything", () => {
     const det = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 1, context: [2] });
