@@ -18,7 +18,7 @@ import { FULL_CONFIG } from "../../harness/training/trainConfig";
 import { intArg, numberArg, valueArg } from "../args";
 import { UsageError, type CliIO } from "../CliCommand";
 
-export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off", "coevo_student_action_formula"] as const;
+export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off", "coevo_student_action_formula", "bc_student_oracle", "coevo_student_oracle"] as const;
 /** Rows flown unless --rows names them (the literal action formula costs 3 extra detector passes per decision). */
 export const DEFAULT_HARNESS_ROWS: readonly HarnessRowName[] = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off"];
 export type HarnessRowName = (typeof HARNESS_ROWS)[number];
@@ -28,6 +28,8 @@ export const HARNESS_PAIRS: readonly [HarnessRowName, HarnessRowName][] = [
   ["bc_student_harness", "bc_student"],
   ["coevo_student_harness", "coevo_student_off"],
   ["coevo_student_action_formula", "coevo_student_off"],
+  ["bc_student_oracle", "bc_student"],
+  ["coevo_student_oracle", "coevo_student_off"],
 ];
 
 export type EvalHarnessArgs = {
@@ -105,6 +107,9 @@ function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
     case "coevo_student_off": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, ...options };
     // The seed's literal formula on the planner's action logits (S by finite differences, r and lambda from the harness).
     case "coevo_student_action_formula": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: true, target: "actions", ...options };
+    // Upper bounds of the spatial correction's form (not harnesses): r from the simulator's near-threat cells, the whole region clip on them.
+    case "bc_student_oracle": return { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, apply: true, target: "oracle", ...options };
+    case "coevo_student_oracle": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: true, target: "oracle", ...options };
   }
 }
 

@@ -10,12 +10,13 @@ import { LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from ".
 import { NUM_ACTIONS } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
 import { movedNavigation, type Navigation } from "../../control/navigation";
-import type { Teacher } from "../models/Teacher";
+import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
 import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
 import { SpatialHarnessRuntime, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { actionFormulaDelta } from "../spatial/actionFormula";
-import { NUM_SENSITIVITY_DIMS } from "../spatial/SpatialHarness";
+import { NUM_SENSITIVITY_DIMS, REGION_CELLS } from "../spatial/SpatialHarness";
+import { DETECTOR_OUTPUTS_PER_CELL } from "../spatial/spatialFeatures";
 import { warpImage } from "../spatial/warp";
 import { DELTA_NORM_MAX } from "../correction/constants";
 import { SGT_EPSILON } from "../diagnostics/constants";
@@ -40,9 +41,14 @@ export type ThreatSource =
  * What an applied harness corrects: "detections" (default; the spatial delta on the free logit of
  * risky regions' cells, the path of issue 13) or "actions" (the seed's literal formula on the
  * planner's action logits, S by finite differences: actionFormula.ts; the texture rule is not
- * applied and the planner reads the uncorrected grid).
+ * applied and the planner reads the uncorrected grid), or "oracle": an upper bound of the spatial
+ * correction's form, not a harness. The simulator's near-threat cells (the frame's ground truth)
+ * say exactly which regions hold a threat (r = 1 there, 0 elsewhere), and the region's whole clip
+ * goes to those cells, split evenly: each of a region's k near cells gets regionClip / sqrt(k) on
+ * its near-threat logit (||delta_region||_2 = regionClip). The harness still runs (its trace is
+ * kept); its own delta and the texture rule are not applied.
  */
-export type HarnessTarget = "detections" | "actions";
+export type HarnessTarget = "detections" | "actions" | "oracle";
 
 /** Counts of the literal action-logit formula over the decisions of a pilot ("actions" target). */
 export type ActionFormulaCounts = {
@@ -63,6 +69,7 @@ export class PlannerPilot implements Pilot {
   private readonly logits = new Float32Array(NUM_ACTIONS);
   private threat: Float32Array = new Float32Array(0);
   private near = new Uint8Array(0);
+  private oracleThreat = new Float32Array(0);
   private runtime: DetectorRuntime | undefined;
   private harness: SpatialHarnessRuntime | undefined;
   private lastHarness: SpatialStepInfo | undefined;
@@ -74,7 +81,7 @@ export class PlannerPilot implements Pilot {
     options: Partial<PlannerOptions> = {},
   ) {
     this.planner = new LocalPlanner(options);
-    this.needsTruth = source.type === "oracle";
+    this.needsTruth = source.type === "oracle" || (source.type === "detector" && source.harness?.target === "oracle");
     this.needsImage = source.type !== "oracle";
     // Checks the detector's outputs now rather than at the first frame.
     if (source.type === "detector") this.runtime = new DetectorRuntime(source.detector, DETECTOR_CELL_PX, DETECTOR_CELL_PX);
@@ -131,6 +138,31 @@ export class PlannerPilot implements Pilot {
     return this.logits;
   }
 
+  /** The "oracle" target: near-threat logits of the true near cells raised by regionClip / sqrt(k) per region. */
+  private applyOracleCorrection(truth: FrameTruth, env: DroneEnvironment, rows: number, cols: number, clip: number): void {
+    const runtime = this.runtime as DetectorRuntime;
+    if (this.near.length !== rows * cols) this.near = new Uint8Array(rows * cols);
+    if (this.oracleThreat.length !== rows * cols) this.oracleThreat = new Float32Array(rows * cols);
+    nearThreatCells(truth.visibleMask, truth.depth, { width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX }, this.nav.forwardSpeed_m_s, undefined, this.near);
+    this.oracleThreat.set(runtime.threat);
+    for (let r0 = 0; r0 < rows; r0 += REGION_CELLS) {
+      for (let c0 = 0; c0 < cols; c0 += REGION_CELLS) {
+        let k = 0;
+        for (let r = r0; r < Math.min(rows, r0 + REGION_CELLS); r++) for (let c = c0; c < Math.min(cols, c0 + REGION_CELLS); c++) k += this.near[r * cols + c]!;
+        if (k === 0) continue;
+        const push = clip / Math.sqrt(k);
+        this.applied = Math.max(this.applied, push);
+        for (let r = r0; r < Math.min(rows, r0 + REGION_CELLS); r++) {
+          for (let c = c0; c < Math.min(cols, c0 + REGION_CELLS); c++) {
+            const i = r * cols + c;
+            if (this.near[i] === 1) this.oracleThreat[i] = 1 / (1 + Math.exp(-(runtime.logits[i * DETECTOR_OUTPUTS_PER_CELL + THREAT_CHANNEL]! + push)));
+          }
+        }
+      }
+    }
+    this.threat = this.oracleThreat;
+  }
+
   act(rgb: Uint8Array, _state: Float32Array, env: DroneEnvironment, truth?: FrameTruth): number {
     const rows = env.height / DETECTOR_CELL_PX;
     const cols = env.width / DETECTOR_CELL_PX;
@@ -160,7 +192,10 @@ export class PlannerPilot implements Pilot {
         this.applied = 0;
         if (h !== undefined && this.harness !== undefined) {
           this.lastHarness = this.harness.step(this.runtime.logits, rgb, this.nav, env.time_s);
-          if (h.apply) {
+          if (h.target === "oracle") {
+            if (truth === undefined) throw new Error("the oracle correction needs the frame's ground truth (render it when the pilot's needsTruth is set)");
+            if (h.apply) this.applyOracleCorrection(truth, env, rows, cols, h.options?.regionClip ?? DELTA_NORM_MAX);
+          } else if (h.apply) {
             this.threat = this.harness.threat;
             this.applied = this.lastHarness.maxAbs;
             // The texture rule (seed 4.2) strengthens the Sobel channel of the next frame.

@@ -114,10 +114,11 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
   pilot.reset();
   for (let step = 0; step < 100000; step++) {
     const record = step % apEvery === 0;
-    if (record) env.render(rgb, mask, truth);
+    // The oracle correction reads every frame's ground truth; other arms only every apEvery-th.
+    if (record || pilot.needsTruth) env.render(rgb, mask, truth);
     else env.render(rgb);
     env.sensorState(state);
-    const action = pilot.act(rgb, state, env);
+    const action = pilot.act(rgb, state, env, pilot.needsTruth ? { mask, ...truth } : undefined);
     const h = pilot.lastHarnessStep;
     const threat = pilot.lastThreat;
     let maxThreat = 0;

@@ -3,6 +3,7 @@ import { NUM_ACTIONS } from "../../../src/harness/actions";
 import type { Split } from "../../../src/harness/data/SeedSplit";
 import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
 import { PlannerPilot } from "../../../src/harness/eval/PlannerPilot";
+import { nearThreatCells } from "../../../src/harness/eval/CellLabels";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { STATE_DIM } from "../../../src/harness/models/stateVector";
 import { actionFormulaDelta } from "../../../src/harness/spatial/actionFormula";
@@ -120,6 +121,50 @@ describe("PlannerPilot with the harness on the action logits", () => {
     expect(formulaRow!.actionFormula!.decisions).toBe(formulaRow!.flights.reduce((n, f) => n + f.trace.length, 0));
     expect(formulaRow!.frames.all).toBeGreaterThan(0);
     expect(formatHarnessReport(report)).toMatch(/formula: the literal formula on the planner's action logits \(S by finite differences\) changed the chosen manoeuvre in \d+ of \d+ decisions/);
+    detector.dispose();
+    harness.dispose();
+  });
+});
+
+describe("PlannerPilot with the oracle correction (the spatial form's upper bound)", () => {
+  it("raises exactly the true near-threat cells' logits by clip / sqrt(k) per region and needs the frame's truth", () => {
+    const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+    const harness = new SpatialHarness({ seed: 6 });
+    const clip = 2;
+    const off = new PlannerPilot({ type: "detector", detector, harness: { model: harness, apply: false } });
+    const oracle = new PlannerPilot({ type: "detector", detector, harness: { model: harness, apply: true, target: "oracle", options: { regionClip: clip } } });
+    expect(off.needsTruth).toBe(false);
+    expect(oracle.needsTruth).toBe(true);
+    const env = new FakeEnvironment(8);
+    const rgb = new Uint8Array(64 * 64 * 3);
+    const truth = { mask: new Uint8Array(64 * 64), visibleMask: new Uint8Array(64 * 64), depth: new Float32Array(64 * 64) };
+    const state = new Float32Array(STATE_DIM);
+    expect(() => oracle.act(rgb, state, env)).toThrow("ground truth");
+    let raised = 0;
+    for (let step = 0; step < 8; step++) {
+      env.render(rgb, truth.mask, truth);
+      off.act(rgb, state, env);
+      oracle.act(rgb, state, env, truth);
+      const near = nearThreatCells(truth.visibleMask, truth.depth, { width: 64, height: 64, cell_px: 8 }, makeNavigation().forwardSpeed_m_s);
+      const before = off.lastThreat;
+      const after = oracle.lastThreat;
+      const logit = (p: number) => Math.log(p / (1 - p));
+      for (let i = 0; i < near.length; i++) {
+        if (near[i] === 0) {
+          expect(after[i]).toBe(before[i]);
+          continue;
+        }
+        // 8 x 8 cells = 2 x 2 regions of 4 x 4 cells.
+        const r0 = Math.floor(Math.floor(i / 8) / 4) * 4;
+        const c0 = Math.floor((i % 8) / 4) * 4;
+        let k = 0;
+        for (let r = r0; r < r0 + 4; r++) for (let c = c0; c < c0 + 4; c++) k += near[r * 8 + c]!;
+        expect(logit(after[i]!) - logit(before[i]!)).toBeCloseTo(clip / Math.sqrt(k), 3);
+        raised++;
+      }
+      if (env.step(off.act(rgb, state, env)).type !== "running") break;
+    }
+    expect(raised).toBeGreaterThan(0);
     detector.dispose();
     harness.dispose();
   });
