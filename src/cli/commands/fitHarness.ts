@@ -19,7 +19,7 @@ import { SeedSource } from "../../harness/data/SeedSplit";
 import { splitOfSeed } from "../../../sim";
 import { loadSpatialHarness, saveModel } from "../../harness/modelfile";
 import { SpatialHarness } from "../../harness/spatial/SpatialHarness";
-import type { SpatialFlight } from "../../harness/spatial/spatialRollouts";
+import type { RiskTarget, SpatialFlight } from "../../harness/spatial/spatialRollouts";
 import { trainSpatialHarness, validateSpatialHarness } from "../../harness/spatial/trainSpatialHarness";
 import { DETECTOR_CELL_PX } from "../../harness/runtime/DetectorRuntime";
 import { intArg, numberArg, printedHelp, valueArg } from "../args";
@@ -27,15 +27,15 @@ import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness fit-harness --detector <fit dir> --scenario <yaml> --flights N --val-flights N --out <dir> [--harness <dir>] [--init <dir>] " +
-  "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--control-period S]";
+  "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact] [--control-period S]";
 
 type Args = {
   detector: string; scenario: string; flights: number; valFlights: number; out: string; harness?: string; init?: string;
-  firstSeed: number; valFirstSeed: number; workers: number; steps: number; batch: number; lr: number; recordEvery: number; horizon: number; controlPeriod_s: number;
+  firstSeed: number; valFirstSeed: number; workers: number; steps: number; batch: number; lr: number; recordEvery: number; horizon: number; riskTarget: RiskTarget; controlPeriod_s: number;
 };
 
 export function parseFitHarnessArgs(args: readonly string[]): Args {
-  const a: Args = { detector: "", scenario: "", flights: 0, valFlights: 0, out: "", firstSeed: 0, valFirstSeed: 0, workers: 2, steps: 1500, batch: 16, lr: 0.01, recordEvery: 2, horizon: 10, controlPeriod_s: 0.25 };
+  const a: Args = { detector: "", scenario: "", flights: 0, valFlights: 0, out: "", firstSeed: 0, valFirstSeed: 0, workers: 2, steps: 1500, batch: 16, lr: 0.01, recordEvery: 2, horizon: 10, riskTarget: "collision", controlPeriod_s: 0.25 };
   for (let i = 0; i < args.length; i++) {
     const f = args[i] ?? "";
     const v = (): string => valueArg(args, i++);
@@ -55,6 +55,12 @@ export function parseFitHarnessArgs(args: readonly string[]): Args {
       case "--lr": a.lr = numberArg(f, args[++i], 1e-6, 1); break;
       case "--record-every": a.recordEvery = intArg(f, args[++i], 1); break;
       case "--horizon": a.horizon = intArg(f, args[++i], 1); break;
+      case "--risk-target": {
+        const t = v();
+        if (t !== "collision" && t !== "contact") throw new UsageError(`--risk-target ${t}: expected collision or contact`);
+        a.riskTarget = t;
+        break;
+      }
       case "--control-period": a.controlPeriod_s = numberArg(f, args[++i], 0.01, 2); break;
       default: throw new UsageError(`unknown argument "${f}"`);
     }
@@ -78,7 +84,7 @@ export const command: CliCommand = {
     const scenario = loadScenarioFile(a.scenario);
     const rows = scenario.camera.height / DETECTOR_CELL_PX;
     const cols = scenario.camera.width / DETECTOR_CELL_PX;
-    const job: SpatialRolloutJob = { scenario, split: "train", controlPeriod_s: a.controlPeriod_s, detectorDir: a.detector, recordEvery: a.recordEvery, horizonSteps: a.horizon, perturbed: false, ...(a.harness === undefined ? {} : { harnessDir: a.harness }) };
+    const job: SpatialRolloutJob = { scenario, split: "train", controlPeriod_s: a.controlPeriod_s, detectorDir: a.detector, recordEvery: a.recordEvery, horizonSteps: a.horizon, perturbed: false, riskTarget: a.riskTarget, ...(a.harness === undefined ? {} : { harnessDir: a.harness }) };
     const t0 = performance.now();
     const fly = async (split: "train" | "val", n: number, first: number): Promise<SpatialFlight[]> => {
       const seeds = new SeedSource(split, splitOfSeed).seeds(n, first);

@@ -6,9 +6,12 @@
  *    frame warped by eps along each state dimension (yaw rad, pitch rad, forward m; warp.ts) and
  *    |free_j - free_0| / eps is taken per cell;
  *  - the simulator's near-threat cells (visible structure within the horizon);
- *  - after the flight, the risk target of every region: 1 where the region holds a near-threat
- *    cell and the flight collides within the next `horizonSteps` control steps (the environment's
- *    own reward, -1 on a collision, over an 8 to 12-step rollout), else 0.
+ *  - the risk target of every region (`riskTarget`): "collision" (default): after the flight, 1
+ *    where the region holds a near-threat cell and the flight collides within the next
+ *    `horizonSteps` control steps (the environment's own reward, -1 on a collision, over an 8 to
+ *    12-step rollout), else 0; "contact": 1 where the region holds a near-threat cell, a visible
+ *    structure the drone would reach within the planner's horizon (time to contact under 3 s,
+ *    12 control steps, or under 12 m) if it held its course, whatever this flight then did.
  * Pure: environments come from the caller; no files.
  */
 import { SGT_EPSILON } from "../diagnostics/constants";
@@ -54,7 +57,16 @@ export type SpatialRolloutOptions = {
   eps?: number;
   /** Upper bound on control steps per flight. Default 100,000. */
   maxSteps?: number;
+  /** What makes a region risky (see the file comment). Default "collision". */
+  riskTarget?: RiskTarget;
 };
+
+export type RiskTarget = "collision" | "contact";
+
+/** Region index of a cell (regions of REGION_CELLS x REGION_CELLS cells, row-major). */
+function regionOf(c: number, cols: number): number {
+  return Math.floor(Math.floor(c / cols) / REGION_CELLS) * (cols / REGION_CELLS) + Math.floor((c % cols) / REGION_CELLS);
+}
 
 /** Flies one rollout flight and returns its recorded samples. */
 export function flySpatialRollout(env: DroneEnvironment, options: SpatialRolloutOptions): SpatialFlight {
@@ -106,6 +118,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
       };
       if (sample.features.length !== cells * HARNESS_CELL_CHANNELS) throw new Error(`features length ${sample.features.length}, expected ${cells * HARNESS_CELL_CHANNELS}`);
       sensitivityGroundTruth(det, rgb, width, height, harness, env, eps, warped, base, sample.sgt);
+      if (options.riskTarget === "contact") for (let c = 0; c < cells; c++) if (sample.near[c] === 1) sample.riskTarget[regionOf(c, cols)] = 1;
       samples.push(sample);
     }
     const ev = env.step(action);
@@ -113,14 +126,10 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
     outcome = ev.type === "collision" ? { type: "collision", seed: env.seed, time_s: env.time_s, obstacle: ev.obstacle } : { type: ev.type, seed: env.seed, time_s: env.time_s };
     break;
   }
-  if (outcome.type === "collision") {
+  if (outcome.type === "collision" && options.riskTarget !== "contact") {
     for (const s of samples) {
       if (step - s.step > horizon) continue;
-      for (let c = 0; c < cells; c++) {
-        if (s.near[c] !== 1) continue;
-        const region = Math.floor(Math.floor(c / cols) / REGION_CELLS) * (cols / REGION_CELLS) + Math.floor((c % cols) / REGION_CELLS);
-        s.riskTarget[region] = 1;
-      }
+      for (let c = 0; c < cells; c++) if (s.near[c] === 1) s.riskTarget[regionOf(c, cols)] = 1;
     }
   }
   return { seed: env.seed, outcome, steps: step + 1, samples };

@@ -293,6 +293,24 @@ describe("rollouts, harness training, paired rows (fake environment)", () => {
     harness.dispose();
   });
 
+  it("the contact risk target marks exactly the regions holding a near-threat cell, whatever the outcome", () => {
+    const detector = tinyDetector();
+    const flight = flySpatialRollout(new FakeEnvironment(0), { detector, recordEvery: 1, horizonSteps: 10, riskTarget: "contact" });
+    let positives = 0;
+    for (const s of flight.samples) {
+      for (let region = 0; region < 4; region++) {
+        // 8 x 8 cells, regions of 4 x 4 cells: region (R, C) holds rows 4R..4R+3 and columns 4C..4C+3.
+        const R = Math.floor(region / 2), C = region % 2;
+        let near = 0;
+        for (let r = 4 * R; r < 4 * R + 4; r++) for (let c = 4 * C; c < 4 * C + 4; c++) near += s.near[r * 8 + c]!;
+        expect(s.riskTarget[region]).toBe(near > 0 ? 1 : 0);
+        positives += s.riskTarget[region]!;
+      }
+    }
+    expect(positives).toBeGreaterThan(0);
+    detector.dispose();
+  });
+
   it("flies every row on the same test seeds and compares ON with OFF", () => {
     const detector = tinyDetector(4);
     const harness = new SpatialHarness({ seed: 6 });

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import { splitOfSeed, type Scenario } from "../../../../sim";
 import { initBackend } from "../../backend";
 import { loadSpatialHarness, loadTeacher } from "../../modelfile";
-import { flySpatialRollout, type SpatialFlight } from "../../spatial/spatialRollouts";
+import { flySpatialRollout, type RiskTarget, type SpatialFlight } from "../../spatial/spatialRollouts";
 import { SeedSource, type Split } from "../SeedSplit";
 import { simEnvironmentFactory } from "../simEnvironment";
 import { compiledWorkerScript, runWorkerQueue } from "./workerQueue";
@@ -25,6 +25,8 @@ export type SpatialRolloutJob = {
   recordEvery: number;
   horizonSteps: number;
   perturbed: boolean;
+  /** flySpatialRollout's riskTarget. Default "collision". */
+  riskTarget?: RiskTarget;
 };
 
 /** Loads the job's detector and harness and returns a function flying one seed (in this thread). */
@@ -40,6 +42,7 @@ export async function spatialFlyer(job: SpatialRolloutJob): Promise<(seed: numbe
       ...(harness === undefined ? {} : { harness }),
       recordEvery: job.recordEvery,
       horizonSteps: job.horizonSteps,
+      ...(job.riskTarget === undefined ? {} : { riskTarget: job.riskTarget }),
     });
 }
 
