@@ -74,6 +74,7 @@ const IMPURE_MODULES = /^(node:)?(fs|fs\/promises|child_process|worker_threads|n
 /** The named I/O adapters inside pure layers. */
 const IO_ADAPTERS: readonly string[] = [
   "src/harness/modelfile/modelFiles.ts",
+  "src/harness/modelfile/atomicWrite.ts",
   "src/harness/training/node/",
   "src/harness/data/node/",
 ];

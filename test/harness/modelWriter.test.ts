@@ -43,7 +43,7 @@ describe("the model-file writer", () => {
 
   it("is the only atomic writer in src/, nodes/ and sim/", () => {
     const own = listProductionFiles().filter(
-      (f) => f !== "src/harness/modelfile/modelFiles.ts" && /\brenameSync?\(|\.rename\(/.test(fs.readFileSync(path.join(REPO_ROOT, f), "utf8")),
+      (f) => f !== "src/harness/modelfile/atomicWrite.ts" && /\brenameSync?\(|\.rename\(/.test(fs.readFileSync(path.join(REPO_ROOT, f), "utf8")),
     );
     expect(own).toEqual([]);
   });
