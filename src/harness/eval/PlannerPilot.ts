@@ -15,7 +15,7 @@ import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
 import { SpatialHarnessRuntime, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { actionFormulaDelta } from "../spatial/actionFormula";
-import { NUM_SENSITIVITY_DIMS, REGION_CELLS } from "../spatial/SpatialHarness";
+import { NUM_SENSITIVITY_DIMS, REGION_CELLS, regionOfCell } from "../spatial/SpatialHarness";
 import { DETECTOR_OUTPUTS_PER_CELL } from "../spatial/spatialFeatures";
 import { warpImage } from "../spatial/warp";
 import { DELTA_NORM_MAX } from "../correction/constants";
@@ -70,6 +70,7 @@ export class PlannerPilot implements Pilot {
   private threat: Float32Array = new Float32Array(0);
   private near = new Uint8Array(0);
   private oracleThreat = new Float32Array(0);
+  private oracleCounts = new Uint16Array(0);
   private runtime: DetectorRuntime | undefined;
   private harness: SpatialHarnessRuntime | undefined;
   private lastHarness: SpatialStepInfo | undefined;
@@ -145,20 +146,17 @@ export class PlannerPilot implements Pilot {
     if (this.oracleThreat.length !== rows * cols) this.oracleThreat = new Float32Array(rows * cols);
     nearThreatCells(truth.visibleMask, truth.depth, { width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX }, this.nav.forwardSpeed_m_s, undefined, this.near);
     this.oracleThreat.set(runtime.threat);
-    for (let r0 = 0; r0 < rows; r0 += REGION_CELLS) {
-      for (let c0 = 0; c0 < cols; c0 += REGION_CELLS) {
-        let k = 0;
-        for (let r = r0; r < Math.min(rows, r0 + REGION_CELLS); r++) for (let c = c0; c < Math.min(cols, c0 + REGION_CELLS); c++) k += this.near[r * cols + c]!;
-        if (k === 0) continue;
-        const push = clip / Math.sqrt(k);
-        this.applied = Math.max(this.applied, push);
-        for (let r = r0; r < Math.min(rows, r0 + REGION_CELLS); r++) {
-          for (let c = c0; c < Math.min(cols, c0 + REGION_CELLS); c++) {
-            const i = r * cols + c;
-            if (this.near[i] === 1) this.oracleThreat[i] = 1 / (1 + Math.exp(-(runtime.logits[i * DETECTOR_OUTPUTS_PER_CELL + THREAT_CHANNEL]! + push)));
-          }
-        }
-      }
+    // k true near cells per region, then each of them raised by clip / sqrt(k).
+    const regions = (rows * cols) / (REGION_CELLS * REGION_CELLS);
+    if (this.oracleCounts.length !== regions) this.oracleCounts = new Uint16Array(regions);
+    const k = this.oracleCounts;
+    k.fill(0);
+    for (let i = 0; i < this.near.length; i++) k[regionOfCell(i, cols)]! += this.near[i]!;
+    for (let i = 0; i < this.near.length; i++) {
+      if (this.near[i] !== 1) continue;
+      const push = clip / Math.sqrt(k[regionOfCell(i, cols)]!);
+      this.applied = Math.max(this.applied, push);
+      this.oracleThreat[i] = 1 / (1 + Math.exp(-(runtime.logits[i * DETECTOR_OUTPUTS_PER_CELL + THREAT_CHANNEL]! + push)));
     }
     this.threat = this.oracleThreat;
   }

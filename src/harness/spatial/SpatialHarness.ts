@@ -25,6 +25,11 @@ import { ParamStore } from "../layers/ParamStore";
 export const HARNESS_CELL_CHANNELS = 8;
 /** A region is REGION_CELLS x REGION_CELLS detector cells. */
 export const REGION_CELLS = 4;
+
+/** Row-major region index of row-major cell `c` of a grid `cols` cells wide. */
+export function regionOfCell(c: number, cols: number): number {
+  return Math.floor(Math.floor(c / cols) / REGION_CELLS) * (cols / REGION_CELLS) + Math.floor((c % cols) / REGION_CELLS);
+}
 /** State dimensions of S: yaw (rad), pitch (rad), forward move (m). */
 export const SENSITIVITY_DIMS = ["yaw", "pitch", "forward"] as const;
 export const NUM_SENSITIVITY_DIMS = SENSITIVITY_DIMS.length;

@@ -14,7 +14,7 @@
  * the evidence of an obstacle, never erase it: our reading of the seed's formula.
  */
 import { DELTA_NORM_MAX } from "../correction/constants";
-import { NUM_SENSITIVITY_DIMS, REGION_CELLS } from "./SpatialHarness";
+import { NUM_SENSITIVITY_DIMS, REGION_CELLS, regionOfCell } from "./SpatialHarness";
 import { DETECTOR_OUTPUTS_PER_CELL } from "./spatialFeatures";
 
 export { DELTA_NORM_MAX };
@@ -51,7 +51,7 @@ export function spatialDelta(
   if (!(regionClip > 0)) throw new RangeError(`regionClip=${regionClip}, expected > 0`);
   const stats: SpatialDeltaStats = { maxRegionNorm: 0, maxAbs: 0, clippedRegions: 0, activeRegions: 0, rejected: false };
   for (let c = 0; c < cells; c++) {
-    const region = Math.floor(Math.floor(c / cols) / REGION_CELLS) * regionsC + Math.floor((c % cols) / REGION_CELLS);
+    const region = regionOfCell(c, cols);
     let s = 0;
     for (let j = 0; j < NUM_SENSITIVITY_DIMS; j++) s += sensitivity[c * NUM_SENSITIVITY_DIMS + j]! * Math.abs(rates[j]!);
     delta[c] = 0 - lambda * risk[region]! * s; // 0 - x: no negative zero where r or s is 0

@@ -22,7 +22,7 @@ import { PlannerPilot } from "../eval/PlannerPilot";
 import type { Teacher } from "../models/Teacher";
 import { STATE_DIM } from "../models/stateVector";
 import { DETECTOR_CELL_PX } from "../runtime/DetectorRuntime";
-import { SpatialHarness, type SpatialHarnessWeights, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS } from "./SpatialHarness";
+import { SpatialHarness, type SpatialHarnessWeights, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, regionOfCell } from "./SpatialHarness";
 import { DETECTOR_OUTPUTS_PER_CELL } from "./spatialFeatures";
 import { warpImage, type ImaginedMotion } from "./warp";
 import type { PlannerOptions } from "../../control/LocalPlanner";
@@ -63,10 +63,6 @@ export type SpatialRolloutOptions = {
 
 export type RiskTarget = "collision" | "contact";
 
-/** Region index of a cell (regions of REGION_CELLS x REGION_CELLS cells, row-major). */
-function regionOf(c: number, cols: number): number {
-  return Math.floor(Math.floor(c / cols) / REGION_CELLS) * (cols / REGION_CELLS) + Math.floor((c % cols) / REGION_CELLS);
-}
 
 /** Flies one rollout flight and returns its recorded samples. */
 export function flySpatialRollout(env: DroneEnvironment, options: SpatialRolloutOptions): SpatialFlight {
@@ -118,7 +114,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
       };
       if (sample.features.length !== cells * HARNESS_CELL_CHANNELS) throw new Error(`features length ${sample.features.length}, expected ${cells * HARNESS_CELL_CHANNELS}`);
       sensitivityGroundTruth(det, rgb, width, height, harness, env, eps, warped, base, sample.sgt);
-      if (options.riskTarget === "contact") for (let c = 0; c < cells; c++) if (sample.near[c] === 1) sample.riskTarget[regionOf(c, cols)] = 1;
+      if (options.riskTarget === "contact") for (let c = 0; c < cells; c++) if (sample.near[c] === 1) sample.riskTarget[regionOfCell(c, cols)] = 1;
       samples.push(sample);
     }
     const ev = env.step(action);
@@ -129,7 +125,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
   if (outcome.type === "collision" && options.riskTarget !== "contact") {
     for (const s of samples) {
       if (step - s.step > horizon) continue;
-      for (let c = 0; c < cells; c++) if (s.near[c] === 1) s.riskTarget[regionOf(c, cols)] = 1;
+      for (let c = 0; c < cells; c++) if (s.near[c] === 1) s.riskTarget[regionOfCell(c, cols)] = 1;
     }
   }
   return { seed: env.seed, outcome, steps: step + 1, samples };
