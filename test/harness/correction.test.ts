@@ -155,6 +155,14 @@ describe("LambdaSchedule", () => {
     expect(() => l.update(-0.1)).toThrow("risk=-0.1, expected a number in [0, 1]");
     expect(() => new LambdaSchedule({ initial: 2 })).toThrow("initial=2, expected [0.01, 1]");
   });
+
+  it("starts over at its initial value on reset (a new flight)", () => {
+    const l = new LambdaSchedule({ initial: 0.4 });
+    for (let i = 0; i < 50; i++) l.update(1);
+    expect(l.value).toBeGreaterThan(0.4);
+    l.reset();
+    expect(l.value).toBe(0.4);
+  });
 });
 
 describe("int8 delta path", () => {

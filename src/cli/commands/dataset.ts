@@ -17,7 +17,7 @@ import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness dataset --scenario <yaml|name> --split train|val --flights N --cache <dir> [--workers N] [--record-every N] " +
-  "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S] [--pilot-detector <fit model dir>] [--first-seed N] " +
+  "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S] [--pilot-detector <fit model dir> [--pilot-harness <spatial harness dir> [--region-clip X]]] [--first-seed N] " +
   "[--views overhead [--views-per-world N] [--views-wire-scale MIN,MAX]]";
 
 export type DatasetArgs = {
@@ -33,6 +33,9 @@ export type DatasetArgs = {
   rngSeed: number;
   controlPeriod_s: number;
   pilotDetector?: string;
+  /** A spatial harness applied to the pilot detector's cells while it flies (co-evolution rounds). */
+  pilotHarness?: string;
+  regionClip?: number;
   firstSeed: number;
   /** Overhead views per world instead of flights (generateViews.ts); 0 = flights. */
   viewsPerWorld: number;
@@ -64,6 +67,8 @@ export function parseDatasetArgs(args: string[]): DatasetArgs {
       case "--pre-collision": out.preCollision_s = numberArg(a, args[++i], 0, 10); break;
       case "--control-period": out.controlPeriod_s = numberArg(a, args[++i], 0.01, 1); break;
       case "--pilot-detector": out.pilotDetector = args[++i] ?? ""; break;
+      case "--pilot-harness": out.pilotHarness = args[++i] ?? ""; break;
+      case "--region-clip": out.regionClip = numberArg(a, args[++i], 1e-3, 100); break;
       case "--first-seed": out.firstSeed = intArg(a, args[++i], 0); break;
       case "--views": {
         const v = args[++i];
@@ -81,6 +86,8 @@ export function parseDatasetArgs(args: string[]): DatasetArgs {
   if (out.flights === 0) throw new UsageError("--flights is required");
   if ((out.viewsPerWorld > 0 || wireScale) && !views) throw new UsageError("--views-per-world and --views-wire-scale need --views overhead");
   if (views && out.pilotDetector !== undefined) throw new UsageError("--views overhead renders views, it flies no pilot: drop --pilot-detector");
+  if (out.pilotHarness !== undefined && out.pilotDetector === undefined) throw new UsageError("--pilot-harness corrects the pilot detector's cells: give --pilot-detector too");
+  if (out.regionClip !== undefined && out.pilotHarness === undefined) throw new UsageError("--region-clip is the clip of the applied harness: give --pilot-harness too");
   if (views && out.viewsPerWorld === 0) out.viewsPerWorld = DEFAULT_VIEWS.perWorld;
   return out;
 }
@@ -100,7 +107,7 @@ export const command: CliCommand = {
     const a = parseDatasetArgs(args);
     const scenario = loadScenarioFile(a.scenario);
     const seeds = new SeedSource(a.split, splitOfSeed).seeds(a.flights, a.firstSeed);
-    io.err(`dataset: ${a.flights} ${a.split} flights of ${scenario.name} (${a.viewsPerWorld > 0 ? `${a.viewsPerWorld} overhead views per world` : a.pilotDetector === undefined ? "expert pilot" : `planner on ${a.pilotDetector}`}) -> ${a.cache}, ${a.workers} worker(s)\n`);
+    io.err(`dataset: ${a.flights} ${a.split} flights of ${scenario.name} (${a.viewsPerWorld > 0 ? `${a.viewsPerWorld} overhead views per world` : a.pilotDetector === undefined ? "expert pilot" : `planner on ${a.pilotDetector}${a.pilotHarness === undefined ? "" : ` + harness ${a.pilotHarness}`}`}) -> ${a.cache}, ${a.workers} worker(s)\n`);
     let last = 0;
     const r = await generateFramesParallel({
       scenario,
@@ -111,6 +118,7 @@ export const command: CliCommand = {
       cacheDir: a.cache,
       workers: a.workers,
       ...(a.pilotDetector === undefined ? {} : { pilotDetector: a.pilotDetector }),
+      ...(a.pilotHarness === undefined ? {} : { pilotHarness: { dir: a.pilotHarness, ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }) } }),
       ...(a.viewsPerWorld === 0 ? {} : { views: { ...DEFAULT_VIEWS, perWorld: a.viewsPerWorld, wireRadiusScale: a.viewsWireScale } }),
       recording: { recordEvery: a.recordEvery, maxFramesPerFlight: a.framesPerFlight, explore: a.explore, rngSeed: a.rngSeed, preCollision_s: a.preCollision_s },
       onProgress: (p) => {

@@ -1,7 +1,7 @@
 /**
  * `drone-harness fit-harness --detector <dir> --scenario <yaml> --flights N --val-flights N --out <dir>
  *  [--harness <dir>] [--init <dir>] [--first-seed N] [--val-first-seed N] [--workers N] [--steps N]
- *  [--batch N] [--lr X] [--record-every N] [--horizon N]`
+ *  [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact] [--region-clip X]`
  * The harness phase of one co-evolution round (issue 13 item 3): the student detector (frozen)
  * + the planner (+ the harness of the previous round, `--harness`, applied) fly train-split
  * seeds on worker threads; the visited frames give the harness's inputs, S_gt by finite
@@ -27,11 +27,11 @@ import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness fit-harness --detector <fit dir> --scenario <yaml> --flights N --val-flights N --out <dir> [--harness <dir>] [--init <dir>] " +
-  "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact] [--control-period S]";
+  "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact] [--region-clip X] [--control-period S]";
 
 type Args = {
   detector: string; scenario: string; flights: number; valFlights: number; out: string; harness?: string; init?: string;
-  firstSeed: number; valFirstSeed: number; workers: number; steps: number; batch: number; lr: number; recordEvery: number; horizon: number; riskTarget: RiskTarget; controlPeriod_s: number;
+  firstSeed: number; valFirstSeed: number; workers: number; steps: number; batch: number; lr: number; recordEvery: number; horizon: number; riskTarget: RiskTarget; controlPeriod_s: number; regionClip?: number;
 };
 
 export function parseFitHarnessArgs(args: readonly string[]): Args {
@@ -62,10 +62,12 @@ export function parseFitHarnessArgs(args: readonly string[]): Args {
         break;
       }
       case "--control-period": a.controlPeriod_s = numberArg(f, args[++i], 0.01, 2); break;
+      case "--region-clip": a.regionClip = numberArg(f, args[++i], 1e-3, 100); break;
       default: throw new UsageError(`unknown argument "${f}"`);
     }
   }
   if (a.detector === "" || a.scenario === "" || a.out === "" || a.flights === 0) throw new UsageError("--detector, --scenario, --flights and --out are required");
+  if (a.regionClip !== undefined && a.harness === undefined) throw new UsageError("--region-clip is the clip of the applied harness: give --harness too");
   return a;
 }
 
@@ -84,7 +86,8 @@ export const command: CliCommand = {
     const scenario = loadScenarioFile(a.scenario);
     const rows = scenario.camera.height / DETECTOR_CELL_PX;
     const cols = scenario.camera.width / DETECTOR_CELL_PX;
-    const job: SpatialRolloutJob = { scenario, split: "train", controlPeriod_s: a.controlPeriod_s, detectorDir: a.detector, recordEvery: a.recordEvery, horizonSteps: a.horizon, perturbed: false, riskTarget: a.riskTarget, ...(a.harness === undefined ? {} : { harnessDir: a.harness }) };
+    const job: SpatialRolloutJob = { scenario, split: "train", controlPeriod_s: a.controlPeriod_s, detectorDir: a.detector, recordEvery: a.recordEvery, horizonSteps: a.horizon, perturbed: false, riskTarget: a.riskTarget,
+      ...(a.harness === undefined ? {} : { harnessDir: a.harness }), ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }) };
     const t0 = performance.now();
     const fly = async (split: "train" | "val", n: number, first: number): Promise<SpatialFlight[]> => {
       const seeds = new SeedSource(split, splitOfSeed).seeds(n, first);
@@ -96,7 +99,7 @@ export const command: CliCommand = {
         }
       });
     };
-    io.err(`fit-harness: ${a.flights} train + ${a.valFlights} val rollouts of ${scenario.name}, detector ${a.detector}${a.harness === undefined ? "" : `, harness ${a.harness} applied`}, ${a.workers} worker(s)\n`);
+    io.err(`fit-harness: ${a.flights} train + ${a.valFlights} val rollouts of ${scenario.name}, detector ${a.detector}${a.harness === undefined ? "" : `, harness ${a.harness} applied (region clip ${a.regionClip ?? 0.5})`}, ${a.workers} worker(s)\n`);
     const train = await fly("train", a.flights, a.firstSeed);
     const val = a.valFlights > 0 ? await fly("val", a.valFlights, a.valFirstSeed) : [];
     const rolloutS = (performance.now() - t0) / 1000;

@@ -24,6 +24,7 @@ export type LambdaScheduleOptions = {
 
 export class LambdaSchedule {
   private lambda: number;
+  private readonly initial: number;
   private readonly decay: number;
   private readonly growth: number;
   private readonly min: number;
@@ -39,7 +40,13 @@ export class LambdaSchedule {
     if (!(this.growth >= 1 && Number.isFinite(this.growth))) throw new RangeError(`growth=${this.growth}, expected >= 1`);
     if (!(this.min > 0 && this.min <= this.max)) throw new RangeError(`min=${this.min}, max=${this.max}: expected 0 < min <= max`);
     if (!(initial >= this.min && initial <= this.max)) throw new RangeError(`initial=${initial}, expected [${this.min}, ${this.max}]`);
+    this.initial = initial;
     this.lambda = initial;
+  }
+
+  /** Back to the initial value (a new flight). */
+  reset(): void {
+    this.lambda = this.initial;
   }
 
   get value(): number {

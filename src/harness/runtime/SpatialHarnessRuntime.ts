@@ -122,8 +122,9 @@ export class SpatialHarnessRuntime {
     return this.schedule.value;
   }
 
-  /** Forgets the attitude history (a new flight). */
+  /** A new flight: forgets the attitude history and starts the lambda schedule over. */
   reset(): void {
+    this.schedule.reset();
     this.last = undefined;
     this.above = 0;
     this.prepared = undefined;

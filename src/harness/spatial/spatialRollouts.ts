@@ -48,6 +48,8 @@ export type SpatialRolloutOptions = {
   detector: Teacher;
   /** The harness flying with the student (co-evolution rounds after the first); its correction is applied. */
   harness?: SpatialHarness | SpatialHarnessWeights;
+  /** The applied harness's per-region clip (`regionClip`); default DELTA_NORM_MAX (0.5). */
+  regionClip?: number;
   planner?: Partial<PlannerOptions>;
   /** Record every n-th control step. Default 2 (0.5 s at 4 Hz). */
   recordEvery?: number;
@@ -79,7 +81,11 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
   const regions = cells / (REGION_CELLS * REGION_CELLS);
   // Without a harness the pilot runs an untrained one with apply=false: only its features are used.
   const pilot = new PlannerPilot(
-    { type: "detector", detector: options.detector, harness: { model: options.harness ?? new SpatialHarness(), apply: options.harness !== undefined } },
+    {
+      type: "detector",
+      detector: options.detector,
+      harness: { model: options.harness ?? new SpatialHarness(), apply: options.harness !== undefined, ...(options.regionClip === undefined ? {} : { options: { regionClip: options.regionClip } }) },
+    },
     options.planner,
   );
   const rgb = new Uint8Array(width * height * 3);

@@ -35,6 +35,12 @@ export type FrameRun = {
    */
   pilotDetector?: string;
   /**
+   * A spatial harness directory whose correction is applied to the pilot detector's cells while it
+   * flies (the student phase of a later co-evolution round: the frames the student + harness pair
+   * visits), with its per-region clip. Needs `pilotDetector`.
+   */
+  pilotHarness?: { dir: string; regionClip?: number };
+  /**
    * Render overhead views of each seed's world instead of flying it (generateViews.ts: wires seen
    * from above against the ground, for detector training). Default: flights.
    */
@@ -56,16 +62,29 @@ export type ParallelResult = { flown: number; skipped: number; frames: number; e
  * tfjs backend). The tensor library is loaded here, on first use, not at import: expert-flight
  * workers never need it and start about 0.3 s sooner.
  */
-export async function detectorPilot(dir: string): Promise<NonNullable<GenerateOptions["pilot"]>> {
+export async function detectorPilot(dir: string, harness?: FrameRun["pilotHarness"]): Promise<NonNullable<GenerateOptions["pilot"]>> {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (see above) */
   const { initBackend } = require("../../backend") as typeof import("../../backend");
   const { PlannerPilot } = require("../../eval/PlannerPilot") as typeof import("../../eval/PlannerPilot");
-  const { loadTeacher } = require("../../modelfile") as typeof import("../../modelfile");
+  const { loadSpatialHarness, loadTeacher } = require("../../modelfile") as typeof import("../../modelfile");
   /* eslint-enable @typescript-eslint/no-require-imports */
   await initBackend();
-  const planner = new PlannerPilot({ type: "detector", detector: (await loadTeacher(dir)).model });
+  const detector = (await loadTeacher(dir)).model;
+  const applied =
+    harness === undefined
+      ? {}
+      : { harness: { model: (await loadSpatialHarness(harness.dir)).model, apply: true, ...(harness.regionClip === undefined ? {} : { options: { regionClip: harness.regionClip } }) } };
+  const planner = new PlannerPilot({ type: "detector", detector, ...applied });
   const state = new Float32Array(STATE_DIM);
-  return (env, rgb) => planner.act(rgb, state, env);
+  // A new flight is a new environment: the harness's rates, lambda schedule and texture gain start over.
+  let flight: unknown;
+  return (env, rgb) => {
+    if (env !== flight) {
+      flight = env;
+      planner.reset();
+    }
+    return planner.act(rgb, state, env);
+  };
 }
 
 /** Path of the compiled worker script (workers run JavaScript: dist/ must be built). */
@@ -91,7 +110,8 @@ export async function frameRecorder(run: FrameRun): Promise<(seed: number) => nu
       return frames.length;
     };
   }
-  const pilot = run.pilotDetector === undefined ? undefined : await detectorPilot(run.pilotDetector);
+  if (run.pilotHarness !== undefined && run.pilotDetector === undefined) throw new Error("pilotHarness corrects a pilot detector's cells: set pilotDetector too");
+  const pilot = run.pilotDetector === undefined ? undefined : await detectorPilot(run.pilotDetector, run.pilotHarness);
   return (seed) => {
     let frames = 0;
     generateFrames({
@@ -121,6 +141,7 @@ function frameRun(options: ParallelOptions): FrameRun {
     recording: options.recording,
     cacheDir: options.cacheDir,
     ...(options.pilotDetector === undefined ? {} : { pilotDetector: options.pilotDetector }),
+    ...(options.pilotHarness === undefined ? {} : { pilotHarness: options.pilotHarness }),
     ...(options.views === undefined ? {} : { views: options.views }),
   };
 }
@@ -136,6 +157,7 @@ export async function generateFramesParallel(options: ParallelOptions): Promise<
       controlPeriod_s: options.controlPeriod_s,
       stateDim: options.stateDim,
       pilot: options.views === undefined ? (options.pilotDetector ?? "expert") : "overhead views",
+      ...(options.pilotHarness === undefined ? {} : { pilotHarness: options.pilotHarness }),
       ...(options.views === undefined ? {} : { views: options.views }),
     },
   });

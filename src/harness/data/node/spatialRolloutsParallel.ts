@@ -22,6 +22,8 @@ export type SpatialRolloutJob = {
   detectorDir: string;
   /** A spatial harness directory whose correction flies with the student (later rounds). */
   harnessDir?: string;
+  /** The applied harness's per-region clip; default 0.5. */
+  regionClip?: number;
   recordEvery: number;
   horizonSteps: number;
   perturbed: boolean;
@@ -40,6 +42,7 @@ export async function spatialFlyer(job: SpatialRolloutJob): Promise<(seed: numbe
     flySpatialRollout(factory(source.require(seed), { perturbed: job.perturbed }), {
       detector,
       ...(harness === undefined ? {} : { harness }),
+      ...(job.regionClip === undefined ? {} : { regionClip: job.regionClip }),
       recordEvery: job.recordEvery,
       horizonSteps: job.horizonSteps,
       ...(job.riskTarget === undefined ? {} : { riskTarget: job.riskTarget }),
