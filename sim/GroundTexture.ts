@@ -251,15 +251,14 @@ function paintRoad(img: Float32Array, N: number, road: Road, vfine: Float32Array
 
 /** Level 0: low-frequency brightness variation over the whole tile, then 8-bit quantisation. */
 function quantise(img: Float32Array, N: number, coarse: Float32Array, brightness: number): Uint8Array {
+  // A Uint8ClampedArray store rounds half to even, Math.round half up: round here, then clamp by the store.
   const level0 = new Uint8Array(N * N * 3);
-  for (let y = 0; y < N; y++) {
-    for (let x = 0; x < N; x++) {
-      const k = brightness * (0.85 + 0.3 * coarse[y * N + x]!);
-      const i = (y * N + x) * 3;
-      level0[i] = to8(img[i]! * k);
-      level0[i + 1] = to8(img[i + 1]! * k);
-      level0[i + 2] = to8(img[i + 2]! * k);
-    }
+  const clamped = new Uint8ClampedArray(level0.buffer);
+  for (let j = 0, i = 0; j < N * N; j++, i += 3) {
+    const k = brightness * (0.85 + 0.3 * coarse[j]!);
+    clamped[i] = Math.round(img[i]! * k * 255);
+    clamped[i + 1] = Math.round(img[i + 1]! * k * 255);
+    clamped[i + 2] = Math.round(img[i + 2]! * k * 255);
   }
   return level0;
 }
@@ -285,11 +284,6 @@ function mipChain(level0: Uint8Array, N: number): Uint8Array[] {
     levels.push(cur);
   }
   return levels;
-}
-
-function to8(v: number): number {
-  const x = Math.round(v * 255);
-  return x < 0 ? 0 : x > 255 ? 255 : x;
 }
 
 function put(img: Float32Array, N: number, x: number, y: number, r: number, g: number, b: number): void {

@@ -61,19 +61,27 @@ export function noiseLayer(seed: number, size: number, cell: number): Float32Arr
     const t = i / c;
     s[i] = t * t * (3 - 2 * t);
   }
+  // Row by row, one lattice cell (c samples) at a time: the four corners and their differences are
+  // read once per cell. The expression and its order are those of valueNoise2's interpolation.
   for (let y = 0; y < size; y++) {
     const cy = Math.floor(y / c) % period;
     const cy1 = (cy + 1) % period;
     const sy = s[y % c]!;
-    for (let x = 0; x < size; x++) {
-      const cx = Math.floor(x / c) % period;
+    const row = y * size;
+    for (let x0 = 0, cx = 0; x0 < size; x0 += c, cx = (cx + 1) % period) {
       const cx1 = (cx + 1) % period;
-      const sx = s[x % c]!;
       const a = lat[cy * period + cx]!;
       const b = lat[cy * period + cx1]!;
       const d = lat[cy1 * period + cx]!;
       const e = lat[cy1 * period + cx1]!;
-      out[y * size + x] = a + (b - a) * sx + (d - a) * sy + (a - b - d + e) * sx * sy;
+      const ba = b - a;
+      const day = (d - a) * sy;
+      const k = a - b - d + e;
+      const n = Math.min(c, size - x0);
+      for (let i = 0; i < n; i++) {
+        const sx = s[i]!;
+        out[row + x0 + i] = a + ba * sx + day + k * sx * sy;
+      }
     }
   }
   return out;

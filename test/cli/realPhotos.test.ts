@@ -56,6 +56,19 @@ describe("real photographs", () => {
     expect(c.out.join("")).toMatch(/12\.jpg: \d+x\d+, \d+ detections, \d+\.\d ms \(photo \(models[/\\]photo[/\\]student\)\)/);
   }, 60000);
 
+  it("detect --tta flip writes a different, flip-averaged map of the same size; --tta other is refused", async () => {
+    const photo = path.join(real, "PLDM", "12.jpg");
+    const c = capture();
+    const out = path.join(dir, "out-tta");
+    expect(await main(["detect", photo, "--tta", "flip", "--out", out], c.io)).toBe(0);
+    expect(c.out.join("")).toMatch(/12\.jpg: \d+x\d+, \d+ detections, \d+\.\d ms \(photo .*, flip-averaged\)/);
+    const tta = decodeImage(fs.readFileSync(path.join(out, "12.wire.png")), "12.wire.png");
+    const plain = decodeImage(fs.readFileSync(path.join(dir, "out-photo", "12.wire.png")), "12.wire.png");
+    expect([tta.width, tta.height]).toEqual([plain.width, plain.height]);
+    expect(Buffer.compare(Buffer.from(tta.rgb), Buffer.from(plain.rgb))).not.toBe(0);
+    expect(await main(["detect", photo, "--tta", "rotate", "--out", out], capture().io)).toBe(2);
+  }, 60000);
+
   it("detect refuses a 68-byte PNG whose header claims 20000x20000, at once, and exits 1", async () => {
     const bytes = new Uint8Array(PNG.sync.write(new PNG({ width: 1, height: 1 })));
     const dv = new DataView(bytes.buffer, bytes.byteOffset);

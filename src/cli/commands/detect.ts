@@ -15,11 +15,11 @@ import { CellsToDetections } from "../../control/cellsToDetections";
 import { initBackend } from "../../harness/backend";
 import { decodeImage, encodeGreyPng } from "../../harness/data/imageCodec";
 import { WIRE_CELL_PX, type WireNet } from "../../harness/eval/WireNet";
-import { detectNative } from "../../harness/eval/detectNative";
+import { detectNative, detectNativeFlipAveraged } from "../../harness/eval/detectNative";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 
-export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--models <root>] [--threshold 0.5] <image files or folders> --out <dir>
+export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--models <root>] [--threshold 0.5] [--tta flip] <image files or folders> --out <dir>
 
   --model      which detector (default photo):
                  photo        <root>/photo/student, the student fine-tuned on overhead views with camera effects (best on real photos)
@@ -31,13 +31,15 @@ export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<
   --models     models root (default models)
   --harness    on|off: the older spelling of --model corrected (same map either way on a photo)
   --threshold  cell probability for a detection (default 0.5)
+  --tta flip   average the wire map with the map of the mirrored photo (a second pass: about twice the time);
+               the detections list stays the single pass's
   --out        output folder: <name>.wire.png (wire probability at the photo's size) and <name>.detections.json
 Photos of any size and aspect run at their native resolution (no resize).`;
 
-export type DetectArgs = { model: string; models: string; inputs: string[]; out: string; threshold: number; help: boolean };
+export type DetectArgs = { model: string; models: string; inputs: string[]; out: string; threshold: number; flipAverage: boolean; help: boolean };
 
 export function parseDetectArgs(args: string[]): DetectArgs {
-  const out: DetectArgs = { model: "photo", models: "models", inputs: [], out: "", threshold: 0.5, help: false };
+  const out: DetectArgs = { model: "photo", models: "models", inputs: [], out: "", threshold: 0.5, flipAverage: false, help: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     switch (a) {
@@ -63,6 +65,12 @@ export function parseDetectArgs(args: string[]): DetectArgs {
         const t = Number(args[++i]);
         if (!(t >= 0 && t <= 1)) throw new UsageError(`--threshold=${args[i] ?? "(missing)"}, expected a number in [0, 1]`);
         out.threshold = t;
+        break;
+      }
+      case "--tta": {
+        const v = args[++i];
+        if (v !== "flip") throw new UsageError(`--tta=${v ?? "(missing)"}, expected flip`);
+        out.flipAverage = true;
         break;
       }
       default:
@@ -104,12 +112,12 @@ export type DetectPhotoResult = { width: number; height: number; detections: num
  * One photo of `detect`: read and decode (jpeg-js / pngjs), detectNative (the printed detector
  * time), the Detection2D list, then `<name>.wire.png` and `<name>.detections.json` in `outDir`.
  */
-export function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number): DetectPhotoResult {
+export function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, flipAverage = false): DetectPhotoResult {
   const base = path.basename(file).replace(IMAGE_EXT, "");
   const t0 = performance.now();
   const image = decodeImage(fs.readFileSync(file), file);
   const t1 = performance.now();
-  const r = detectNative(net, image);
+  const r = flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
   const t2 = performance.now();
   const labeller = new CellsToDetections({ rows: r.rows, cols: r.cols, numClasses: DETECTION_CLASSES.length, classNames: DETECTION_CLASSES, scoreThreshold: threshold });
   const detections = labeller.run(r.cellProbs, r.cols * WIRE_CELL_PX, r.rows * WIRE_CELL_PX, { stamp: { sec: 0, nanosec: 0 }, frame_id: "image" });
@@ -140,8 +148,8 @@ export const command: CliCommand = {
     try {
       for (const file of files) {
         try {
-          const d = detectPhoto(net, file, a.out, a.threshold);
-          io.out(`${file}: ${d.width}x${d.height}, ${d.detections} detections, ${d.times.detectMs.toFixed(1)} ms (${net.name}) -> ${d.mapFile}, ${d.jsonFile}\n`);
+          const d = detectPhoto(net, file, a.out, a.threshold, a.flipAverage);
+          io.out(`${file}: ${d.width}x${d.height}, ${d.detections} detections, ${d.times.detectMs.toFixed(1)} ms (${net.name}${a.flipAverage ? ", flip-averaged" : ""}) -> ${d.mapFile}, ${d.jsonFile}\n`);
         } catch (err) {
           failed++;
           io.err(`${err instanceof Error ? err.message : String(err)}\n`);

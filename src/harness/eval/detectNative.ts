@@ -173,3 +173,38 @@ export function cellsToPixels(cells: Float32Array, rows: number, cols: number, W
   }
   return out;
 }
+
+/** The image mirrored left-right (a new buffer). */
+export function mirrorRgb(image: RgbImage): RgbImage {
+  const { width: W, height: H, rgb } = image;
+  const out = new Uint8Array(rgb.length);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const s = 3 * (y * W + x);
+      const d = 3 * (y * W + (W - 1 - x));
+      out[d] = rgb[s]!;
+      out[d + 1] = rgb[s + 1]!;
+      out[d + 2] = rgb[s + 2]!;
+    }
+  }
+  return { width: W, height: H, rgb: out };
+}
+
+/**
+ * Test-time flip averaging: the wire map of the photo and of its mirror image (mirrored back),
+ * averaged per pixel. A wire seen in a mirror is still a wire, so the two maps are two views of
+ * the same answer and their mean cancels part of each one's noise; it costs a second forward
+ * pass. Only the per-pixel map is averaged (the cell outputs of the two passes do not line up when
+ * the width is not a multiple of the cell size); `cells` and `cellProbs` are the unmirrored pass's.
+ */
+export function detectNativeFlipAveraged(net: WireNet, image: RgbImage, times?: DetectStageTimes): NativeDetection {
+  const plain = detectNative(net, image, times);
+  const mirrored = detectNative(net, mirrorRgb(image)).map;
+  const { width: W, height: H } = image;
+  const map = plain.map;
+  for (let y = 0; y < H; y++) {
+    const row = y * W;
+    for (let x = 0; x < W; x++) map[row + x] = 0.5 * (map[row + x]! + mirrored[row + W - 1 - x]!);
+  }
+  return plain;
+}

@@ -8,7 +8,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import type { Teacher } from "../models/Teacher";
-import { detectNative } from "../eval/detectNative";
+import { detectNative, detectNativeFlipAveraged } from "../eval/detectNative";
 import { RealSetScore, nearWire, photoSamples } from "../eval/realPhotoMetrics";
 import { teacherWireNet } from "../eval/WireNet";
 import { fineTuneOnPhotos, type FineTuneOptions, type LabelledPhoto } from "./fineTuneOnPhotos";
@@ -22,6 +22,8 @@ export type KFoldOptions = {
   curve: readonly number[];
   fineTune: Omit<FineTuneOptions, "seed" | "onStep">;
   seed: number;
+  /** Test-time flip averaging of every held-out map (detectNativeFlipAveraged). Default false. */
+  flipAverage?: boolean;
   onProgress?: (text: string) => void;
 };
 
@@ -51,6 +53,7 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
   const base = names.map((n) => detector.params.get(n).dataSync().slice());
   const restore = (): void => tf.tidy(() => names.forEach((n, i) => detector.params.get(n).assign(tf.tensor(base[i] as Float32Array, detector.params.get(n).shape))));
   const net = teacherWireNet(detector, "fold");
+  const detect = options.flipAverage === true ? detectNativeFlipAveraged : detectNative;
   const near = photos.map((p) => nearWire(p.wire, p.image.width, p.image.height));
   const scores = new Map<string, RealSetScore>();
   const score = (label: string, i: number, map: Float32Array): void => {
@@ -73,14 +76,14 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
       [pool[i], pool[j]] = [pool[j]!, pool[i]!];
     }
     restore();
-    for (const i of test) score(labels[0] as string, i, detectNative(net, (photos[i] as SetPhoto).image).map);
+    for (const i of test) score(labels[0] as string, i, detect(net, (photos[i] as SetPhoto).image).map);
     for (const n of options.curve) {
       restore();
       // Each photo's set is its group (used when fineTune.balanceGroups is on).
       const train = pool.slice(0, Math.min(pool.length, n)).map((i) => ({ ...(photos[i] as SetPhoto), group: (photos[i] as SetPhoto).set }));
       const r = fineTuneOnPhotos(detector, train, { ...options.fineTune, seed: options.seed * 1000 + f });
       trained = r.trained;
-      for (const i of test) score(curveLabel(n), i, detectNative(net, (photos[i] as SetPhoto).image).map);
+      for (const i of test) score(curveLabel(n), i, detect(net, (photos[i] as SetPhoto).image).map);
       options.onProgress?.(`fold ${f + 1}/${options.folds}: ${train.length} training photos, final loss ${r.finalLoss.toFixed(3)}, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
   }

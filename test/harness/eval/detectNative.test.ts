@@ -5,7 +5,7 @@
  */
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { teacherWireNet, type WireNet } from "../../../src/harness/eval/WireNet";
-import { cellsToPixels, detectNative, reflectPad } from "../../../src/harness/eval/detectNative";
+import { cellsToPixels, detectNative, detectNativeFlipAveraged, mirrorRgb, reflectPad } from "../../../src/harness/eval/detectNative";
 import { initBackend } from "../../../src/harness/backend";
 
 beforeAll(async () => {
@@ -44,5 +44,17 @@ describe("detectNative", () => {
     expect(map[3]).toBeCloseTo(0, 6); // pixel centre 3.5 is left of the first cell centre (4)
     expect(map[7]).toBeCloseTo(3.5 / 8, 6); // pixel centre 7.5 is 3.5 px past 4 of the 8 between centres
     expect(map[15]).toBeCloseTo(1, 6);
+  });
+
+  it("flip averaging (--tta flip) answers a mirrored photo with the mirrored map; one pass does not", () => {
+    const p = photo(36, 54);
+    const mirrorMap = (m: Float32Array): number[] => Array.from({ length: m.length }, (_, i) => m[Math.floor(i / 36) * 36 + 35 - (i % 36)]!);
+    const plain = detectNative(net, p).map;
+    const plainOfMirror = detectNative(net, mirrorRgb(p)).map;
+    expect(Array.from(plainOfMirror)).not.toEqual(mirrorMap(plain));
+    const averaged = detectNativeFlipAveraged(net, p).map;
+    expect(Array.from(detectNativeFlipAveraged(net, mirrorRgb(p)).map)).toEqual(mirrorMap(averaged));
+    expect(averaged[5]).toBeCloseTo(0.5 * (plain[5]! + plainOfMirror[30]!), 6);
+    expect(Array.from(mirrorRgb(mirrorRgb(p)).rgb)).toEqual(Array.from(p.rgb));
   });
 });
