@@ -64,10 +64,25 @@ const ROOFS: Array<[number, number, number]> = [
   [0.2, 0.2, 0.22],
 ];
 
+/**
+ * The builder's working arrays (the float image and the five noise layers: 32 MiB at 1024
+ * texels), kept for the next tile of the same size in this thread instead of allocated per world.
+ * Fresh multi-megabyte arrays cost page faults and, when freed, address-space unmapping that stalls
+ * the other threads of the process (frame-generation workers build one tile per flight). Nothing
+ * of them outlives a build: every element is written before it is read (the parcels tile the
+ * image; noiseLayer writes every sample).
+ */
+let scratch: { N: number; img: Float32Array; layerBuffers: Float32Array[] } | undefined;
+
+function scratchFor(N: number): { img: Float32Array; layerBuffers: Float32Array[] } {
+  if (scratch?.N !== N) scratch = { N, img: new Float32Array(N * N * 3), layerBuffers: Array.from({ length: 5 }, () => new Float32Array(N * N)) };
+  return scratch;
+}
+
 export function buildGround(rng: Rng, o: GroundOptions): GroundTexture {
   const N = o.size;
   if (!Number.isInteger(N) || N < 64 || (N & (N - 1)) !== 0) throw new RangeError(`size=${N}, expected a power of two >= 64`);
-  const img = new Float32Array(N * N * 3);
+  const { img, layerBuffers } = scratchFor(N);
   const parcels: Rect[] = [];
   const roads: Road[] = [];
   splitLand(rng, o, { x: 0, y: 0, w: N, h: N }, 0, parcels, roads);
@@ -79,11 +94,11 @@ export function buildGround(rng: Rng, o: GroundOptions): GroundTexture {
   ];
   const detailSeed = rng.nextU32();
   const layers: NoiseLayers = {
-    coarse: noiseLayer(detailSeed, N, Math.min(128, N / 2)),
-    medium: noiseLayer(detailSeed + 1, N, 32),
-    fine: noiseLayer(detailSeed + 2, N, 8),
-    vfine: noiseLayer(detailSeed + 3, N, 4),
-    canopy: noiseLayer(detailSeed + 4, N, Math.max(2, Math.round(3 / o.texel_m))),
+    coarse: noiseLayer(detailSeed, N, Math.min(128, N / 2), layerBuffers[0]),
+    medium: noiseLayer(detailSeed + 1, N, 32, layerBuffers[1]),
+    fine: noiseLayer(detailSeed + 2, N, 8, layerBuffers[2]),
+    vfine: noiseLayer(detailSeed + 3, N, 4, layerBuffers[3]),
+    canopy: noiseLayer(detailSeed + 4, N, Math.max(2, Math.round(3 / o.texel_m)), layerBuffers[4]),
   };
   const M = N - 1;
   for (const p of parcels) {

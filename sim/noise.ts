@@ -49,13 +49,14 @@ export function fbm2(seed: number, x: number, y: number, period: number, octaves
 /**
  * A whole tileable value-noise layer of size x size samples with lattice cells of `cell` samples
  * (size must be a multiple of cell), computed from a lattice table instead of hashing per sample.
+ * Every sample of `out` (a new array by default) is written.
  */
-export function noiseLayer(seed: number, size: number, cell: number): Float32Array {
+export function noiseLayer(seed: number, size: number, cell: number, out: Float32Array = new Float32Array(size * size)): Float32Array {
+  if (out.length !== size * size) throw new RangeError(`noiseLayer out.length=${out.length}, expected ${size * size}`);
   const c = Math.max(1, Math.round(cell));
   const period = Math.max(1, Math.round(size / c));
   const lat = new Float32Array(period * period);
   for (let y = 0; y < period; y++) for (let x = 0; x < period; x++) lat[y * period + x] = hash32(Math.imul(x, 0x1f1f1f1f) ^ Math.imul(y, 0x5bd1e995) ^ Math.imul(seed, 0x27d4eb2d)) / 4294967296;
-  const out = new Float32Array(size * size);
   const s = new Float32Array(c);
   for (let i = 0; i < c; i++) {
     const t = i / c;

@@ -22,4 +22,9 @@ describe("ground texture bytes", () => {
     expect(digest(7, 1024, 1.3)).toBe("0f059fd75de97b2e00d7ff835bde550b0f28b54428e547d5d2694a6d74e6bba1");
     expect(digest(11, 256, 0.6)).toBe("ef27d6c565f73f0211e19bdffc55ef50146e06cab964ba7bf0e55ee3cd798f52");
   });
+
+  it("do not depend on the tile built before (the working arrays are reused)", () => {
+    digest(3, 1024, 0.9);
+    expect(digest(7, 1024, 1.3)).toBe("0f059fd75de97b2e00d7ff835bde550b0f28b54428e547d5d2694a6d74e6bba1");
+  });
 });
