@@ -46,9 +46,10 @@ export type GenerateOptions = {
   /**
    * Who flies: default the expert with `explore` random actions. A pilot (e.g. the planner on a
    * detector's output) visits the states that pilot reaches; the recorded label stays the
-   * expert's action, the masks the simulator's (DAgger style, Ross et al. 2011).
+   * expert's action, the masks the simulator's (DAgger style, Ross et al. 2011). The pilot is
+   * reset at the start of every flight.
    */
-  pilot?: (env: DroneEnvironment, rgb: Uint8Array) => number;
+  pilot?: FramePilot;
   /**
    * Also record the frames of the last `preCollision_s` seconds before a collision (rendered every
    * control step into a ring buffer, kept only when the flight ends in a collision; frames stay in
@@ -62,6 +63,9 @@ export type GenerateOptions = {
 export function flightRng(rngSeed: number, seed: number): Rng {
   return new Rng((Math.imul(rngSeed, 0x9e3779b1) ^ seed) | 0);
 }
+
+/** A pilot for recorded flights: `reset` starts a flight (its own state starts over), `act` flies one control step. */
+export type FramePilot = { reset(): void; act(env: DroneEnvironment, rgb: Uint8Array): number };
 
 export function generateFrames(options: GenerateOptions): FrameDataset {
   const every = options.recordEvery ?? 3;
@@ -90,6 +94,7 @@ export function generateFrames(options: GenerateOptions): FrameDataset {
     let recorded = 0;
     const history = new StateHistory();
     const pilotRgb = options.pilot === undefined ? undefined : new Uint8Array(env.width * env.height * 3);
+    options.pilot?.reset();
     for (let step = 0; recorded < maxFrames; step++) {
       const obs = env.expertObservation();
       const action = expertAction(obs);
@@ -121,7 +126,7 @@ export function generateFrames(options: GenerateOptions): FrameDataset {
         while (ring.length > 0 && (ring[0]?.step ?? step) <= step - ringSteps) ring.shift();
       }
       const executed =
-        options.pilot !== undefined && pilotRgb !== undefined ? options.pilot(env, pilotRgb) : rng.next() < explore ? rng.int(NUM_ACTIONS) : action;
+        options.pilot !== undefined && pilotRgb !== undefined ? options.pilot.act(env, pilotRgb) : rng.next() < explore ? rng.int(NUM_ACTIONS) : action;
       const ev = env.step(executed);
       if (ev.type === "collision") flight.push(...ring);
       if (ev.type !== "running") break;

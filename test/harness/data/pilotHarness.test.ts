@@ -6,13 +6,15 @@
  * refused where they mean nothing.
  */
 import * as path from "node:path";
-import { seedsOfSplit } from "../../../sim";
+import { seedsOfSplit, splitOfSeed } from "../../../sim";
 import { parseDatasetArgs } from "../../../src/cli/commands/dataset";
 import { parseFitHarnessArgs } from "../../../src/cli/commands/fitHarness";
 import { UsageError } from "../../../src/cli/CliCommand";
 import { initBackend } from "../../../src/harness/backend/initBackend";
-import type { DroneEnvironment } from "../../../src/harness/data/DroneEnvironment";
+import { generateFrames, type FramePilot } from "../../../src/harness/data/generateFrames";
 import { detectorPilot } from "../../../src/harness/data/node/generateFramesParallel";
+import { SeedSource } from "../../../src/harness/data/SeedSplit";
+import { STATE_DIM } from "../../../src/harness/models/stateVector";
 import { simEnvironmentFactory } from "../../../src/harness/data/simEnvironment";
 import { WIRE_ACROSS } from "../eval/wireAcross";
 
@@ -24,16 +26,15 @@ const HARNESS = path.join(MODELS, "harness-contact");
 const factory = simEnvironmentFactory(WIRE_ACROSS, "train", { controlPeriod_s: 0.25 });
 const [seedA, seedB] = seedsOfSplit("train", 2) as [number, number];
 
-type Pilot = (env: DroneEnvironment, rgb: Uint8Array) => number;
-
 /** The pilot's actions over `steps` control steps of a fresh flight of `seed` (stops at its end). */
-function fly(pilot: Pilot, seed: number, steps: number): number[] {
+function fly(pilot: FramePilot, seed: number, steps: number): number[] {
   const env = factory(seed, { perturbed: false });
   const rgb = new Uint8Array(env.width * env.height * 3);
   const actions: number[] = [];
+  pilot.reset();
   for (let i = 0; i < steps; i++) {
     env.render(rgb);
-    const a = pilot(env, rgb);
+    const a = pilot.act(env, rgb);
     actions.push(a);
     if (env.step(a).type !== "running") break;
   }
@@ -51,12 +52,15 @@ describe("the detector pilot with a harness applied", () => {
     expect(corrected).not.toEqual(plain);
   });
 
-  it("starts each flight afresh: a second flight flies as it would from a new pilot", async () => {
+  it("starts each recorded flight afresh: a second flight flies as it would from a new pilot", async () => {
     const harness = { dir: HARNESS, regionClip: 20 };
-    const reused = await detectorPilot(STUDENT, harness);
-    fly(reused, seedA, 120);
-    const second = fly(reused, seedB, 120);
-    expect(second).toEqual(fly(await detectorPilot(STUDENT, harness), seedB, 120));
+    const record = async (seeds: number[]): Promise<number[][]> =>
+      generateFrames({ seeds, source: new SeedSource("train", splitOfSeed), factory, stateDim: STATE_DIM, recordEvery: 4, maxFramesPerFlight: 30, explore: 0, rngSeed: 1, pilot: await detectorPilot(STUDENT, harness) })
+        .frames.filter((f) => f.seed === seedB)
+        .map((f) => Array.from(f.state));
+    const second = await record([seedA, seedB]);
+    expect(second.length).toBeGreaterThan(5);
+    expect(second).toEqual(await record([seedB]));
   });
 });
 

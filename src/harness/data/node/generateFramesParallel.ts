@@ -76,15 +76,8 @@ export async function detectorPilot(dir: string, harness?: FrameRun["pilotHarnes
       : { harness: { model: (await loadSpatialHarness(harness.dir)).model, apply: true, ...(harness.regionClip === undefined ? {} : { options: { regionClip: harness.regionClip } }) } };
   const planner = new PlannerPilot({ type: "detector", detector, ...applied });
   const state = new Float32Array(STATE_DIM);
-  // A new flight is a new environment: the harness's rates, lambda schedule and texture gain start over.
-  let flight: unknown;
-  return (env, rgb) => {
-    if (env !== flight) {
-      flight = env;
-      planner.reset();
-    }
-    return planner.act(rgb, state, env);
-  };
+  // reset (generateFrames, at each flight's start): the harness's rates, lambda schedule and texture gain start over.
+  return { reset: () => planner.reset(), act: (env, rgb) => planner.act(rgb, state, env) };
 }
 
 /** Path of the compiled worker script (workers run JavaScript: dist/ must be built). */
