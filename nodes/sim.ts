@@ -8,7 +8,10 @@
  * Time: the node is the clock source, so it always runs on its own time (use_sim_time is forced
  * to false for this node, as for Gazebo) and publishes /clock every physics tick
  * (1 / imu_rate_hz). Modes:
- * - "realtime": a wall-clock timer ticks the simulation at its physics rate;
+ * - "realtime": a wall-clock timer ticks the simulation at its physics rate; ticks that a busy
+ *   event loop made late are caught up in the next callback (up to realtime_catch_up_s of sim
+ *   time at once, sim/RealtimePacer.ts), so sim time keeps to wall time whenever the machine has
+ *   the capacity on average;
  * - "lockstep": nothing runs by itself; a job or test calls `controller.tick()` /
  *   `controller.advance(s)` and spins the graph, so runs are deterministic and as fast as the CPU
  *   allows.
@@ -37,6 +40,7 @@ import type { BoxList } from "../sim/Renderer";
 import type { Scenario } from "../sim/Scenario";
 import { createSimulation, type Simulation } from "../sim/Simulation";
 import { GROUND_TRUTH_TYPE, SIM_TOPICS } from "../sim/topics";
+import { RealtimePacer } from "../sim/RealtimePacer";
 import { declareBool, declareDouble, declareInt, declareString } from "./common/ros/declareParams";
 
 export type SimMode = "realtime" | "lockstep";
@@ -86,6 +90,7 @@ function declareSimParams(node: RosNode) {
     gpsRate: declareDouble(node, "gps_rate_hz", 0, "GPS rate (0 = the scenario's)", { from: 0, to: 100 }),
     groundTruth: declareBool(node, "publish_ground_truth", true, "Publish sim/ground_truth with every camera frame"),
     cmdTimeout: declareDouble(node, "cmd_timeout_s", 0.5, "Hover when the last cmd_vel is older than this (sim time)", { from: 0.01, to: 60 }),
+    catchUp: declareDouble(node, "realtime_catch_up_s", 0.1, "realtime mode: most sim time run back to back to catch up with the wall clock (0 = skip late ticks, as a plain timer does)", { from: 0, to: 10 }),
     fixLost: declareBool(node, "gps_fix_lost", false, "Report STATUS_NO_FIX on gps/fix (settable at run time)"),
   };
 }
@@ -360,7 +365,13 @@ export function createSimNode(deps: SimNodeDeps = {}): NodeFactory {
     // Publish the initial state at t = 0 so subscribers see the first frame before any command.
     sensors.publishDue(timeNs);
 
-    const timer = p.mode === "realtime" ? node.createTimer(tickNs, tick) : undefined;
+    const pacer = new RealtimePacer(tickNs, BigInt(Math.round(p.catchUp * 1e9)));
+    const timer =
+      p.mode === "realtime"
+        ? node.createTimer(tickNs, () => {
+            for (let n = pacer.due(wallNowNs()); n > 0; n--) tick();
+          })
+        : undefined;
     logger.info(`sim: scenario ${scenario.name} seed ${p.seed}${p.perturbed ? " (perturbed)" : ""}, ${sim.camera.width}x${sim.camera.height} @ ${scenario.camera.rate_hz} Hz, tick ${tick_s * 1000} ms, ${p.mode}`);
 
     const controller: SimNodeController = {
