@@ -25,8 +25,17 @@ function testImage(width: number, height: number): Image {
   return { header: { stamp: { sec: 12, nanosec: 34 }, frame_id: "camera" }, height, width, encoding: "rgb8", is_bigendian: 0, step: width * 3, data };
 }
 
-function startPeer(exe: string, domain: number): { child: ChildProcess; stdout: string[]; exited: Promise<number | null>; ready: Promise<void> } {
-  const child = spawn(exe, [String(domain), "20"], { env: { ...process.env, CYCLONEDDS_URI: LOOPBACK_CONFIG }, stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * Loopback-only, with Cyclone's own message, fragment and socket buffer sizes (14,720 / 1,344 B,
+ * 1 MiB): a peer configured as a stock ROS 2 install would be, receiving our large fragments.
+ */
+const STOCK_SIZES_LOOPBACK_CONFIG =
+  '<CycloneDDS><Domain id="any"><General><Interfaces><NetworkInterface name="lo"/></Interfaces>' +
+  "<AllowMulticast>false</AllowMulticast></General><Discovery><ParticipantIndex>auto</ParticipantIndex>" +
+  '<MaxAutoParticipantIndex>60</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery></Domain></CycloneDDS>';
+
+function startPeer(exe: string, domain: number, config: string): { child: ChildProcess; stdout: string[]; exited: Promise<number | null>; ready: Promise<void> } {
+  const child = spawn(exe, [String(domain), "20"], { env: { ...process.env, CYCLONEDDS_URI: config }, stdio: ["ignore", "pipe", "pipe"] });
   const stdout: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const ready = new Promise<void>((resolve, reject) => {
@@ -47,13 +56,15 @@ describeWithDds("DDS interoperability with a C peer (idlc + gcc + libddsc)", tru
   });
 
   it.each([
-    ["the default domain (0)", undefined],
-    ["ROS_DOMAIN_ID=42", 42],
-  ])("on %s: the peer decodes our /cmd_vel and image, and we decode its String", async (_label, domain) => {
+    ["the default domain (0)", undefined, LOOPBACK_CONFIG, 64, 48],
+    ["ROS_DOMAIN_ID=42", 42, LOOPBACK_CONFIG, 64, 48],
+    // Our image goes out in 62,000 B fragments (LOOPBACK_CONFIG); the peer keeps Cyclone's sizes.
+    ["the default domain, a peer with Cyclone's default sizes and a 256x256 image", undefined, STOCK_SIZES_LOOPBACK_CONFIG, 256, 256],
+  ])("on %s: the peer decodes our /cmd_vel and image, and we decode its String", async (_label, domain, peerConfig, width, height) => {
     const saved = process.env["ROS_DOMAIN_ID"];
     if (domain === undefined) delete process.env["ROS_DOMAIN_ID"];
     else process.env["ROS_DOMAIN_ID"] = String(domain);
-    const peer = startPeer(exe, domain ?? 0);
+    const peer = startPeer(exe, domain ?? 0, peerConfig);
     let graph: DdsGraph | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -64,7 +75,7 @@ describeWithDds("DDS interoperability with a C peer (idlc + gcc + libddsc)", tru
       const node = graph.createNode("interop_test");
       const cmd = node.createPublisher("geometry_msgs/msg/TwistStamped", "/cmd_vel", { qos: QOS_DEFAULT });
       const cam = node.createPublisher<Image>("sensor_msgs/msg/Image", "/camera/image_raw", { qos: QOS_SENSOR_DATA });
-      const image = testImage(64, 48);
+      const image = testImage(width, height);
       const heard = new Promise<string>((resolve) => {
         node.createSubscription<{ data: string }>("std_msgs/msg/String", "/peer/chatter", { qos: QOS_DEFAULT }, (m) => resolve(m.data));
       });
@@ -74,7 +85,7 @@ describeWithDds("DDS interoperability with a C peer (idlc + gcc + libddsc)", tru
         cam.publish(image);
       }, 50);
       const text = await heard;
-      expect(text).toBe(`peer saw cmd_vel x=1.250 wz=-0.500 frame=base_link image 64x48 rgb8 bytes=${64 * 48 * 3} sum=${checksum(image.data)}`);
+      expect(text).toBe(`peer saw cmd_vel x=1.250 wz=-0.500 frame=base_link image ${width}x${height} rgb8 bytes=${width * height * 3} sum=${checksum(image.data)}`);
       expect(cmd.subscriptionCount()).toBeGreaterThanOrEqual(1);
       clearInterval(timer);
       expect(await peer.exited).toBe(0);
