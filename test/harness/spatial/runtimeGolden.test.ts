@@ -1,9 +1,9 @@
 /**
  * The harness step decides what the planner sees (models, flights and committed results depend on
  * its exact numbers), so a speed change to it must leave its outputs alone. The digests below are
- * of SpatialHarnessRuntime before the fused gradient statistics and the specialised warp rows
- * (2026-12-02): every output array and step statistic of six steps with the committed round-2
- * harness on textured frames with a thin line, at clip 2 (regions get clipped) and 0.5.
+ * of SpatialHarnessRuntime as it flew every committed result up to 2026-12-02 (fifth session):
+ * every output array and step statistic of six steps with the committed round-2 harness on
+ * textured frames with a thin line, at clip 2 (regions get clipped) and 0.5.
  */
 import { createHash } from "node:crypto";
 import * as path from "node:path";
