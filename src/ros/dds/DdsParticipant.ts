@@ -12,7 +12,8 @@ import type { DefinitionLookup } from "./topicOps";
  * as it is.
  *
  * Sized for camera images (a 256x256 rgb8 Image is 196,660 B of CDR), as ROS 2's DDS tuning guide
- * advises for large messages:
+ * advises for large messages over Cyclone (a larger SocketReceiveBufferSize;
+ * https://docs.ros.org/en/humble/How-To-Guides/DDS-tuning.html):
  * - the socket receive buffer is requested at 4 MiB (`max` only: Cyclone asks for it and accepts
  *   what the OS allows, net.core.rmem_max; the default asks for 1 MiB). With 1 MiB a burst of
  *   images overflows the socket and reliable readers wait for retransmits.
