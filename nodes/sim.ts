@@ -365,9 +365,9 @@ export function createSimNode(deps: SimNodeDeps = {}): NodeFactory {
     // Publish the initial state at t = 0 so subscribers see the first frame before any command.
     sensors.publishDue(timeNs);
 
-    const pacer = new RealtimePacer(tickNs, BigInt(Math.round(p.catchUp * 1e9)));
+    const pacer = p.mode === "realtime" ? new RealtimePacer(tickNs, BigInt(Math.round(p.catchUp * 1e9))) : undefined;
     const timer =
-      p.mode === "realtime"
+      pacer !== undefined
         ? node.createTimer(tickNs, () => {
             for (let n = pacer.due(wallNowNs()); n > 0; n--) tick();
           })

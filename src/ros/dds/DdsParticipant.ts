@@ -23,12 +23,23 @@ import type { DefinitionLookup } from "./topicOps";
  * loaded 2-core machine (2026-12-02 12:50 UTC): 494-526 Images/s with the defaults, 1553-1666 with
  * the 4 MiB buffer, 1812-1892 with both (p50 0.61-0.74 ms -> 0.45-0.53 ms).
  */
-export const LOOPBACK_CONFIG =
-  '<CycloneDDS><Domain id="any"><General><Interfaces><NetworkInterface name="lo"/></Interfaces>' +
-  "<AllowMulticast>false</AllowMulticast><MaxMessageSize>65500B</MaxMessageSize><FragmentSize>62000B</FragmentSize></General>" +
-  "<Discovery><ParticipantIndex>auto</ParticipantIndex>" +
-  '<MaxAutoParticipantIndex>60</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery>' +
-  '<Internal><SocketReceiveBufferSize max="4MiB"/></Internal></Domain></CycloneDDS>';
+export const LOOPBACK_CONFIG = loopbackConfig();
+
+/**
+ * The loopback-only configuration, sized for images (LOOPBACK_CONFIG) or with Cyclone's own
+ * message, fragment and socket buffer sizes (`sizedForImages: false`, as a stock install has them).
+ */
+export function loopbackConfig(sizedForImages = true): string {
+  const sizes = sizedForImages ? "<MaxMessageSize>65500B</MaxMessageSize><FragmentSize>62000B</FragmentSize>" : "";
+  const buffer = sizedForImages ? '<Internal><SocketReceiveBufferSize max="4MiB"/></Internal>' : "";
+  return (
+    '<CycloneDDS><Domain id="any"><General><Interfaces><NetworkInterface name="lo"/></Interfaces>' +
+    `<AllowMulticast>false</AllowMulticast>${sizes}</General>` +
+    "<Discovery><ParticipantIndex>auto</ParticipantIndex>" +
+    '<MaxAutoParticipantIndex>60</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery>' +
+    `${buffer}</Domain></CycloneDDS>`
+  );
+}
 
 /** rmw: ROS_DOMAIN_ID, default 0; 0..232 are the ids whose ports fit (ROS 2 docs, "The ROS_DOMAIN_ID"). */
 export function rosDomainId(env: NodeJS.ProcessEnv = process.env): number {

@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { DdsGraph, LOOPBACK_CONFIG } from "../../../src/ros/dds";
+import { DdsGraph, LOOPBACK_CONFIG, loopbackConfig } from "../../../src/ros/dds";
 import { QOS_DEFAULT, QOS_SENSOR_DATA } from "../../../src/ros/graph";
 import type { Image } from "../../../nodes/common/sensors/sensorTypes";
 import { buildPeer, describeWithDds } from "./ddsTools";
@@ -24,15 +24,6 @@ function testImage(width: number, height: number): Image {
   for (let i = 0; i < data.length; i++) data[i] = (i * 7 + (i >> 5)) & 0xff;
   return { header: { stamp: { sec: 12, nanosec: 34 }, frame_id: "camera" }, height, width, encoding: "rgb8", is_bigendian: 0, step: width * 3, data };
 }
-
-/**
- * Loopback-only, with Cyclone's own message, fragment and socket buffer sizes (14,720 / 1,344 B,
- * 1 MiB): a peer configured as a stock ROS 2 install would be, receiving our large fragments.
- */
-const STOCK_SIZES_LOOPBACK_CONFIG =
-  '<CycloneDDS><Domain id="any"><General><Interfaces><NetworkInterface name="lo"/></Interfaces>' +
-  "<AllowMulticast>false</AllowMulticast></General><Discovery><ParticipantIndex>auto</ParticipantIndex>" +
-  '<MaxAutoParticipantIndex>60</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery></Domain></CycloneDDS>';
 
 function startPeer(exe: string, domain: number, config: string): { child: ChildProcess; stdout: string[]; exited: Promise<number | null>; ready: Promise<void> } {
   const child = spawn(exe, [String(domain), "20"], { env: { ...process.env, CYCLONEDDS_URI: config }, stdio: ["ignore", "pipe", "pipe"] });
@@ -59,7 +50,7 @@ describeWithDds("DDS interoperability with a C peer (idlc + gcc + libddsc)", tru
     ["the default domain (0)", undefined, LOOPBACK_CONFIG, 64, 48],
     ["ROS_DOMAIN_ID=42", 42, LOOPBACK_CONFIG, 64, 48],
     // Our image goes out in 62,000 B fragments (LOOPBACK_CONFIG); the peer keeps Cyclone's sizes.
-    ["the default domain, a peer with Cyclone's default sizes and a 256x256 image", undefined, STOCK_SIZES_LOOPBACK_CONFIG, 256, 256],
+    ["the default domain, a peer with Cyclone's default sizes and a 256x256 image", undefined, loopbackConfig(false), 256, 256],
   ])("on %s: the peer decodes our /cmd_vel and image, and we decode its String", async (_label, domain, peerConfig, width, height) => {
     const saved = process.env["ROS_DOMAIN_ID"];
     if (domain === undefined) delete process.env["ROS_DOMAIN_ID"];
