@@ -23,6 +23,17 @@ import { TEXTURE_MAX_ALTITUDE_M, TEXTURE_MAX_BOOST, TEXTURE_VARIANCE_THRESHOLD }
  * given, receives the per-cell mean gradient magnitude.
  */
 export function cellGradientVariance(grey: Float32Array | Uint8Array, width: number, height: number, cellPx: number, out: Float32Array, meanOut?: Float32Array): Float32Array {
+  cellGradientStats(grey, width, height, cellPx, meanOut, out);
+  return out;
+}
+
+/**
+ * The per-cell mean (`meanOut`) and variance (`varOut`) of the gradient magnitude, either or both:
+ * cellGradientVariance's arithmetic, bit for bit (each cell sums its pixels row by row in the same
+ * order), with the clamps only in cells on the image border, and without the sum of squares when
+ * only the mean is asked for (the harness's current frame).
+ */
+export function cellGradientStats(grey: Float32Array | Uint8Array, width: number, height: number, cellPx: number, meanOut: Float32Array | undefined, varOut: Float32Array | undefined): void {
   if (grey.length !== width * height) {
     throw new RangeError(`grey length=${grey.length}, expected width*height=${width * height}`);
   }
@@ -31,33 +42,62 @@ export function cellGradientVariance(grey: Float32Array | Uint8Array, width: num
   }
   const gw = width / cellPx;
   const gh = height / cellPx;
-  if (out.length !== gw * gh) {
-    throw new RangeError(`out length=${out.length}, expected ${gw * gh}`);
+  for (const [name, a] of [["meanOut", meanOut], ["out", varOut]] as const) {
+    if (a !== undefined && a.length !== gw * gh) throw new RangeError(`${name} length=${a.length}, expected ${gw * gh}`);
   }
   const n = cellPx * cellPx;
+  const sums = new Float64Array(2);
+  const squares = varOut !== undefined;
   for (let cy = 0; cy < gh; cy++) {
     for (let cx = 0; cx < gw; cx++) {
-      let s = 0;
-      let ss = 0;
-      for (let y = cy * cellPx; y < (cy + 1) * cellPx; y++) {
-        const ym = y > 0 ? y - 1 : 0;
-        const yp = y < height - 1 ? y + 1 : height - 1;
-        for (let x = cx * cellPx; x < (cx + 1) * cellPx; x++) {
-          const xm = x > 0 ? x - 1 : 0;
-          const xp = x < width - 1 ? x + 1 : width - 1;
-          const gx = (grey[y * width + xp]! - grey[y * width + xm]!) / 2;
-          const gy = (grey[yp * width + x]! - grey[ym * width + x]!) / 2;
-          const g = Math.sqrt(gx * gx + gy * gy);
-          s += g;
-          ss += g * g;
-        }
-      }
-      const mean = s / n;
-      out[cy * gw + cx] = Math.max(0, ss / n - mean * mean);
+      if (cy > 0 && cy < gh - 1 && cx > 0 && cx < gw - 1) innerCellSums(grey, width, cx * cellPx, cy * cellPx, cellPx, squares, sums);
+      else borderCellSums(grey, width, height, cx * cellPx, cy * cellPx, cellPx, sums);
+      const mean = sums[0]! / n;
+      if (varOut !== undefined) varOut[cy * gw + cx] = Math.max(0, sums[1]! / n - mean * mean);
       if (meanOut !== undefined) meanOut[cy * gw + cx] = mean;
     }
   }
-  return out;
+}
+
+/** Sum and sum of squares (when `squares`) of g over a cell with no pixel on the image border. */
+function innerCellSums(grey: Float32Array | Uint8Array, width: number, x0: number, y0: number, cellPx: number, squares: boolean, sums: Float64Array): void {
+  let s = 0;
+  let ss = 0;
+  for (let y = y0; y < y0 + cellPx; y++) {
+    const row = y * width;
+    const up = row - width;
+    const down = row + width;
+    for (let x = x0; x < x0 + cellPx; x++) {
+      const gx = (grey[row + x + 1]! - grey[row + x - 1]!) / 2;
+      const gy = (grey[down + x]! - grey[up + x]!) / 2;
+      const g = Math.sqrt(gx * gx + gy * gy);
+      s += g;
+      if (squares) ss += g * g;
+    }
+  }
+  sums[0] = s;
+  sums[1] = ss;
+}
+
+/** Sum and sum of squares of g over a cell on the image border (neighbours clamped to the image). */
+function borderCellSums(grey: Float32Array | Uint8Array, width: number, height: number, x0: number, y0: number, cellPx: number, sums: Float64Array): void {
+  let s = 0;
+  let ss = 0;
+  for (let y = y0; y < y0 + cellPx; y++) {
+    const ym = y > 0 ? y - 1 : 0;
+    const yp = y < height - 1 ? y + 1 : height - 1;
+    for (let x = x0; x < x0 + cellPx; x++) {
+      const xm = x > 0 ? x - 1 : 0;
+      const xp = x < width - 1 ? x + 1 : width - 1;
+      const gx = (grey[y * width + xp]! - grey[y * width + xm]!) / 2;
+      const gy = (grey[yp * width + x]! - grey[ym * width + x]!) / 2;
+      const g = Math.sqrt(gx * gx + gy * gy);
+      s += g;
+      ss += g * g;
+    }
+  }
+  sums[0] = s;
+  sums[1] = ss;
 }
 
 export type TextureGainInputs = {

@@ -238,7 +238,7 @@ function neighbourMean(h1: Float32Array, rows: number, cols: number, H1: number,
  */
 export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, rows: number, cols: number, ws: SpatialWorkspace, risk: Float32Array, sensitivity: Float32Array): void {
   const cells = rows * cols;
-  const C = HARNESS_CELL_CHANNELS;
+  const C: 8 = HARNESS_CELL_CHANNELS; // static check: the unrolled first layer reads eight inputs
   const H1 = w.hidden1;
   const H2 = w.hidden2;
   const J = NUM_SENSITIVITY_DIMS;
@@ -251,11 +251,14 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
   const { h1, m1, h2, t1, t2, x } = ws;
   const { l1b, l2b, sw, sb, rw, rb, sScale } = w;
   for (let c = 0; c < cells; c++) {
+    // The cell's eight inputs read once (C is 8: the static check below); each sum keeps the
+    // order of the plain loop, l1b[k] + f0 t[0] + f1 t[1] + ... (left to right).
     const f = c * C;
+    const f0 = features[f]!, f1 = features[f + 1]!, f2 = features[f + 2]!, f3 = features[f + 3]!;
+    const f4 = features[f + 4]!, f5 = features[f + 5]!, f6 = features[f + 6]!, f7 = features[f + 7]!;
     for (let k = 0; k < H1; k++) {
       const t = k * C;
-      let a = l1b[k]!;
-      for (let i = 0; i < C; i++) a += features[f + i]! * t1[t + i]!;
+      const a = l1b[k]! + f0 * t1[t]! + f1 * t1[t + 1]! + f2 * t1[t + 2]! + f3 * t1[t + 3]! + f4 * t1[t + 4]! + f5 * t1[t + 5]! + f6 * t1[t + 6]! + f7 * t1[t + 7]!;
       h1[c * H1 + k] = a > 0 ? a : 0;
     }
   }

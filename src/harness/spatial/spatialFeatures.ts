@@ -8,16 +8,16 @@
  *       (the seed's texture measure of 4.2, textureGain.ts)
  *  7    the cell's image row, -1 (top) to 1 (bottom): where the horizon and the ground are
  */
-import { cellGradientVariance } from "../correction/textureGain";
+import { cellGradientStats } from "../correction/textureGain";
 import { HARNESS_CELL_CHANNELS } from "./SpatialHarness";
 
 /** Detector outputs per cell (DetectorRuntime.logits): 4 class logits then the near-threat logit. */
 export const DETECTOR_OUTPUTS_PER_CELL = 5;
 
-export type FeatureWorkspace = { gradMean: Float32Array; gradVar: Float32Array; scratch: Float32Array };
+export type FeatureWorkspace = { gradMean: Float32Array; gradVar: Float32Array };
 
 export function featureWorkspace(cells: number): FeatureWorkspace {
-  return { gradMean: new Float32Array(cells), gradVar: new Float32Array(cells), scratch: new Float32Array(cells) };
+  return { gradMean: new Float32Array(cells), gradVar: new Float32Array(cells) };
 }
 
 /**
@@ -28,8 +28,8 @@ export function featureWorkspace(cells: number): FeatureWorkspace {
  */
 export function imageFeatures(grey: Float32Array, imaginedGrey: Float32Array, width: number, height: number, cellPx: number, ws: FeatureWorkspace): void {
   if (ws.gradMean.length !== (width / cellPx) * (height / cellPx)) throw new RangeError(`imageFeatures: workspace of ${ws.gradMean.length} cells for a ${width}x${height} frame of ${cellPx} px cells`);
-  cellGradientVariance(grey, width, height, cellPx, ws.scratch, ws.gradMean);
-  cellGradientVariance(imaginedGrey, width, height, cellPx, ws.gradVar);
+  cellGradientStats(grey, width, height, cellPx, ws.gradMean, undefined);
+  cellGradientStats(imaginedGrey, width, height, cellPx, undefined, ws.gradVar);
 }
 
 /** Every channel per cell, from the detector's logits and the image side already in `ws` (imageFeatures). */

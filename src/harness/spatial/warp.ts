@@ -115,6 +115,15 @@ function warpGreyRow(img: ArrayLike<number>, r0: number, r1: number, ay: number,
 /** Mean grey (0-255) of an rgb8 frame into `out` (width*height). */
 export function greyFromRgb8(rgb8: Uint8Array | Float32Array, out: Float32Array): Float32Array {
   if (rgb8.length !== out.length * 3) throw new RangeError(`rgb8 length=${rgb8.length}, expected ${out.length * 3}`);
+  if (rgb8 instanceof Uint8Array) {
+    // 8-bit sums take 766 values: a table of (sum / 3) rounded to float32, the same bits as dividing.
+    const third = GREY_OF_SUM;
+    for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = third[rgb8[j]! + rgb8[j + 1]! + rgb8[j + 2]!]!;
+    return out;
+  }
   for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = (rgb8[j]! + rgb8[j + 1]! + rgb8[j + 2]!) / 3;
   return out;
 }
+
+/** (r + g + b) / 3 for every 8-bit sum 0..765, as float32 (greyFromRgb8). */
+const GREY_OF_SUM = Float32Array.from({ length: 3 * 255 + 1 }, (_, s) => s / 3);

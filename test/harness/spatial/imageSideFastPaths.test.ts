@@ -1,0 +1,83 @@
+/**
+ * The harness's image side has fast paths (cellGradientStats without clamps inside the image and
+ * without the sum of squares when only the mean is asked for; greyFromRgb8 by a table for 8-bit
+ * frames). They must give the same bits as the plain loops they replace, which are written out
+ * here as the reference: every cell of an odd-sized grid (border and inner cells), several cell
+ * sizes, and every 8-bit grey sum.
+ */
+import { cellGradientStats, cellGradientVariance } from "../../../src/harness/correction/textureGain";
+import { greyFromRgb8 } from "../../../src/harness/spatial/warp";
+import { Rng } from "../../../src/util/Rng";
+
+/** The per-pixel loop with clamped neighbours: mean and variance of g per cell. */
+function reference(grey: Float32Array, width: number, height: number, cellPx: number): { mean: Float32Array; variance: Float32Array } {
+  const gw = width / cellPx;
+  const gh = height / cellPx;
+  const mean = new Float32Array(gw * gh);
+  const variance = new Float32Array(gw * gh);
+  for (let cy = 0; cy < gh; cy++) {
+    for (let cx = 0; cx < gw; cx++) {
+      let s = 0;
+      let ss = 0;
+      for (let y = cy * cellPx; y < (cy + 1) * cellPx; y++) {
+        for (let x = cx * cellPx; x < (cx + 1) * cellPx; x++) {
+          const at = (xx: number, yy: number): number => grey[Math.min(height - 1, Math.max(0, yy)) * width + Math.min(width - 1, Math.max(0, xx))]!;
+          const gx = (at(x + 1, y) - at(x - 1, y)) / 2;
+          const gy = (at(x, y + 1) - at(x, y - 1)) / 2;
+          const g = Math.sqrt(gx * gx + gy * gy);
+          s += g;
+          ss += g * g;
+        }
+      }
+      const m = s / (cellPx * cellPx);
+      mean[cy * gw + cx] = m;
+      variance[cy * gw + cx] = Math.max(0, ss / (cellPx * cellPx) - m * m);
+    }
+  }
+  return { mean, variance };
+}
+
+describe("the harness image side's fast paths", () => {
+  it.each([
+    [8, 40, 56],
+    [4, 20, 12],
+    [2, 6, 6],
+    [1, 3, 5],
+  ])("cellGradientStats with %i px cells on %ix%i equals the clamped per-pixel loop, bit for bit", (cellPx, width, height) => {
+    const rng = new Rng(cellPx);
+    const grey = Float32Array.from({ length: width * height }, () => rng.uniform(0, 255));
+    const ref = reference(grey, width, height, cellPx);
+    const cells = (width / cellPx) * (height / cellPx);
+    const mean = new Float32Array(cells);
+    const variance = new Float32Array(cells);
+    cellGradientStats(grey, width, height, cellPx, mean, variance);
+    expect(Array.from(mean)).toEqual(Array.from(ref.mean));
+    expect(Array.from(variance)).toEqual(Array.from(ref.variance));
+    const meanOnly = new Float32Array(cells);
+    cellGradientStats(grey, width, height, cellPx, meanOnly, undefined);
+    expect(Array.from(meanOnly)).toEqual(Array.from(ref.mean));
+    const varOnly = new Float32Array(cells);
+    cellGradientStats(grey, width, height, cellPx, undefined, varOnly);
+    expect(Array.from(varOnly)).toEqual(Array.from(ref.variance));
+    expect(Array.from(cellGradientVariance(grey, width, height, cellPx, new Float32Array(cells)))).toEqual(Array.from(ref.variance));
+  });
+
+  it("cellGradientStats names a wrong output length", () => {
+    expect(() => cellGradientStats(new Float32Array(64), 8, 8, 4, new Float32Array(3), undefined)).toThrow(/meanOut length=3, expected 4/);
+    expect(() => cellGradientStats(new Float32Array(64), 8, 8, 4, undefined, new Float32Array(5))).toThrow(/out length=5, expected 4/);
+  });
+
+  it("greyFromRgb8 on 8-bit frames equals (r + g + b) / 3 for every sum, and float frames take the division", () => {
+    const n = 3 * 255 + 1;
+    const rgb = new Uint8Array(3 * n);
+    for (let s = 0; s < n; s++) {
+      rgb[3 * s] = Math.min(255, s);
+      rgb[3 * s + 1] = Math.min(255, Math.max(0, s - 255));
+      rgb[3 * s + 2] = Math.max(0, s - 510);
+    }
+    const grey = greyFromRgb8(rgb, new Float32Array(n));
+    for (let s = 0; s < n; s++) expect(grey[s]).toBe(Math.fround(s / 3));
+    const f = Float32Array.from([0.25, 0.5, 1, 200.5, 3, 7]);
+    expect(Array.from(greyFromRgb8(f, new Float32Array(2)))).toEqual([Math.fround(1.75 / 3), Math.fround(210.5 / 3)]);
+  });
+});
