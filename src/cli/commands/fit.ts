@@ -17,15 +17,18 @@ import { SeedSource } from "../../harness/data/SeedSplit";
 import { writeFileAtomicSync, configOf, encodeModel, inputSpecs, loadModel, loadTeacher, normalisationInfo, MODEL_FORMAT_VERSION } from "../../harness/modelfile";
 import { Teacher } from "../../harness/models/Teacher";
 import { runDetectorStage, type CurvePoint } from "../../harness/training/detectorStage";
+import { evaluateDetector } from "../../harness/eval/evaluateDetector";
+import type { DetectorReport } from "../../harness/eval/detectorReport";
 import { DEFAULT_CAMERA_EFFECTS } from "../../vision/cameraEffects";
 import { intArg, numberArg, printedHelp } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness fit --data <cache dir>[,<cache dir>...] --val <cache dir> --size teacher|student --out <dir> [--minutes M] [--steps N] [--batch B] [--crop C] [--lr X] " +
-  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--init <detector dir>] [--augment camera] [--seed N] [--resume]";
+  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--init <detector dir>] [--augment camera] [--seed N] [--resume]\n" +
+  "       drone-harness fit --evaluate <detector dir> --val <cache dir>   (the final validation report of a saved detector, no training)";
 
-type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string; augment: boolean; seed: number };
+type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string; evaluate?: string; augment: boolean; seed: number };
 
 export function parseFitArgs(args: string[]): FitArgs {
   const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false, augment: false, seed: 1 };
@@ -52,6 +55,7 @@ export function parseFitArgs(args: string[]): FitArgs {
       case "--resume": a.resume = true; break;
       case "--distill": a.distill = args[++i] ?? ""; break;
       case "--init": a.init = args[++i] ?? ""; break;
+      case "--evaluate": a.evaluate = args[++i] ?? ""; break;
       case "--seed": a.seed = intArg(f, args[++i], 0); break;
       case "--augment": {
         const v = args[++i];
@@ -61,6 +65,10 @@ export function parseFitArgs(args: string[]): FitArgs {
       }
       default: throw new UsageError(`unknown argument "${f}"`);
     }
+  }
+  if (a.evaluate !== undefined) {
+    if (a.evaluate === "" || a.val === "") throw new UsageError("--evaluate needs a detector directory and --val <cache dir>");
+    return a;
   }
   if (a.data === "" || a.val === "" || a.out === "") throw new UsageError("--data, --val and --out are required");
   if (a.crop % 32 !== 0) throw new UsageError(`--crop=${a.crop}, expected a multiple of 32`);
@@ -82,12 +90,35 @@ function saveDetector(dir: string, model: Teacher, note: string, meta: Record<st
   writeFileAtomicSync(path.join(dir, "fit.json"), `${JSON.stringify(meta, null, 2)}\n`);
 }
 
+/** The validation report as fit prints it. */
+function validationLines(r: DetectorReport): string {
+  const f = (x: number): string => x.toFixed(3);
+  return (
+    `validation (${r.frames} frames, ${r.approachFrames} approach):\n` +
+    `  wire AP visible ${f(r.visible.wire)}, approach ${f(r.approach.wire)}, all-pixels ${f(r.allPixels.wire)}; wire+branch visible ${f(r.visible.wire_branch)}; threat AP ${f(r.threat)}\n`
+  );
+}
+
+/** `--evaluate`: a saved detector on every frame of a validation cache, with the code of fit's final report. */
+async function evaluateSaved(dir: string, valDir: string, out: (s: string) => void): Promise<number> {
+  const val = new FrameCacheDir(valDir).read((s) => new SeedSource("val", splitOfSeed).require(s));
+  if (val.frames.length === 0) throw new UsageError(`--val ${valDir}: no cached flights (run drone-harness dataset first)`);
+  const { model } = await loadTeacher(dir);
+  try {
+    out(`fit --evaluate ${dir}: ${validationLines(evaluateDetector(model, val))}`);
+  } finally {
+    model.dispose();
+  }
+  return 0;
+}
+
 export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
     if (printedHelp(args, USAGE, io.out)) return 0;
     const a = parseFitArgs(args);
     const backend = await initBackend({ warn: (m) => io.err(`${m}\n`) });
+    if (a.evaluate !== undefined) return evaluateSaved(a.evaluate, a.val, io.out);
     // --data takes a comma list of caches (expert flights, planner flights): one training set.
     const parts = a.data.split(",").map((d) => new FrameCacheDir(d).read((s) => new SeedSource("train", splitOfSeed).require(s)));
     const train = { grid: parts[0]?.grid ?? { width: 256, height: 256, cell_px: 8 }, frames: parts.flatMap((p) => p.frames) };
@@ -123,9 +154,7 @@ export const command: CliCommand = {
         ...(resume === undefined ? {} : { resume }),
       },
     );
-    const f = (x: number): string => x.toFixed(3);
-    io.out(`fit ${a.size}: ${r.steps} steps in ${((performance.now() - t0) / 60000).toFixed(1)} min; validation (${r.report.frames} frames, ${r.report.approachFrames} approach):\n`);
-    io.out(`  wire AP visible ${f(r.report.visible.wire)}, approach ${f(r.report.approach.wire)}, all-pixels ${f(r.report.allPixels.wire)}; wire+branch visible ${f(r.report.visible.wire_branch)}; threat AP ${f(r.report.threat)}\n`);
+    io.out(`fit ${a.size}: ${r.steps} steps in ${((performance.now() - t0) / 60000).toFixed(1)} min; ${validationLines(r.report)}`);
     io.out(`  model: ${path.join(a.out, a.size)}\n`);
     return 0;
   },

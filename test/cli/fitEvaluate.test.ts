@@ -1,0 +1,54 @@
+/**
+ * `drone-harness fit --evaluate <detector> --val <cache>`: a saved detector's validation report on
+ * every frame of a cache, with the code of fit's final report (how two teachers are compared on
+ * the same regenerated cache). Fake-environment frames written under real validation seeds.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { seedsOfSplit } from "../../sim";
+import { command, parseFitArgs } from "../../src/cli/commands/fit";
+import { initBackend } from "../../src/harness/backend/initBackend";
+import { generateFrames } from "../../src/harness/data/generateFrames";
+import { FrameCacheDir } from "../../src/harness/data/node/FrameCacheDir";
+import { SeedSource } from "../../src/harness/data/SeedSplit";
+import { saveModelSync } from "../../src/harness/modelfile";
+import { Teacher } from "../../src/harness/models/Teacher";
+import { STATE_DIM } from "../../src/harness/models/stateVector";
+import { evaluateDetector } from "../../src/harness/training/detectorStage";
+import { trainDetector } from "../../src/harness/training/trainDetector";
+import { FakeEnvironment } from "../harness/training/fakeEnvironment";
+
+beforeAll(async () => {
+  await initBackend({ prefer: "wasm" });
+});
+
+describe("fit --evaluate", () => {
+  it("prints the saved detector's wire AP on every frame of the cache, as evaluateDetector computes it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dh-fit-eval-"));
+    try {
+      const seeds = seedsOfSplit("val", 2);
+      const data = generateFrames({ seeds, source: new SeedSource("val", () => "val"), factory: (s) => new FakeEnvironment(s, 10, 5, 40), stateDim: STATE_DIM, recordEvery: 2, maxFramesPerFlight: 8, explore: 0, rngSeed: 1 });
+      const cache = new FrameCacheDir(path.join(dir, "val"));
+      cache.open({ version: 1, scenario: "fake", split: "val", recording: {} });
+      for (const s of seeds) cache.write(s, data.grid, STATE_DIM, data.frames.filter((f) => f.seed === s));
+      const model = new Teacher({ channels: [6, 8, 8], headHidden: 8, seed: 3, context: [2], threatLogit: true });
+      trainDetector(model, data, { steps: 30, batch: 4, crop: 32, learningRate: 5e-3, seed: 1 });
+      saveModelSync(path.join(dir, "det"), model, { scenario: "fake", seed: 3, notes: "test" });
+      const expected = evaluateDetector(model, data);
+      model.dispose();
+      let out = "";
+      const rc = await command.run(["--evaluate", path.join(dir, "det"), "--val", path.join(dir, "val")], { out: (s: string) => void (out += s), err: () => undefined });
+      expect(rc).toBe(0);
+      expect(out).toContain(`validation (${data.frames.length} frames`);
+      expect(out).toContain(`wire AP visible ${expected.visible.wire.toFixed(3)}, approach ${expected.approach.wire.toFixed(3)}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("needs a detector directory and --val, and no training flags", () => {
+    expect(parseFitArgs(["--evaluate", "models/x", "--val", "cache/v"]).evaluate).toBe("models/x");
+    expect(() => parseFitArgs(["--evaluate", "models/x"])).toThrow(/--evaluate needs a detector directory and --val/);
+  });
+});
