@@ -97,10 +97,37 @@ export function warpImage(img: ArrayLike<number>, width: number, height: number,
 /**
  * One output row of warpImage for a one-channel image (the harness's grey frame, every flight
  * frame): the same arithmetic as the general loop without the per-channel loop, and `| 0` for
- * Math.floor (vx is clamped to [0, xMax]), so the same bits in about half the time.
+ * Math.floor (vx is clamped to [0, xMax]), so the same bits in about half the time. vx grows with
+ * x (k > 0), so the pixels whose vx lies in [0, xMax) form one run [xa, xb): there no clamp can
+ * fire and sx1 = sx0 + 1, and the run is found with the loop's own expression vx0 + k * x (a NaN
+ * vx0 gives an empty run: every pixel takes the general path, as before).
  */
 function warpGreyRow(img: ArrayLike<number>, r0: number, r1: number, ay: number, vx0: number, k: number, xMax: number, width: number, out: Float32Array, o: number): void {
-  for (let x = 0; x < width; x++) {
+  let xa = 0;
+  while (xa < width && vx0 + k * xa < 0) xa++;
+  let xb = Math.floor((xMax - vx0) / k) - 1;
+  if (!(xb >= xa)) xb = xa;
+  if (xb > width) xb = width;
+  while (xb > xa && !(vx0 + k * (xb - 1) < xMax)) xb--;
+  while (xb < width && vx0 + k * xb < xMax) xb++;
+  warpGreyPixels(img, r0, r1, ay, vx0, k, xMax, 0, xa, out, o);
+  const by = 1 - ay;
+  for (let x = xa; x < xb; x++) {
+    const vx = vx0 + k * x;
+    const sx0 = vx | 0;
+    const ax = vx - sx0;
+    const p = r0 + sx0;
+    const q = r1 + sx0;
+    const top = img[p]! * (1 - ax) + img[p + 1]! * ax;
+    const bottom = img[q]! * (1 - ax) + img[q + 1]! * ax;
+    out[o + x] = top * by + bottom * ay;
+  }
+  warpGreyPixels(img, r0, r1, ay, vx0, k, xMax, xb, width, out, o);
+}
+
+/** Pixels x0 <= x < x1 of a warpGreyRow row with every clamp tested. */
+function warpGreyPixels(img: ArrayLike<number>, r0: number, r1: number, ay: number, vx0: number, k: number, xMax: number, x0: number, x1: number, out: Float32Array, o: number): void {
+  for (let x = x0; x < x1; x++) {
     let vx = vx0 + k * x;
     vx = vx < 0 ? 0 : vx > xMax ? xMax : vx;
     const sx0 = vx | 0;

@@ -3,10 +3,11 @@
  * without the sum of squares when only the mean is asked for; greyFromRgb8 by a table for 8-bit
  * frames). They must give the same bits as the plain loops they replace, which are written out
  * here as the reference: every cell of an odd-sized grid (border and inner cells), several cell
- * sizes, and every 8-bit grey sum.
+ * sizes, and every 8-bit grey sum. The one-channel warp (a clamp-free run per row) must equal the
+ * general per-channel loop of the same function.
  */
 import { cellGradientStats, cellGradientVariance } from "../../../src/harness/correction/textureGain";
-import { greyFromRgb8 } from "../../../src/harness/spatial/warp";
+import { greyFromRgb8, warpCamera, warpImage, type ImaginedMotion } from "../../../src/harness/spatial/warp";
 import { Rng } from "../../../src/util/Rng";
 
 /** The per-pixel loop with clamped neighbours: mean and variance of g per cell. */
@@ -79,5 +80,28 @@ describe("the harness image side's fast paths", () => {
     for (let s = 0; s < n; s++) expect(grey[s]).toBe(Math.fround(s / 3));
     const f = Float32Array.from([0.25, 0.5, 1, 200.5, 3, 7]);
     expect(Array.from(greyFromRgb8(f, new Float32Array(2)))).toEqual([Math.fround(1.75 / 3), Math.fround(210.5 / 3)]);
+  });
+
+  it.each<[string, Partial<ImaginedMotion>]>([
+    ["forward 1 m at 6 m", {}],
+    ["forward 1 m at 0.5 m (the strongest zoom)", { altitude_m: 0.5 }],
+    ["a yaw to the left (the left edge clamps)", { yaw_rad: 0.3 }],
+    ["a yaw to the right (the right edge clamps)", { yaw_rad: -0.3 }],
+    ["a yaw beyond the image (every pixel clamps)", { yaw_rad: 3 }],
+    ["a pitch and a body pitch", { pitchDown_rad: 0.2, bodyPitch_rad: -0.1 }],
+    ["no motion", { forward_m: 0 }],
+    ["a NaN yaw", { yaw_rad: Number.NaN }],
+  ])("the one-channel warp equals the general loop: %s", (_name, motion) => {
+    const W = 48;
+    const H = 40;
+    const rng = new Rng(3);
+    const grey = Float32Array.from({ length: W * H }, () => rng.uniform(0, 255));
+    const rgb = new Float32Array(3 * W * H);
+    for (let i = 0; i < W * H; i++) rgb.fill(grey[i]!, 3 * i, 3 * i + 3);
+    const cam = warpCamera(W, H, Math.PI / 2, 0.09);
+    const m: ImaginedMotion = { forward_m: 1, yaw_rad: 0, pitchDown_rad: 0, altitude_m: 6, bodyPitch_rad: 0.05, ...motion };
+    const one = warpImage(grey, W, H, 1, cam, m, new Float32Array(W * H));
+    const three = warpImage(rgb, W, H, 3, cam, m, new Float32Array(3 * W * H));
+    expect(Array.from(one)).toEqual(Array.from({ length: W * H }, (_, i) => three[3 * i]!));
   });
 });
