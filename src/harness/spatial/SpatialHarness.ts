@@ -164,11 +164,11 @@ export type SpatialHarnessWeights = {
  * per output unit with each (h1, m1) weight pair side by side). Same values, so the sums are the
  * same bits; they are rebuilt when forwardCells is given other weights than `packedFrom`.
  */
-export type SpatialWorkspace = { h1: Float32Array; m1: Float32Array; h2: Float32Array; t1: Float64Array; t2: Float64Array; x: Float64Array; packedFrom: SpatialHarnessWeights | undefined };
+export type SpatialWorkspace = { h1: Float32Array; m1: Float32Array; h2: Float32Array; t1: Float64Array; t2: Float64Array; packedFrom: SpatialHarnessWeights | undefined };
 
 export function spatialWorkspace(w: SpatialHarnessWeights, cells: number): SpatialWorkspace {
   const H1 = w.hidden1;
-  const ws: SpatialWorkspace = { h1: new Float32Array(cells * H1), m1: new Float32Array(cells * H1), h2: new Float32Array(cells * w.hidden2), t1: new Float64Array(H1 * HARNESS_CELL_CHANNELS), t2: new Float64Array(w.hidden2 * 2 * H1), x: new Float64Array(2 * H1), packedFrom: undefined };
+  const ws: SpatialWorkspace = { h1: new Float32Array(cells * H1), m1: new Float32Array(cells * H1), h2: new Float32Array(cells * w.hidden2), t1: new Float64Array(H1 * HARNESS_CELL_CHANNELS), t2: new Float64Array(w.hidden2 * 2 * H1), packedFrom: undefined };
   packWeights(w, ws);
   return ws;
 }
@@ -248,7 +248,7 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
     throw new RangeError(`forwardCells: features ${features.length}, risk ${risk.length}, sensitivity ${sensitivity.length} for a ${rows}x${cols} grid`);
   }
   if (ws.packedFrom !== w) packWeights(w, ws);
-  const { h1, m1, h2, t1, t2, x } = ws;
+  const { h1, m1, h2, t1, t2 } = ws;
   const { l1b, l2b, sw, sb, rw, rb, sScale } = w;
   for (let c = 0; c < cells; c++) {
     // The cell's eight inputs read once (C is 8: the static check below); each sum keeps the
@@ -266,14 +266,10 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
   for (let c = 0; c < cells; c++) {
     const o1 = c * H1;
     const o2 = c * H2;
-    for (let i = 0; i < H1; i++) {
-      x[2 * i] = h1[o1 + i]!;
-      x[2 * i + 1] = m1[o1 + i]!;
-    }
     for (let k = 0; k < H2; k++) {
       const t = k * 2 * H1;
       let a = l2b[k]!;
-      for (let i = 0; i < 2 * H1; i += 2) a += x[i]! * t2[t + i]! + x[i + 1]! * t2[t + i + 1]!;
+      for (let i = 0; i < H1; i++) a += h1[o1 + i]! * t2[t + 2 * i]! + m1[o1 + i]! * t2[t + 2 * i + 1]!;
       h2[o2 + k] = a > 0 ? a : 0;
     }
     for (let j = 0; j < J; j++) {
