@@ -9,6 +9,15 @@ import { DEFAULT_VIEWS } from "../../src/harness/data/simViews";
 
 const base = ["--scenario", "default", "--flights", "4", "--cache", "/tmp/x"];
 
+describe("dataset --perturbed", () => {
+  it("records the perturbation block on validation seeds only", () => {
+    expect(parseDatasetArgs(base).perturbed).toBe(false);
+    expect(parseDatasetArgs([...base, "--split", "val", "--perturbed"]).perturbed).toBe(true);
+    expect(() => parseDatasetArgs([...base, "--perturbed"])).toThrow(/--perturbed .*validation only \(--split val\)/);
+    expect(() => parseDatasetArgs([...base, "--split", "val", "--perturbed", "--views", "overhead"])).toThrow(/drop --views overhead/);
+  });
+});
+
 describe("dataset --views", () => {
   it("flies by default and renders DEFAULT_VIEWS.perWorld views with --views overhead", () => {
     expect(parseDatasetArgs(base).viewsPerWorld).toBe(0);

@@ -4,6 +4,7 @@
  * The data stage of the staged training (issue 12 item 5): expert flights on the first N seeds of
  * a split, recorded with the visible-only masks and near-threat cells into a frame cache on disk,
  * on worker threads (both cores by default). A rerun resumes: flights already cached are skipped.
+ * `--perturbed` (val only) flies the scenario's perturbation block, the shift of the perturbed rows.
  * `--views overhead` renders camera poses above each seed's wires looking down at them instead of
  * flying (src/harness/data/generateViews.ts; issue 14 item 2), for detector training only.
  */
@@ -17,7 +18,7 @@ import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness dataset --scenario <yaml|name> --split train|val --flights N --cache <dir> [--workers N] [--record-every N] " +
-  "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S] [--pilot-detector <fit model dir> [--pilot-harness <spatial harness dir> [--region-clip X]]] [--first-seed N] " +
+  "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S] [--pilot-detector <fit model dir> [--pilot-harness <spatial harness dir> [--region-clip X]]] [--first-seed N] [--perturbed] " +
   "[--views overhead [--views-per-world N] [--views-wire-scale MIN,MAX]]";
 
 export type DatasetArgs = {
@@ -39,12 +40,14 @@ export type DatasetArgs = {
   firstSeed: number;
   /** Overhead views per world instead of flights (generateViews.ts); 0 = flights. */
   viewsPerWorld: number;
+  /** Fly the scenario's perturbation block (the robustness shift of the perturbed rows); val only. */
+  perturbed: boolean;
   /** Conductor radius multiplier range of the views (ViewOptions.wireRadiusScale). */
   viewsWireScale: [number, number];
 };
 
 export function parseDatasetArgs(args: string[]): DatasetArgs {
-  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25, firstSeed: 0, viewsPerWorld: 0, viewsWireScale: [...DEFAULT_VIEWS.wireRadiusScale] };
+  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25, firstSeed: 0, viewsPerWorld: 0, perturbed: false, viewsWireScale: [...DEFAULT_VIEWS.wireRadiusScale] };
   let views = false;
   let wireScale = false;
   for (let i = 0; i < args.length; i++) {
@@ -70,6 +73,7 @@ export function parseDatasetArgs(args: string[]): DatasetArgs {
       case "--pilot-harness": out.pilotHarness = args[++i] ?? ""; break;
       case "--region-clip": out.regionClip = numberArg(a, args[++i], 1e-3, 100); break;
       case "--first-seed": out.firstSeed = intArg(a, args[++i], 0); break;
+      case "--perturbed": out.perturbed = true; break;
       case "--views": {
         const v = args[++i];
         if (v !== "overhead") throw new UsageError(`--views=${v ?? "(missing)"}, expected overhead`);
@@ -88,6 +92,8 @@ export function parseDatasetArgs(args: string[]): DatasetArgs {
   if (views && out.pilotDetector !== undefined) throw new UsageError("--views overhead renders views, it flies no pilot: drop --pilot-detector");
   if (out.pilotHarness !== undefined && out.pilotDetector === undefined) throw new UsageError("--pilot-harness corrects the pilot detector's cells: give --pilot-detector too");
   if (out.regionClip !== undefined && out.pilotHarness === undefined) throw new UsageError("--region-clip is the clip of the applied harness: give --pilot-harness too");
+  if (out.perturbed && out.split !== "val") throw new UsageError("--perturbed records the robustness shift of the perturbed evaluation rows: validation only (--split val), so training never sees it");
+  if (out.perturbed && views) throw new UsageError("--perturbed flies the perturbed scenario: drop --views overhead");
   if (views && out.viewsPerWorld === 0) out.viewsPerWorld = DEFAULT_VIEWS.perWorld;
   return out;
 }
@@ -120,7 +126,7 @@ export const command: CliCommand = {
       ...(a.pilotDetector === undefined ? {} : { pilotDetector: a.pilotDetector }),
       ...(a.pilotHarness === undefined ? {} : { pilotHarness: { dir: a.pilotHarness, ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }) } }),
       ...(a.viewsPerWorld === 0 ? {} : { views: { ...DEFAULT_VIEWS, perWorld: a.viewsPerWorld, wireRadiusScale: a.viewsWireScale } }),
-      recording: { recordEvery: a.recordEvery, maxFramesPerFlight: a.framesPerFlight, explore: a.explore, rngSeed: a.rngSeed, preCollision_s: a.preCollision_s },
+      recording: { recordEvery: a.recordEvery, maxFramesPerFlight: a.framesPerFlight, explore: a.explore, rngSeed: a.rngSeed, preCollision_s: a.preCollision_s, ...(a.perturbed ? { perturbed: true } : {}) },
       onProgress: (p) => {
         const now = performance.now();
         if (now - last < 2000 && p.done < p.total) return;
