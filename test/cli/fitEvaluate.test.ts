@@ -47,7 +47,7 @@ describe("fit --evaluate", () => {
     }
   });
 
-  it("needs a detector directory and --val, and no training flags", () => {
+  it("needs a detector directory and --val", () => {
     expect(parseFitArgs(["--evaluate", "models/x", "--val", "cache/v"]).evaluate).toBe("models/x");
     expect(() => parseFitArgs(["--evaluate", "models/x"])).toThrow(/--evaluate needs a detector directory and --val/);
   });

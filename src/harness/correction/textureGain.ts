@@ -46,7 +46,7 @@ export function cellGradientStats(grey: Float32Array | Uint8Array, width: number
     if (a !== undefined && a.length !== gw * gh) throw new RangeError(`${name} length=${a.length}, expected ${gw * gh}`);
   }
   const n = cellPx * cellPx;
-  const sums = new Float64Array(2);
+  const sums = CELL_SUMS;
   const squares = varOut !== undefined;
   for (let cy = 0; cy < gh; cy++) {
     for (let cx = 0; cx < gw; cx++) {
@@ -58,6 +58,9 @@ export function cellGradientStats(grey: Float32Array | Uint8Array, width: number
     }
   }
 }
+
+/** The per-cell sum and sum of squares of cellGradientStats (one buffer, no allocation per frame). */
+const CELL_SUMS = new Float64Array(2);
 
 /** Sum and sum of squares (when `squares`) of g over a cell with no pixel on the image border. */
 function innerCellSums(grey: Float32Array | Uint8Array, width: number, x0: number, y0: number, cellPx: number, squares: boolean, sums: Float64Array): void {

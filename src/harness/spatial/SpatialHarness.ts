@@ -251,7 +251,7 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
   const { h1, m1, h2, t1, t2 } = ws;
   const { l1b, l2b, sw, sb, rw, rb, sScale } = w;
   for (let c = 0; c < cells; c++) {
-    // The cell's eight inputs read once (C is 8: the static check below); each sum keeps the
+    // The cell's eight inputs read once (C is 8: the typed constant above); each sum keeps the
     // order of the plain loop, l1b[k] + f0 t[0] + f1 t[1] + ... (left to right).
     const f = c * C;
     const f0 = features[f]!, f1 = features[f + 1]!, f2 = features[f + 2]!, f3 = features[f + 3]!;
