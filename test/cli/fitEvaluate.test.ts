@@ -51,4 +51,9 @@ describe("fit --evaluate", () => {
     expect(parseFitArgs(["--evaluate", "models/x", "--val", "cache/v"]).evaluate).toBe("models/x");
     expect(() => parseFitArgs(["--evaluate", "models/x"])).toThrow(/--evaluate needs a detector directory and --val/);
   });
+
+  it("refuses training flags instead of ignoring them, and names them", () => {
+    expect(() => parseFitArgs(["--evaluate", "models/x", "--val", "cache/v", "--steps", "10", "--augment", "camera"])).toThrow(/trains nothing: --steps, --augment would be ignored; drop them/);
+    expect(() => parseFitArgs(["--data", "cache/t", "--evaluate", "models/x", "--val", "cache/v"])).toThrow(/trains nothing: --data would be ignored; drop it/);
+  });
 });

@@ -32,8 +32,10 @@ type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: st
 
 export function parseFitArgs(args: string[]): FitArgs {
   const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false, augment: false, seed: 1 };
+  const given: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const f = args[i] ?? "";
+    given.push(f);
     switch (f) {
       case "--data": a.data = args[++i] ?? ""; break;
       case "--val": a.val = args[++i] ?? ""; break;
@@ -68,6 +70,8 @@ export function parseFitArgs(args: string[]): FitArgs {
   }
   if (a.evaluate !== undefined) {
     if (a.evaluate === "" || a.val === "") throw new UsageError("--evaluate needs a detector directory and --val <cache dir>");
+    const training = given.filter((f) => f.startsWith("--") && f !== "--evaluate" && f !== "--val");
+    if (training.length > 0) throw new UsageError(`--evaluate measures a saved detector and trains nothing: ${training.join(", ")} would be ignored; drop ${training.length === 1 ? "it" : "them"}`);
     return a;
   }
   if (a.data === "" || a.val === "" || a.out === "") throw new UsageError("--data, --val and --out are required");
