@@ -42,6 +42,7 @@ describe("fit --evaluate", () => {
       expect(rc).toBe(0);
       expect(out).toContain(`validation (${data.frames.length} frames`);
       expect(out).toContain(`wire AP visible ${expected.visible.wire.toFixed(3)}, approach ${expected.approach.wire.toFixed(3)}`);
+      expect(out).toMatch(new RegExp(`wire AP visible ${expected.visible.wire.toFixed(3)} \\[\\d\\.\\d{3}, \\d\\.\\d{3}\\], approach .* \\(95 % intervals: the 2 flight seeds resampled 1000 times\\)`));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -17,6 +17,7 @@ import { SeedSource } from "../../harness/data/SeedSplit";
 import { writeFileAtomicSync, configOf, encodeModel, inputSpecs, loadModel, loadTeacher, normalisationInfo, MODEL_FORMAT_VERSION } from "../../harness/modelfile";
 import { Teacher } from "../../harness/models/Teacher";
 import { runDetectorStage, type CurvePoint } from "../../harness/training/detectorStage";
+import { AP_BOOTSTRAP_RESAMPLES, formatApWithInterval } from "../../harness/eval/ClusteredAp";
 import { evaluateDetector } from "../../harness/eval/evaluateDetector";
 import type { DetectorReport } from "../../harness/eval/detectorReport";
 import { DEFAULT_CAMERA_EFFECTS } from "../../vision/cameraEffects";
@@ -109,7 +110,10 @@ async function evaluateSaved(dir: string, valDir: string, out: (s: string) => vo
   if (val.frames.length === 0) throw new UsageError(`--val ${valDir}: no cached flights (run drone-harness dataset first)`);
   const { model } = await loadTeacher(dir);
   try {
-    out(`fit --evaluate ${dir}: ${validationLines(evaluateDetector(model, val))}`);
+    const report = evaluateDetector(model, val, undefined, 4, { bootstrap: AP_BOOTSTRAP_RESAMPLES });
+    const iv = report.wireInterval;
+    const intervals = iv === undefined ? "" : `  wire AP visible ${formatApWithInterval(iv.visible)}, approach ${formatApWithInterval(iv.approach)} (95 % intervals: the ${iv.visible.clusters} flight seeds resampled ${iv.visible.resamples} times)\n`;
+    out(`fit --evaluate ${dir}: ${validationLines(report)}${intervals}`);
   } finally {
     model.dispose();
   }

@@ -6,12 +6,16 @@
  *    within its lookahead, FrameSample.threat: the last ~2.5 s before contact);
  *  - `allPixels`: the old labels (every pixel a centre line crosses), all frames, kept as a
  *    second column for comparison with earlier results;
- *  - `threat`: AP of the near-threat probability against the near-threat cells.
+ *  - `threat`: AP of the near-threat probability against the near-threat cells;
+ *  - optionally (`bootstrap` resamples > 0), 95 % intervals of the wire AP, all frames and
+ *    approach, by resampling flight seeds (ClusteredAp.ts): a 20-seed AP moves by several
+ *    hundredths from one set of seeds to another, and the interval says by how much.
  * Pure: probabilities in, numbers out.
  */
 import { NUM_DETECTION_CLASSES } from "../actions";
 import type { FrameDataset } from "../data/FrameDataset";
 import { averagePrecision } from "./AveragePrecision";
+import { ClusteredAp, type ApInterval } from "./ClusteredAp";
 import { cellLabelsFromMask } from "./CellLabels";
 import { ThinObstacleAp, type ThinObstacleApReport } from "./ThinObstacleAp";
 
@@ -23,7 +27,16 @@ export type DetectorReport = {
   threat: number;
   frames: number;
   approachFrames: number;
+  /** Seed-bootstrap 95 % intervals of the visible-label wire AP, when asked for (DetectorReportOptions.bootstrap). */
+  wireInterval?: { visible: ApInterval; approach: ApInterval };
 };
+
+export type DetectorReportOptions = {
+  /** Seed-bootstrap resamples for the wire AP intervals; 0 (default): none. */
+  bootstrap?: number;
+};
+
+const WIRE = 1;
 
 export class DetectorReportBuilder {
   private readonly visible = new ThinObstacleAp();
@@ -33,8 +46,16 @@ export class DetectorReportBuilder {
   private threatLabels: number[] = [];
   private frames = 0;
   private approachFrames = 0;
+  private readonly clustered: { visible: ClusteredAp; approach: ClusteredAp } | undefined;
 
-  constructor(private readonly dataset: FrameDataset) {}
+  constructor(
+    private readonly dataset: FrameDataset,
+    private readonly options: DetectorReportOptions = {},
+  ) {
+    const b = options.bootstrap ?? 0;
+    if (!Number.isInteger(b) || b < 0) throw new RangeError(`bootstrap=${b}, expected an integer >= 0`);
+    this.clustered = b > 0 ? { visible: new ClusteredAp(), approach: new ClusteredAp() } : undefined;
+  }
 
   /**
    * Adds frame `index`: `classProbs` cell-major softmax probabilities (4 per cell), `threatProbs`
@@ -57,6 +78,12 @@ export class DetectorReportBuilder {
       this.approach.add(classProbs, visibleLabels);
       this.approachFrames++;
     }
+    if (this.clustered !== undefined) {
+      for (let o = WIRE; o < classProbs.length; o += NUM_DETECTION_CLASSES) {
+        this.clustered.visible.push(classProbs[o]!, visibleLabels[o]!, f.seed);
+        if (f.threat === true) this.clustered.approach.push(classProbs[o]!, visibleLabels[o]!, f.seed);
+      }
+    }
     if (threatProbs !== undefined && f.near !== undefined) {
       for (let c = 0; c < threatProbs.length; c++) {
         this.threatScores.push(threatProbs[c]!);
@@ -74,6 +101,9 @@ export class DetectorReportBuilder {
       threat: this.threatScores.length > 0 && hasPositive ? averagePrecision({ scores: this.threatScores, labels: this.threatLabels }) : NaN,
       frames: this.frames,
       approachFrames: this.approachFrames,
+      ...(this.clustered !== undefined
+        ? { wireInterval: { visible: this.clustered.visible.interval(this.options.bootstrap ?? 0), approach: this.clustered.approach.interval(this.options.bootstrap ?? 0) } }
+        : {}),
     };
   }
 }

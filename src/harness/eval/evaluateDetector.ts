@@ -7,11 +7,11 @@ import { NUM_DETECTION_CLASSES } from "../actions";
 import type { FrameDataset } from "../data/FrameDataset";
 import { buildImageInput } from "../models/imageInput";
 import type { Teacher } from "../models/Teacher";
-import { DetectorReportBuilder, type DetectorReport } from "./detectorReport";
+import { DetectorReportBuilder, type DetectorReport, type DetectorReportOptions } from "./detectorReport";
 
 /** Per-cell class softmax and threat sigmoid of `detector` on every frame of `dataset`, into a report. */
-export function evaluateDetector(detector: Teacher, dataset: FrameDataset, frames?: readonly number[], batch = 4): DetectorReport {
-  const builder = new DetectorReportBuilder(dataset);
+export function evaluateDetector(detector: Teacher, dataset: FrameDataset, frames?: readonly number[], batch = 4, options: DetectorReportOptions = {}): DetectorReport {
+  const builder = new DetectorReportBuilder(dataset, options);
   const { width: W, height: H } = dataset.grid;
   const idx = frames ?? dataset.frames.map((_, i) => i);
   const px = W * H * 3;

@@ -7,6 +7,7 @@
  */
 import type { EnvironmentFactory } from "../data/DroneEnvironment";
 import { generateFrames } from "../data/generateFrames";
+import { AP_BOOTSTRAP_RESAMPLES, formatApWithInterval } from "./ClusteredAp";
 import { evaluateDetector } from "./evaluateDetector";
 import type { DetectorReport } from "./detectorReport";
 import { SeedSource, type Split, type SplitOf } from "../data/SeedSplit";
@@ -39,6 +40,8 @@ export type PlannerEvalOptions = {
   conditions?: readonly ("nominal" | "perturbed")[];
   /** Seeds whose expert flights are recorded for the detector AP (the first of the split). Default 20; 0 skips AP. */
   apSeeds?: number;
+  /** Seed-bootstrap resamples of the wire AP's 95 % intervals (default AP_BOOTSTRAP_RESAMPLES; 0: none). */
+  apBootstrap?: number;
   /** Planner options of every row (default DEFAULT_PLANNER_OPTIONS). */
   planner?: Partial<PlannerOptions>;
   /** Rows to fly (default: every row whose detector is given). */
@@ -75,7 +78,7 @@ export function evaluatePlanner(detectors: { teacher?: Teacher; student?: Teache
       apFrames = frames.frames.length;
       for (const [name, d] of [["teacher", detectors.teacher], ["student", detectors.student]] as const) {
         if (d === undefined) continue;
-        const report = evaluateDetector(d, frames);
+        const report = evaluateDetector(d, frames, undefined, 4, { bootstrap: options.apBootstrap ?? AP_BOOTSTRAP_RESAMPLES });
         ap.push({ detector: name, report });
         options.progress?.(`eval --planner [${condition}] ${name} on ${apFrames} frames of ${apSeeds.length} ${options.split} seeds: wire AP visible ${report.visible.wire.toFixed(3)}, approach ${report.approach.wire.toFixed(3)}, all-pixels ${report.allPixels.wire.toFixed(3)}, threat AP ${report.threat.toFixed(3)}`);
       }
@@ -115,11 +118,18 @@ export function formatPlannerReport(report: PlannerEvalReport): string {
     }
     if (c.ap.length > 0) {
       lines.push("");
-      lines.push(`detector AP on ${c.apFrames} frames of ${c.apSeeds.length} ${report.split} seeds (visible labels; approach = the expert has an obstacle in its corridor; all-pixels = the old labels):`);
+      const boot = c.ap.find((a) => a.report.wireInterval !== undefined)?.report.wireInterval?.visible.resamples;
+      const intervals = boot === undefined ? "" : `; wire AP [95 % interval: the flight seeds resampled, ${boot} resamples]`;
+      lines.push(`detector AP on ${c.apFrames} frames of ${c.apSeeds.length} ${report.split} seeds (visible labels; approach = the expert has an obstacle in its corridor; all-pixels = the old labels${intervals}):`);
       lines.push("| detector | wire AP all frames | wire AP approach | wire AP all-pixels labels | wire+branch AP | near-threat AP |");
       lines.push("|---|---|---|---|---|---|");
       const f = (x: number): string => (Number.isNaN(x) ? "NaN" : x.toFixed(3));
-      for (const a of c.ap) lines.push(`| ${a.detector} | ${f(a.report.visible.wire)} | ${f(a.report.approach.wire)} | ${f(a.report.allPixels.wire)} | ${f(a.report.visible.wire_branch)} | ${f(a.report.threat)} |`);
+      for (const a of c.ap) {
+        const iv = a.report.wireInterval;
+        const visible = iv === undefined ? f(a.report.visible.wire) : formatApWithInterval(iv.visible);
+        const approach = iv === undefined ? f(a.report.approach.wire) : formatApWithInterval(iv.approach);
+        lines.push(`| ${a.detector} | ${visible} | ${approach} | ${f(a.report.allPixels.wire)} | ${f(a.report.visible.wire_branch)} | ${f(a.report.threat)} |`);
+      }
     }
     lines.push("");
   }

@@ -24,7 +24,7 @@ describe("evaluatePlanner", () => {
 
   it("flies every row on the same test seeds per condition and reports AP for the detectors given", () => {
     const student = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 1, threatLogit: true });
-    const report = evaluatePlanner({ student }, { split: "test", splitOf, factory, flights: 3, apSeeds: 1, conditions: ["nominal", "perturbed"] });
+    const report = evaluatePlanner({ student }, { split: "test", splitOf, factory, flights: 3, apSeeds: 2, apBootstrap: 50, conditions: ["nominal", "perturbed"] });
     expect(report.conditions.map((c) => c.condition)).toEqual(["nominal", "perturbed"]);
     for (const c of report.conditions) {
       expect(c.seeds).toEqual([8, 9, 18]);
@@ -37,11 +37,18 @@ describe("evaluatePlanner", () => {
       }
       expect(c.ap.map((a) => a.detector)).toEqual(["student"]);
       expect(c.apFrames).toBeGreaterThan(0);
+      // The wire AP's interval resamples the AP seeds; its point estimate is the report's AP.
+      const iv = c.ap[0]!.report.wireInterval!;
+      expect(iv.visible.clusters).toBe(2);
+      expect(iv.visible.resamples).toBe(50);
+      expect(iv.visible.ap).toBe(c.ap[0]!.report.visible.wire);
     }
     expect(created.every((s) => splitOf(s) === "test")).toBe(true);
     const text = formatPlannerReport(report);
     for (const row of ["planner_oracle", "planner_student", "expert_privileged"]) expect(text).toContain(`| ${row} |`);
-    expect(text).toContain("| student |");
+    const iv = report.conditions[0]!.ap[0]!.report.wireInterval!.visible;
+    expect(text).toContain(`| student | ${iv.ap.toFixed(3)} [${iv.lo.toFixed(3)}, ${iv.hi.toFixed(3)}] |`);
+    expect(text).toContain("95 % interval: the flight seeds resampled, 50 resamples");
     student.dispose();
   });
 
