@@ -21,7 +21,7 @@ import { runHarnessEval } from "./evalHarness";
 
 export const USAGE =
   "drone-harness eval --models <dir> --scenario <yaml|name> [--split test] [--flights 50] [--ap-seeds 12] [--conditions nominal,perturbed] [--fly-rows row,...] [--json]\n" +
-  "       drone-harness eval --planner [--detectors models/pipeline] --scenario <yaml|name> [--split test] [--flights 100] [--conditions ...] [--planner-rows row,...] [--planner-set key=value,...] [--json]\n" +
+  "       drone-harness eval --planner [--detectors models/pipeline] --scenario <yaml|name> [--split test] [--flights 100] [--conditions ...] [--planner-rows row,...] [--planner-set key=value,...] [--ap-seeds N [--ap-only]] [--json]\n" +
   "       drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N] [--conditions ...] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>] [--rows row,...] [--region-clip X] [--workers N] [--ap-every N] [--json]";
 
 export type EvalArgs = {
@@ -39,6 +39,8 @@ export type EvalArgs = {
   plannerRows?: PlannerRowName[];
   /** `--planner-set key=value,...`: numeric LocalPlanner options (tuned on val seeds, never on test). */
   plannerSet?: Record<string, number>;
+  /** `--ap-only`: the detector AP block of `--planner` without flying any row. */
+  apOnly?: boolean;
 };
 
 
@@ -60,6 +62,9 @@ export function parseEvalArgs(args: string[]): EvalArgs {
       }
       case "--planner":
         out.planner = true;
+        break;
+      case "--ap-only":
+        out.apOnly = true;
         break;
       case "--detectors":
         out.detectors = args[++i] ?? "";
@@ -101,6 +106,7 @@ export function parseEvalArgs(args: string[]): EvalArgs {
     }
   }
   requireScenario(out);
+  if (out.apOnly === true && (!out.planner || out.apSeeds < 1)) throw new UsageError("--ap-only measures the detectors' AP of eval --planner without flying: it needs --planner and --ap-seeds N >= 1");
   return out;
 }
 
@@ -127,7 +133,7 @@ async function runPlannerEval(a: EvalArgs, scenario: Scenario, io: CliIO): Promi
       conditions: a.conditions,
       apSeeds: a.apSeeds,
       ...(a.plannerSet === undefined ? {} : { planner: a.plannerSet }),
-      ...(a.plannerRows === undefined ? {} : { rows: a.plannerRows }),
+      ...(a.apOnly === true ? { rows: [] } : a.plannerRows === undefined ? {} : { rows: a.plannerRows }),
       progress: (line) => io.err(`${line}\n`),
     },
   );

@@ -60,13 +60,14 @@ export type PlannerEvalReport = {
 export function evaluatePlanner(detectors: { teacher?: Teacher; student?: Teacher }, options: PlannerEvalOptions): PlannerEvalReport {
   if (options.split === "train") throw new RangeError('split="train": evaluation reads only held-out seeds ("test", or "val" while developing)');
   const source = new SeedSource(options.split, options.splitOf);
-  const seeds = source.seeds(options.flights, options.firstSeed ?? 0);
   const pilots: [PlannerRowName, Pilot][] = [];
   const want = (r: PlannerRowName): boolean => options.rows === undefined || options.rows.includes(r);
   if (want("planner_oracle")) pilots.push(["planner_oracle", new PlannerPilot({ type: "oracle" }, options.planner)]);
   if (detectors.teacher !== undefined && want("planner_teacher")) pilots.push(["planner_teacher", new PlannerPilot({ type: "detector", detector: detectors.teacher }, options.planner)]);
   if (detectors.student !== undefined && want("planner_student")) pilots.push(["planner_student", new PlannerPilot({ type: "detector", detector: detectors.student }, options.planner)]);
   if (want("expert_privileged")) pilots.push(["expert_privileged", new ExpertReferencePilot()]);
+  // No row to fly (rows: [], the AP alone): no flight seeds either.
+  const seeds = pilots.length === 0 ? [] : source.seeds(options.flights, options.firstSeed ?? 0);
   const report: PlannerEvalReport = { split: options.split, conditions: [] };
   const apSeeds = source.seeds(options.apSeeds ?? 20, options.firstSeed ?? 0);
   for (const condition of options.conditions ?? ["nominal", "perturbed"]) {
@@ -108,9 +109,12 @@ const ci = formatInterval;
 export function formatPlannerReport(report: PlannerEvalReport): string {
   const lines: string[] = [];
   for (const c of report.conditions) {
-    lines.push(formatSeedRange(c.condition, c.seeds, report.split));
-    lines.push("| row | wire/branch collisions (95 % CI) | any collision | success (95 % CI) | timeouts | decision p50 / p99 ms |");
-    lines.push("|---|---|---|---|---|---|");
+    if (c.rows.length === 0) lines.push(`${c.condition}: no rows flown (the detector AP alone)`);
+    else {
+      lines.push(formatSeedRange(c.condition, c.seeds, report.split));
+      lines.push("| row | wire/branch collisions (95 % CI) | any collision | success (95 % CI) | timeouts | decision p50 / p99 ms |");
+      lines.push("|---|---|---|---|---|---|");
+    }
     for (const r of c.rows) {
       lines.push(
         `| ${r.row} | ${pct(r.rates.collisionRate)} ${ci(r.rates.collisionRate95)} | ${pct(r.rates.anyCollisionRate)} | ${pct(r.rates.successRate)} ${ci(r.success95)} | ${pct(r.rates.timeoutRate)} | ${r.latency.p50_ms.toFixed(2)} / ${r.latency.p99_ms.toFixed(2)} |`,

@@ -24,5 +24,8 @@ describe("drone-harness eval arguments", () => {
     expect(() => parseEvalArgs(["--scenario", "d", "--planner-set", "constructor=3"])).toThrow("--planner-set constructor=3");
     expect(() => parseEvalArgs(["--scenario", "d", "--planner-set", "wThreat=x"])).toThrow("--planner-set wThreat=x");
     expect(() => parseEvalArgs(["--scenario", "d", "--planner", "--planner-rows", "planner_magic"])).toThrow(/--planner-rows=planner_magic, expected a comma list of planner_oracle/);
+    expect(parseEvalArgs(["--scenario", "d", "--planner", "--ap-seeds", "20", "--ap-only"]).apOnly).toBe(true);
+    expect(() => parseEvalArgs(["--scenario", "d", "--ap-only"])).toThrow(/--ap-only .* needs --planner and --ap-seeds N >= 1/);
+    expect(() => parseEvalArgs(["--scenario", "d", "--planner", "--ap-seeds", "0", "--ap-only"])).toThrow(/--ap-only .* needs --planner/);
   });
 });

@@ -52,6 +52,23 @@ describe("evaluatePlanner", () => {
     student.dispose();
   });
 
+  it("measures the detectors' AP without flying when no row is asked for (eval --planner --ap-only)", () => {
+    const student = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 1, threatLogit: true });
+    created.length = 0;
+    const report = evaluatePlanner({ student }, { split: "test", splitOf, factory, flights: 5, apSeeds: 2, apBootstrap: 20, rows: [], conditions: ["nominal"] });
+    const c = report.conditions[0]!;
+    expect(c.rows).toEqual([]);
+    expect(c.seeds).toEqual([]);
+    expect(c.ap.map((a) => a.detector)).toEqual(["student"]);
+    // Only the two AP seeds' expert flights were made.
+    expect([...new Set(created)]).toEqual([8, 9]);
+    const text = formatPlannerReport(report);
+    expect(text).toContain("nominal: no rows flown (the detector AP alone)");
+    expect(text).not.toContain("| row |");
+    expect(text).toContain("| student |");
+    student.dispose();
+  });
+
   it("refuses the train split and a detector without a near-threat logit", () => {
     expect(() => evaluatePlanner({}, { split: "train", splitOf, factory, flights: 1 })).toThrow('split="train"');
     const old = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 1 });
