@@ -11,7 +11,7 @@ node bin/drone-harness.js dataset --scenario default --split train --flights 500
 echo "train done $(date -u +%H:%M:%S)"
 node bin/drone-harness.js fit --data cache/default-train,cache/default-train-2,cache/default-train-3 --val cache/default-val --size teacher --init models/pipeline/teacher --out out/teacher-s5 --minutes 85 --steps 5000 --lr 5e-4 --eval-every 500 --curve-frames 300 --checkpoint-every 250
 echo "fit done $(date -u +%H:%M:%S)"
-for d in models/pipeline/teacher out/teacher-s5; do
+for d in models/pipeline/teacher out/teacher-s5/teacher; do
   node bin/drone-harness.js fit --evaluate $d --val cache/default-val
   node bin/drone-harness.js fit --evaluate $d --val cache/default-val-perturbed
 done
