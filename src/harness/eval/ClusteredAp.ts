@@ -11,6 +11,7 @@
  * Pure: samples in, numbers out; the resampling stream is the project's seeded Rng.
  */
 import { Rng } from "../../util/Rng";
+import { percentile } from "./Percentiles";
 
 /** Resamples of the seed bootstrap behind the wire AP intervals of `eval --planner` and `fit --evaluate`. */
 export const AP_BOOTSTRAP_RESAMPLES = 1000;
@@ -78,9 +79,8 @@ export class ClusteredAp {
       if (Number.isNaN(v)) out.emptyResamples++;
       else values.push(v);
     }
-    values.sort((a, b) => a - b);
-    out.lo = quantile(values, (1 - level) / 2);
-    out.hi = quantile(values, 1 - (1 - level) / 2);
+    out.lo = percentile(values, 50 * (1 - level));
+    out.hi = percentile(values, 100 - 50 * (1 - level));
     return out;
   }
 
@@ -166,13 +166,4 @@ function weightedAp(sorted: Sorted, w: Float64Array, work: { precision: Float64A
 export function formatApWithInterval(x: ApInterval, digits = 3): string {
   const f = (v: number): string => (Number.isNaN(v) ? "NaN" : v.toFixed(digits));
   return Number.isNaN(x.lo) ? f(x.ap) : `${f(x.ap)} [${f(x.lo)}, ${f(x.hi)}]`;
-}
-
-/** Linear-interpolation quantile (type 7) of ascending `v`; NaN when empty. */
-function quantile(v: readonly number[], q: number): number {
-  if (v.length === 0) return Number.NaN;
-  const h = (v.length - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.min(v.length - 1, lo + 1);
-  return v[lo]! + (h - lo) * (v[hi]! - v[lo]!);
 }
