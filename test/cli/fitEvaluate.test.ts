@@ -15,7 +15,8 @@ import { SeedSource } from "../../src/harness/data/SeedSplit";
 import { saveModelSync } from "../../src/harness/modelfile";
 import { Teacher } from "../../src/harness/models/Teacher";
 import { STATE_DIM } from "../../src/harness/models/stateVector";
-import { evaluateDetector } from "../../src/harness/training/detectorStage";
+import { evaluateDetector } from "../../src/harness/eval/evaluateDetector";
+import { lineSupportScore, parseLineSupportSpec } from "../../src/harness/eval/lineSupport";
 import { trainDetector } from "../../src/harness/training/trainDetector";
 import { FakeEnvironment } from "../harness/training/fakeEnvironment";
 
@@ -36,13 +37,20 @@ describe("fit --evaluate", () => {
       trainDetector(model, data, { steps: 30, batch: 4, crop: 32, learningRate: 5e-3, seed: 1 });
       saveModelSync(path.join(dir, "det"), model, { scenario: "fake", seed: 3, notes: "test" });
       const expected = evaluateDetector(model, data);
+      const spec = parseLineSupportSpec("0.2:geo");
+      const lined = evaluateDetector(model, data, undefined, 4, { wireTransform: (w, r, c) => lineSupportScore(w, r, c, spec) });
       model.dispose();
       let out = "";
-      const rc = await command.run(["--evaluate", path.join(dir, "det"), "--val", path.join(dir, "val")], { out: (s: string) => void (out += s), err: () => undefined });
+      const rc = await command.run(["--evaluate", path.join(dir, "det"), "--val", path.join(dir, "val"), "--line-support", "0.2:geo"], { out: (s: string) => void (out += s), err: () => undefined });
       expect(rc).toBe(0);
       expect(out).toContain(`validation (${data.frames.length} frames`);
       expect(out).toContain(`wire AP visible ${expected.visible.wire.toFixed(3)}, approach ${expected.approach.wire.toFixed(3)}`);
       expect(out).toMatch(new RegExp(`wire AP visible ${expected.visible.wire.toFixed(3)} \\[\\d\\.\\d{3}, \\d\\.\\d{3}\\], approach .* \\(95 % intervals: the 2 flight seeds resampled 1000 times\\)`));
+      // The line-support report: the wire channel rewritten before scoring, the other classes kept.
+      const second = out.slice(out.indexOf("with line support 0.2:geo"));
+      expect(second).toContain(`wire AP visible ${lined.visible.wire.toFixed(3)}, approach ${lined.approach.wire.toFixed(3)}`);
+      expect(lined.visible.wire).not.toBeCloseTo(expected.visible.wire, 6);
+      expect(lined.threat).toBe(expected.threat);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -56,5 +64,11 @@ describe("fit --evaluate", () => {
   it("refuses training flags instead of ignoring them, and names them", () => {
     expect(() => parseFitArgs(["--evaluate", "models/x", "--val", "cache/v", "--steps", "10", "--augment", "camera"])).toThrow(/trains nothing: --steps, --augment would be ignored; drop them/);
     expect(() => parseFitArgs(["--data", "cache/t", "--evaluate", "models/x", "--val", "cache/v"])).toThrow(/trains nothing: --data would be ignored; drop it/);
+  });
+
+  it("takes --line-support only with --evaluate, and names a bad spec", () => {
+    expect(parseFitArgs(["--evaluate", "models/x", "--val", "cache/v", "--line-support", "0.1:geo,0.35:ls"]).lineSupport.map((s) => [s.fraction, s.combine])).toEqual([[0.1, "geo"], [0.35, "ls"]]);
+    expect(() => parseFitArgs(["--evaluate", "models/x", "--val", "cache/v", "--line-support", "0.1:max"])).toThrow(/--line-support: line support "0.1:max": expected F:geo or F:ls/);
+    expect(() => parseFitArgs(["--data", "cache/t", "--val", "cache/v", "--out", "o", "--line-support", "0.2:geo"])).toThrow(/--line-support scores a saved detector/);
   });
 });

@@ -1,37 +1,23 @@
 /**
  * `detect` and `eval-real` on real UAV photographs (issue 14 items 1 and 5; issue 16 item 5),
  * with the committed models/pipeline/student and two dev photos per set from
- * ../shared/fixtures/real/pld-dev (linked into a temporary folder, not copied into the package).
+ * ../shared/fixtures/real/pld-dev (realPhotoFixture.ts).
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { PNG } from "pngjs";
 import { main } from "../../src/cli/main";
 import { decodeImage } from "../../src/harness/data/imageCodec";
 import { RealSetScore, sobelMagnitudeMap } from "../../src/harness/eval/realPhotoMetrics";
 import { listRealPhotos, loadRealPhoto } from "../../src/cli/realPhotoSet";
+import { capture, linkDevPhotos } from "./realPhotoFixture";
 
-const DEV = path.resolve(__dirname, "../../../shared/fixtures/real/pld-dev");
-const PICK: Record<string, string[]> = { PLDU: ["10", "1"], PLDM: ["12", "109"] };
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) }, out, err };
-}
-
-const haveDev = fs.existsSync(DEV);
-// The fixtures live outside the package; without them the suite fails loudly rather than skipping.
 describe("real photographs", () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dh-real-"));
-  const real = path.join(dir, "real");
+  let dir = "";
+  let real = "";
   beforeAll(() => {
-    expect(haveDev).toBe(true);
-    for (const [set, names] of Object.entries(PICK)) {
-      fs.mkdirSync(path.join(real, set), { recursive: true });
-      for (const n of names) for (const f of [`${n}.jpg`, `${n}.mask.png`]) fs.symlinkSync(path.join(DEV, set, f), path.join(real, set, f));
-    }
+    ({ dir, real } = linkDevPhotos("dh-real-"));
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -15,11 +15,12 @@ import { CellsToDetections } from "../../control/cellsToDetections";
 import { initBackend } from "../../harness/backend";
 import { decodeImage, encodeGreyPng } from "../../harness/data/imageCodec";
 import { WIRE_CELL_PX, type WireNet } from "../../harness/eval/WireNet";
-import { detectNative, detectNativeFlipAveraged } from "../../harness/eval/detectNative";
+import { detectNative, detectNativeFlipAveraged, withLineSupport } from "../../harness/eval/detectNative";
+import { formatLineSupportSpec, parseLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 
-export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--models <root>] [--threshold 0.5] [--tta flip] <image files or folders> --out <dir>
+export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--models <root>] [--threshold 0.5] [--tta flip | --line-support F:geo|F:ls] <image files or folders> --out <dir>
 
   --model      which detector (default photo):
                  photo        <root>/photo/student, the student fine-tuned on overhead views with camera effects (best on real photos)
@@ -33,10 +34,15 @@ export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<
   --threshold  cell probability for a detection (default 0.5)
   --tta flip   average the wire map with the map of the mirrored photo (a second pass: about twice the time);
                the detections list stays the single pass's
+  --line-support F:geo|F:ls
+               rewrite the wire map by the line-support operator (src/harness/eval/lineSupport.ts): the mean wire
+               probability along the best straight segment through each cell, half-length F x the cell grid's
+               longer side; geo = sqrt(p x support), ls = support alone. Not with --tta flip; the detections list
+               stays the network's
   --out        output folder: <name>.wire.png (wire probability at the photo's size) and <name>.detections.json
 Photos of any size and aspect run at their native resolution (no resize).`;
 
-export type DetectArgs = { model: string; models: string; inputs: string[]; out: string; threshold: number; flipAverage: boolean; help: boolean };
+export type DetectArgs = { model: string; models: string; inputs: string[]; out: string; threshold: number; flipAverage: boolean; lineSupport?: LineSupportSpec; help: boolean };
 
 export function parseDetectArgs(args: string[]): DetectArgs {
   const out: DetectArgs = { model: "photo", models: "models", inputs: [], out: "", threshold: 0.5, flipAverage: false, help: false };
@@ -73,12 +79,20 @@ export function parseDetectArgs(args: string[]): DetectArgs {
         out.flipAverage = true;
         break;
       }
+      case "--line-support":
+        try {
+          out.lineSupport = parseLineSupportSpec(args[++i] ?? "");
+        } catch (e) {
+          throw new UsageError(`--line-support: ${(e as Error).message}`);
+        }
+        break;
       default:
         if (a.startsWith("--")) throw new UsageError(`unknown argument "${a}"`);
         out.inputs.push(a);
     }
   }
   if (out.model === "") throw new UsageError("--model needs a value");
+  if (out.flipAverage && out.lineSupport !== undefined) throw new UsageError("--tta flip and --line-support cannot be combined (the operator works on one pass's cells)");
   if (out.inputs.length === 0) throw new UsageError("no image files or folders given");
   if (out.out === "") throw new UsageError("--out <dir> is required");
   return out;
@@ -112,12 +126,13 @@ export type DetectPhotoResult = { width: number; height: number; detections: num
  * One photo of `detect`: read and decode (jpeg-js / pngjs), detectNative (the printed detector
  * time), the Detection2D list, then `<name>.wire.png` and `<name>.detections.json` in `outDir`.
  */
-export function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, flipAverage = false): DetectPhotoResult {
+export function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, flipAverage = false, lineSupport?: LineSupportSpec): DetectPhotoResult {
   const base = path.basename(file).replace(IMAGE_EXT, "");
   const t0 = performance.now();
   const image = decodeImage(fs.readFileSync(file), file);
   const t1 = performance.now();
-  const r = flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
+  const plain = flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
+  const r = lineSupport === undefined ? plain : withLineSupport(plain, lineSupport);
   const t2 = performance.now();
   const labeller = new CellsToDetections({ rows: r.rows, cols: r.cols, numClasses: DETECTION_CLASSES.length, classNames: DETECTION_CLASSES, scoreThreshold: threshold });
   const detections = labeller.run(r.cellProbs, r.cols * WIRE_CELL_PX, r.rows * WIRE_CELL_PX, { stamp: { sec: 0, nanosec: 0 }, frame_id: "image" });
@@ -148,8 +163,8 @@ export const command: CliCommand = {
     try {
       for (const file of files) {
         try {
-          const d = detectPhoto(net, file, a.out, a.threshold, a.flipAverage);
-          io.out(`${file}: ${d.width}x${d.height}, ${d.detections} detections, ${d.times.detectMs.toFixed(1)} ms (${net.name}${a.flipAverage ? ", flip-averaged" : ""}) -> ${d.mapFile}, ${d.jsonFile}\n`);
+          const d = detectPhoto(net, file, a.out, a.threshold, a.flipAverage, a.lineSupport);
+          io.out(`${file}: ${d.width}x${d.height}, ${d.detections} detections, ${d.times.detectMs.toFixed(1)} ms (${net.name}${a.flipAverage ? ", flip-averaged" : ""}${a.lineSupport === undefined ? "" : `, line support ${formatLineSupportSpec(a.lineSupport)}`}) -> ${d.mapFile}, ${d.jsonFile}\n`);
         } catch (err) {
           failed++;
           io.err(`${err instanceof Error ? err.message : String(err)}\n`);

@@ -11,27 +11,31 @@ import { encodeRgbPng } from "../../harness/data/imageCodec";
 import { averagePrecision } from "../../harness/eval/AveragePrecision";
 import { realFigure, type FigureRow } from "../../harness/eval/realFigure";
 import { initBackend } from "../../harness/backend";
-import { detectNative } from "../../harness/eval/detectNative";
+import { detectNative, withLineSupport } from "../../harness/eval/detectNative";
+import { formatLineSupportSpec, parseLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import { RealSetScore, nearWire, photoSamples, sobelMagnitudeMap } from "../../harness/eval/realPhotoMetrics";
 import { textTable } from "../textTable";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 
-export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--json] [--figure <png>]
+export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--line-support F:geo|F:ls,...] [--json] [--figure <png>]
 
   --real    folder of NAME.jpg + NAME.mask.png (sub-folders are sets, e.g. PLDU, PLDM)
   --model   comma-separated detectors (default photo,student,teacher,corrected,old-teacher); Sobel is always scored
   --models  models root (default models)
+  --line-support  also score each detector's map rewritten by the line-support operator, one row per spec
+            (src/harness/eval/lineSupport.ts: mean wire probability along the best straight segment of
+            half-length F x the longer side of the cell grid; geo = sqrt(p x support), ls = support)
   --json    print the results as JSON
   --figure  write photo | ground truth | map of the first model's best and worst photo (per-photo cell AP) as a PNG`;
 
 export type RealEvalRow = { method: string; set: string; photos: number; ap: number; f1: number; precision: number; recall: number; chance: number; msPerPhoto: number };
 
-type Args = { real: string; models: string; model: string[]; json: boolean; help: boolean; figure: string };
+type Args = { real: string; models: string; model: string[]; json: boolean; help: boolean; figure: string; lineSupport: LineSupportSpec[] };
 
 function parseArgs(args: string[]): Args {
-  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, help: false, figure: "" };
+  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, help: false, figure: "", lineSupport: [] };
   for (let i = 0; i < args.length; i++) {
     const k = args[i] ?? "";
     switch (k) {
@@ -50,6 +54,13 @@ function parseArgs(args: string[]): Args {
       case "--json":
         a.json = true;
         break;
+      case "--line-support":
+        try {
+          a.lineSupport = (args[++i] ?? "").split(",").map(parseLineSupportSpec);
+        } catch (e) {
+          throw new UsageError(`--line-support: ${(e as Error).message}`);
+        }
+        break;
       case "--figure":
         a.figure = args[++i] ?? "";
         break;
@@ -59,6 +70,11 @@ function parseArgs(args: string[]): Args {
   }
   if (a.real === "") throw new UsageError("--real <dir> is required");
   return a;
+}
+
+/** The row name of a detector's map with the line-support operator. */
+function lineSupportName(net: string, spec: LineSupportSpec): string {
+  return `${net} + line support ${formatLineSupportSpec(spec)}`;
 }
 
 function median(xs: number[]): number {
@@ -78,7 +94,7 @@ export const command: CliCommand = {
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const nets = [];
     for (const m of a.model) nets.push(await loadWireNet(m, a.models));
-    const methods = ["sobel", ...nets.map((n) => n.name)];
+    const methods = ["sobel", ...nets.flatMap((n) => [n.name, ...a.lineSupport.map((s) => lineSupportName(n.name, s))])];
     const scores = new Map<string, RealSetScore>();
     const times = new Map<string, number[]>();
     const key = (method: string, set: string): string => `${method}\u0000${set}`;
@@ -95,7 +111,14 @@ export const command: CliCommand = {
       for (const net of nets) {
         t0 = performance.now();
         const r = detectNative(net, p.image);
-        maps.push([net.name, r.map, performance.now() - t0]);
+        const detectorMs = performance.now() - t0;
+        maps.push([net.name, r.map, detectorMs]);
+        for (const spec of a.lineSupport) {
+          // Timed as the detector plus the operator: what detect --line-support costs per photo.
+          const t1 = performance.now();
+          const ls = withLineSupport(r, spec);
+          maps.push([lineSupportName(net.name, spec), ls.map, detectorMs + performance.now() - t1]);
+        }
       }
       const near = nearWire(p.wire, W, H);
       for (const [m, [method, map, ms]] of maps.entries()) {

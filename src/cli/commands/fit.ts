@@ -18,7 +18,8 @@ import { writeFileAtomicSync, configOf, encodeModel, inputSpecs, loadModel, load
 import { Teacher } from "../../harness/models/Teacher";
 import { runDetectorStage, type CurvePoint } from "../../harness/training/detectorStage";
 import { AP_BOOTSTRAP_RESAMPLES, formatApWithInterval } from "../../harness/eval/ClusteredAp";
-import { evaluateDetector } from "../../harness/eval/evaluateDetector";
+import { evaluateDetector, type WireMapTransform } from "../../harness/eval/evaluateDetector";
+import { formatLineSupportSpec, lineSupportScore, parseLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import type { DetectorReport } from "../../harness/eval/detectorReport";
 import { DEFAULT_CAMERA_EFFECTS } from "../../vision/cameraEffects";
 import { intArg, numberArg, printedHelp } from "../args";
@@ -27,12 +28,23 @@ import { UsageError, type CliCommand } from "../CliCommand";
 export const USAGE =
   "drone-harness fit --data <cache dir>[,<cache dir>...] --val <cache dir> --size teacher|student --out <dir> [--minutes M] [--steps N] [--batch B] [--crop C] [--lr X] " +
   "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--init <detector dir>] [--augment camera] [--seed N] [--resume]\n" +
-  "       drone-harness fit --evaluate <detector dir> --val <cache dir>   (the final validation report of a saved detector, no training)";
+  "       drone-harness fit --evaluate <detector dir> --val <cache dir> [--line-support F:geo|F:ls,...]   (the final validation report of a saved detector, no training;\n" +
+  "         --line-support adds one report per spec with the wire probabilities rewritten by the line-support operator, src/harness/eval/lineSupport.ts)";
 
-type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string; evaluate?: string; augment: boolean; seed: number };
+/** A comma list of line-support specs (lineSupport.ts), each checked. */
+function lineSupportArg(v: string | undefined): LineSupportSpec[] {
+  if (v === undefined || v === "") throw new UsageError("--line-support needs F:geo or F:ls[,...]");
+  try {
+    return v.split(",").map(parseLineSupportSpec);
+  } catch (e) {
+    throw new UsageError(`--line-support: ${(e as Error).message}`);
+  }
+}
+
+type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string; evaluate?: string; augment: boolean; seed: number; lineSupport: LineSupportSpec[] };
 
 export function parseFitArgs(args: string[]): FitArgs {
-  const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false, augment: false, seed: 1 };
+  const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false, augment: false, seed: 1, lineSupport: [] };
   const given: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const f = args[i] ?? "";
@@ -59,6 +71,7 @@ export function parseFitArgs(args: string[]): FitArgs {
       case "--distill": a.distill = args[++i] ?? ""; break;
       case "--init": a.init = args[++i] ?? ""; break;
       case "--evaluate": a.evaluate = args[++i] ?? ""; break;
+      case "--line-support": a.lineSupport = lineSupportArg(args[++i]); break;
       case "--seed": a.seed = intArg(f, args[++i], 0); break;
       case "--augment": {
         const v = args[++i];
@@ -71,10 +84,11 @@ export function parseFitArgs(args: string[]): FitArgs {
   }
   if (a.evaluate !== undefined) {
     if (a.evaluate === "" || a.val === "") throw new UsageError("--evaluate needs a detector directory and --val <cache dir>");
-    const training = given.filter((f) => f.startsWith("--") && f !== "--evaluate" && f !== "--val");
+    const training = given.filter((f) => f.startsWith("--") && f !== "--evaluate" && f !== "--val" && f !== "--line-support");
     if (training.length > 0) throw new UsageError(`--evaluate measures a saved detector and trains nothing: ${training.join(", ")} would be ignored; drop ${training.length === 1 ? "it" : "them"}`);
     return a;
   }
+  if (a.lineSupport.length > 0) throw new UsageError("--line-support scores a saved detector: use it with --evaluate <dir> --val <cache dir>");
   if (a.data === "" || a.val === "" || a.out === "") throw new UsageError("--data, --val and --out are required");
   if (a.crop % 32 !== 0) throw new UsageError(`--crop=${a.crop}, expected a multiple of 32`);
   return a;
@@ -105,15 +119,18 @@ function validationLines(r: DetectorReport): string {
 }
 
 /** `--evaluate`: a saved detector on every frame of a validation cache, with the code of fit's final report. */
-async function evaluateSaved(dir: string, valDir: string, out: (s: string) => void): Promise<number> {
+async function evaluateSaved(dir: string, valDir: string, lineSupport: readonly LineSupportSpec[], out: (s: string) => void): Promise<number> {
   const val = new FrameCacheDir(valDir).read((s) => new SeedSource("val", splitOfSeed).require(s));
   if (val.frames.length === 0) throw new UsageError(`--val ${valDir}: no cached flights (run drone-harness dataset first)`);
   const { model } = await loadTeacher(dir);
   try {
-    const report = evaluateDetector(model, val, undefined, 4, { bootstrap: AP_BOOTSTRAP_RESAMPLES });
-    const iv = report.wireInterval;
-    const intervals = iv === undefined ? "" : `  wire AP visible ${formatApWithInterval(iv.visible)}, approach ${formatApWithInterval(iv.approach)} (95 % intervals: the ${iv.visible.clusters} flight seeds resampled ${iv.visible.resamples} times)\n`;
-    out(`fit --evaluate ${dir}: ${validationLines(report)}${intervals}`);
+    const variants: [string, WireMapTransform | undefined][] = [["", undefined], ...lineSupport.map((s): [string, WireMapTransform] => [` with line support ${formatLineSupportSpec(s)}`, (w, r, c) => lineSupportScore(w, r, c, s)])];
+    for (const [name, wireTransform] of variants) {
+      const report = evaluateDetector(model, val, undefined, 4, { bootstrap: AP_BOOTSTRAP_RESAMPLES, ...(wireTransform === undefined ? {} : { wireTransform }) });
+      const iv = report.wireInterval;
+      const intervals = iv === undefined ? "" : `  wire AP visible ${formatApWithInterval(iv.visible)}, approach ${formatApWithInterval(iv.approach)} (95 % intervals: the ${iv.visible.clusters} flight seeds resampled ${iv.visible.resamples} times)\n`;
+      out(`fit --evaluate ${dir}${name}: ${validationLines(report)}${intervals}`);
+    }
   } finally {
     model.dispose();
   }
@@ -126,7 +143,7 @@ export const command: CliCommand = {
     if (printedHelp(args, USAGE, io.out)) return 0;
     const a = parseFitArgs(args);
     const backend = await initBackend({ warn: (m) => io.err(`${m}\n`) });
-    if (a.evaluate !== undefined) return evaluateSaved(a.evaluate, a.val, io.out);
+    if (a.evaluate !== undefined) return evaluateSaved(a.evaluate, a.val, a.lineSupport, io.out);
     // --data takes a comma list of caches (expert flights, planner flights): one training set.
     const parts = a.data.split(",").map((d) => new FrameCacheDir(d).read((s) => new SeedSource("train", splitOfSeed).require(s)));
     const train = { grid: parts[0]?.grid ?? { width: 256, height: 256, cell_px: 8 }, frames: parts.flatMap((p) => p.frames) };

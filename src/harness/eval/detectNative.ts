@@ -13,6 +13,7 @@
 import * as tf from "@tensorflow/tfjs";
 import type { RgbImage } from "../data/imageCodec";
 import { imageInputFromRgb8 } from "../models/imageInput";
+import { lineSupportScore, type LineSupportSpec } from "./lineSupport";
 import { WIRE_CELL_PX, type WireNet } from "./WireNet";
 
 /** Index of the wire class in the detectors' 4 class logits (actions.ts DETECTION_CLASSES). */
@@ -207,4 +208,13 @@ export function detectNativeFlipAveraged(net: WireNet, image: RgbImage, times?: 
     for (let x = 0; x < W; x++) map[row + x] = 0.5 * (map[row + x]! + mirrored[row + W - 1 - x]!);
   }
   return plain;
+}
+
+/**
+ * The detection with its wire cells rewritten by the line-support operator (lineSupport.ts) and
+ * the per-pixel map interpolated again from them; `cellProbs` keeps the network's softmax.
+ */
+export function withLineSupport(d: NativeDetection, spec: LineSupportSpec): NativeDetection {
+  const cells = lineSupportScore(d.cells, d.rows, d.cols, spec);
+  return { ...d, cells, map: cellsToPixels(cells, d.rows, d.cols, d.width, d.height) };
 }
