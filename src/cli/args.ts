@@ -1,5 +1,6 @@
 /** Argument helpers shared by the subcommands: every bad value is a UsageError naming the flag and the valid range. */
 import { parseSplit, type Split } from "../harness/data/SeedSplit";
+import { parseLineSupportSpec, type LineSupportSpec } from "../harness/eval/lineSupport";
 import { UsageError } from "./CliCommand";
 
 /** `value` as an integer >= min. */
@@ -7,6 +8,16 @@ export function intArg(flag: string, value: string | undefined, min: number): nu
   const n = Number(value);
   if (value === undefined || !Number.isInteger(n) || n < min) throw new UsageError(`${flag}=${value ?? "(missing)"}, expected an integer >= ${min}`);
   return n;
+}
+
+/** `--line-support F:geo|F:ls[,...]`: each spec checked (lineSupport.ts), the first bad one named. */
+export function lineSupportArg(value: string | undefined): LineSupportSpec[] {
+  if (value === undefined || value === "") throw new UsageError("--line-support needs F:geo or F:ls[,...]");
+  try {
+    return value.split(",").map(parseLineSupportSpec);
+  } catch (e) {
+    throw new UsageError(`--line-support: ${(e as Error).message}`);
+  }
 }
 
 /** A split for a command that may only read held-out seeds ("test" or "val"); `what` names the command in the error. */

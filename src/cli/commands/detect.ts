@@ -16,7 +16,8 @@ import { initBackend } from "../../harness/backend";
 import { decodeImage, encodeGreyPng } from "../../harness/data/imageCodec";
 import { WIRE_CELL_PX, type WireNet } from "../../harness/eval/WireNet";
 import { detectNative, detectNativeFlipAveraged, withLineSupport } from "../../harness/eval/detectNative";
-import { formatLineSupportSpec, parseLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
+import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
+import { lineSupportArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 
@@ -79,13 +80,12 @@ export function parseDetectArgs(args: string[]): DetectArgs {
         out.flipAverage = true;
         break;
       }
-      case "--line-support":
-        try {
-          out.lineSupport = parseLineSupportSpec(args[++i] ?? "");
-        } catch (e) {
-          throw new UsageError(`--line-support: ${(e as Error).message}`);
-        }
+      case "--line-support": {
+        const specs = lineSupportArg(args[++i]);
+        if (specs.length !== 1) throw new UsageError(`--line-support=${args[i] ?? ""}: detect writes one map, give one spec`);
+        out.lineSupport = specs[0];
         break;
+      }
       default:
         if (a.startsWith("--")) throw new UsageError(`unknown argument "${a}"`);
         out.inputs.push(a);

@@ -12,9 +12,10 @@ import { averagePrecision } from "../../harness/eval/AveragePrecision";
 import { realFigure, type FigureRow } from "../../harness/eval/realFigure";
 import { initBackend } from "../../harness/backend";
 import { detectNative, withLineSupport } from "../../harness/eval/detectNative";
-import { formatLineSupportSpec, parseLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
+import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import { RealSetScore, nearWire, photoSamples, sobelMagnitudeMap } from "../../harness/eval/realPhotoMetrics";
 import { textTable } from "../textTable";
+import { lineSupportArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
@@ -55,11 +56,7 @@ function parseArgs(args: string[]): Args {
         a.json = true;
         break;
       case "--line-support":
-        try {
-          a.lineSupport = (args[++i] ?? "").split(",").map(parseLineSupportSpec);
-        } catch (e) {
-          throw new UsageError(`--line-support: ${(e as Error).message}`);
-        }
+        a.lineSupport = lineSupportArg(args[++i]);
         break;
       case "--figure":
         a.figure = args[++i] ?? "";

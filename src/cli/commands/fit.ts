@@ -19,10 +19,10 @@ import { Teacher } from "../../harness/models/Teacher";
 import { runDetectorStage, type CurvePoint } from "../../harness/training/detectorStage";
 import { AP_BOOTSTRAP_RESAMPLES, formatApWithInterval } from "../../harness/eval/ClusteredAp";
 import { evaluateDetector, type WireMapTransform } from "../../harness/eval/evaluateDetector";
-import { formatLineSupportSpec, lineSupportScore, parseLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
+import { formatLineSupportSpec, lineSupportScore, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import type { DetectorReport } from "../../harness/eval/detectorReport";
 import { DEFAULT_CAMERA_EFFECTS } from "../../vision/cameraEffects";
-import { intArg, numberArg, printedHelp } from "../args";
+import { intArg, lineSupportArg, numberArg, printedHelp } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
@@ -30,16 +30,6 @@ export const USAGE =
   "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--init <detector dir>] [--augment camera] [--seed N] [--resume]\n" +
   "       drone-harness fit --evaluate <detector dir> --val <cache dir> [--line-support F:geo|F:ls,...]   (the final validation report of a saved detector, no training;\n" +
   "         --line-support adds one report per spec with the wire probabilities rewritten by the line-support operator, src/harness/eval/lineSupport.ts)";
-
-/** A comma list of line-support specs (lineSupport.ts), each checked. */
-function lineSupportArg(v: string | undefined): LineSupportSpec[] {
-  if (v === undefined || v === "") throw new UsageError("--line-support needs F:geo or F:ls[,...]");
-  try {
-    return v.split(",").map(parseLineSupportSpec);
-  } catch (e) {
-    throw new UsageError(`--line-support: ${(e as Error).message}`);
-  }
-}
 
 type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string; evaluate?: string; augment: boolean; seed: number; lineSupport: LineSupportSpec[] };
 
