@@ -28,10 +28,13 @@ export function cellGradientVariance(grey: Float32Array | Uint8Array, width: num
 }
 
 /**
- * The per-cell mean (`meanOut`) and variance (`varOut`) of the gradient magnitude, either or both:
- * cellGradientVariance's arithmetic, bit for bit (each cell sums its pixels row by row in the same
- * order), with the clamps only in cells on the image border, and without the sum of squares when
- * only the mean is asked for (the harness's current frame).
+ * The per-cell mean (`meanOut`) and variance (`varOut`) of the gradient magnitude, either or both;
+ * the sum of squares is skipped when only the mean is asked for (the harness's current frame).
+ * Each cell adds its pixels row by row, left to right (cellGradientVariance's order), but the
+ * image is walked one row at a time across a whole row of cells (one accumulator pair per cell
+ * column), the clamps only in the first and last cell column, and of G = sqrt(dx^2 + dy^2) with
+ * dx, dy the undivided differences: G = 2 g exactly (power-of-two scaling commutes with every
+ * rounding here), so 0.5 * sum(G) and 0.25 * sum(G^2) are the bits of sum(g) and sum(g^2).
  */
 export function cellGradientStats(grey: Float32Array | Uint8Array, width: number, height: number, cellPx: number, meanOut: Float32Array | undefined, varOut: Float32Array | undefined): void {
   if (grey.length !== width * height) {
@@ -46,61 +49,64 @@ export function cellGradientStats(grey: Float32Array | Uint8Array, width: number
     if (a !== undefined && a.length !== gw * gh) throw new RangeError(`${name} length=${a.length}, expected ${gw * gh}`);
   }
   const n = cellPx * cellPx;
-  const sums = CELL_SUMS;
-  const squares = varOut !== undefined;
+  if (rowSums.length < 2 * gw) rowSums = new Float64Array(2 * gw);
+  const acc = rowSums;
   for (let cy = 0; cy < gh; cy++) {
+    acc.fill(0);
+    cellRowSums(grey, width, height, cy * cellPx, cellPx, varOut !== undefined, acc);
     for (let cx = 0; cx < gw; cx++) {
-      if (cy > 0 && cy < gh - 1 && cx > 0 && cx < gw - 1) innerCellSums(grey, width, cx * cellPx, cy * cellPx, cellPx, squares, sums);
-      else borderCellSums(grey, width, height, cx * cellPx, cy * cellPx, cellPx, sums);
-      const mean = sums[0]! / n;
-      if (varOut !== undefined) varOut[cy * gw + cx] = Math.max(0, sums[1]! / n - mean * mean);
+      const mean = (0.5 * acc[2 * cx]!) / n;
+      if (varOut !== undefined) varOut[cy * gw + cx] = Math.max(0, (0.25 * acc[2 * cx + 1]!) / n - mean * mean);
       if (meanOut !== undefined) meanOut[cy * gw + cx] = mean;
     }
   }
 }
 
-/** The per-cell sum and sum of squares of cellGradientStats (one buffer, no allocation per frame). */
-const CELL_SUMS = new Float64Array(2);
+/** Per cell column of one row of cells: the sum of G and of G^2 (grown to the widest image seen). */
+let rowSums = new Float64Array(2 * 32);
 
-/** Sum and sum of squares (when `squares`) of g over a cell with no pixel on the image border. */
-function innerCellSums(grey: Float32Array | Uint8Array, width: number, x0: number, y0: number, cellPx: number, squares: boolean, sums: Float64Array): void {
-  let s = 0;
-  let ss = 0;
+/**
+ * Sums of G (and of G^2 when `squares`) over the cells of the cell row whose first image row is
+ * y0, into acc[2 cx] and acc[2 cx + 1]. Rows outside the image are clamped by choosing the row
+ * above and below once per image row; columns only in the first and last cell.
+ */
+function cellRowSums(grey: Float32Array | Uint8Array, width: number, height: number, y0: number, cellPx: number, squares: boolean, acc: Float64Array): void {
+  const gw = width / cellPx;
   for (let y = y0; y < y0 + cellPx; y++) {
     const row = y * width;
-    const up = row - width;
-    const down = row + width;
-    for (let x = x0; x < x0 + cellPx; x++) {
-      const gx = (grey[row + x + 1]! - grey[row + x - 1]!) / 2;
-      const gy = (grey[down + x]! - grey[up + x]!) / 2;
-      const g = Math.sqrt(gx * gx + gy * gy);
-      s += g;
-      if (squares) ss += g * g;
+    const up = (y > 0 ? y - 1 : 0) * width;
+    const down = (y < height - 1 ? y + 1 : height - 1) * width;
+    for (let cx = 0; cx < gw; cx++) {
+      let s = acc[2 * cx]!;
+      let ss = acc[2 * cx + 1]!;
+      const x0 = cx * cellPx;
+      if (cx === 0 || cx === gw - 1) {
+        for (let x = x0; x < x0 + cellPx; x++) {
+          const dx = grey[row + (x < width - 1 ? x + 1 : width - 1)]! - grey[row + (x > 0 ? x - 1 : 0)]!;
+          const dy = grey[down + x]! - grey[up + x]!;
+          const g = Math.sqrt(dx * dx + dy * dy);
+          s += g;
+          if (squares) ss += g * g;
+        }
+      } else {
+        // The left and right neighbours slide along the row: one new read per pixel for dx.
+        let left = grey[row + x0 - 1]!;
+        let centre = grey[row + x0]!;
+        for (let x = x0; x < x0 + cellPx; x++) {
+          const right = grey[row + x + 1]!;
+          const dx = right - left;
+          const dy = grey[down + x]! - grey[up + x]!;
+          const g = Math.sqrt(dx * dx + dy * dy);
+          s += g;
+          if (squares) ss += g * g;
+          left = centre;
+          centre = right;
+        }
+      }
+      acc[2 * cx] = s;
+      acc[2 * cx + 1] = ss;
     }
   }
-  sums[0] = s;
-  sums[1] = ss;
-}
-
-/** Sum and sum of squares of g over a cell on the image border (neighbours clamped to the image). */
-function borderCellSums(grey: Float32Array | Uint8Array, width: number, height: number, x0: number, y0: number, cellPx: number, sums: Float64Array): void {
-  let s = 0;
-  let ss = 0;
-  for (let y = y0; y < y0 + cellPx; y++) {
-    const ym = y > 0 ? y - 1 : 0;
-    const yp = y < height - 1 ? y + 1 : height - 1;
-    for (let x = x0; x < x0 + cellPx; x++) {
-      const xm = x > 0 ? x - 1 : 0;
-      const xp = x < width - 1 ? x + 1 : width - 1;
-      const gx = (grey[y * width + xp]! - grey[y * width + xm]!) / 2;
-      const gy = (grey[yp * width + x]! - grey[ym * width + x]!) / 2;
-      const g = Math.sqrt(gx * gx + gy * gy);
-      s += g;
-      ss += g * g;
-    }
-  }
-  sums[0] = s;
-  sums[1] = ss;
 }
 
 export type TextureGainInputs = {

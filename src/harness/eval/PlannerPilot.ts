@@ -184,12 +184,25 @@ export class PlannerPilot implements Pilot {
         if (h !== undefined && (this.harness === undefined || this.harness.width !== env.width || this.harness.height !== env.height)) {
           this.harness = new SpatialHarnessRuntime(h.model, env.width, env.height, h.options);
         }
+        // Probabilities nobody reads are not computed; every reader here goes through the getters.
+        this.runtime.deferProbabilities = true;
+        if (this.harness !== undefined) this.harness.deferClassProbabilities = true;
         if (h !== undefined && h.target === "actions") return this.actWithActionFormula(rgb, env, rows, cols, h.apply);
-        this.runtime.infer(rgb);
-        this.threat = this.runtime.threat;
         this.applied = 0;
-        if (h !== undefined && this.harness !== undefined) {
+        if (h === undefined || this.harness === undefined) {
+          this.runtime.infer(rgb);
+          this.threat = this.runtime.threat;
+        } else {
+          // One pass over the frame's bytes for the detector's input and the harness's grey frame;
+          // the harness's image side then follows (the same bits as its own prepare()).
+          if (!this.harness.isPrepared(env.time_s)) {
+            this.runtime.infer(rgb, this.harness.grey);
+            this.harness.prepareFromGrey(this.nav, env.time_s);
+          } else this.runtime.infer(rgb);
           this.lastHarness = this.harness.step(this.runtime.logits, rgb, this.nav, env.time_s);
+          // The uncorrected probabilities are computed only where the planner reads them.
+          const corrects = h.apply && (h.target ?? "detections") === "detections";
+          if (!corrects) this.threat = this.runtime.threat;
           if (h.target === "oracle") {
             if (truth === undefined) throw new Error("the oracle correction needs the frame's ground truth (render it when the pilot's needsTruth is set)");
             if (h.apply) this.applyOracleCorrection(truth, env, rows, cols, h.options?.regionClip ?? DELTA_NORM_MAX);

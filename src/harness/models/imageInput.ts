@@ -7,6 +7,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { concatChannels, type ZeroChannels } from "../layers/concatChannels";
 import { avgPoolToGrid } from "../layers/pooling";
+import { GREY_OF_SUM } from "../../vision/greyLevels";
 import { ROLLOUT_STEPS } from "./rolloutSteps";
 
 export { ROLLOUT_STEPS };
@@ -86,13 +87,29 @@ export function buildHarnessImage(imageInput: tf.Tensor4D, rolloutRgb01: readonl
  * here (2.9-3.6 ms before the interior pixels skipped the bounds checks; same bits), where the
  * tensor version costs tens of ms on the wasm backend (bench pipeline).
  */
-export function imageInputFromRgb8(rgb: Uint8Array | Float32Array, width: number, height: number, out: Float32Array, grey?: Float32Array, sobelGain = 1): Float32Array {
+export function imageInputFromRgb8(rgb: Uint8Array | Float32Array, width: number, height: number, out: Float32Array, grey?: Float32Array, sobelGain = 1, greyLevels?: Float32Array): Float32Array {
   const n = width * height;
   if (rgb.length !== 3 * n) throw new RangeError(`rgb.length=${rgb.length}, expected ${3 * n} (${width}x${height}x3)`);
   if (out.length !== 4 * n) throw new RangeError(`out.length=${out.length}, expected ${4 * n} (${width}x${height}x4)`);
+  if (greyLevels !== undefined && greyLevels.length !== n) throw new RangeError(`greyLevels.length=${greyLevels.length}, expected ${n} (${width}x${height})`);
   const g = grey !== undefined && grey.length === n ? grey : new Float32Array(n);
   const inv = 1 / (3 * 255);
-  for (let i = 0; i < n; i++) g[i] = (rgb[3 * i]! + rgb[3 * i + 1]! + rgb[3 * i + 2]!) * inv;
+  if (greyLevels === undefined) {
+    for (let i = 0; i < n; i++) g[i] = (rgb[3 * i]! + rgb[3 * i + 1]! + rgb[3 * i + 2]!) * inv;
+  } else if (rgb instanceof Uint8Array) {
+    // The harness's grey levels from the same channel sum (greyFromRgb8's table: the same bits).
+    for (let i = 0; i < n; i++) {
+      const s = rgb[3 * i]! + rgb[3 * i + 1]! + rgb[3 * i + 2]!;
+      g[i] = s * inv;
+      greyLevels[i] = GREY_OF_SUM[s]!;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const s = rgb[3 * i]! + rgb[3 * i + 1]! + rgb[3 * i + 2]!;
+      g[i] = s * inv;
+      greyLevels[i] = s / 3;
+    }
+  }
   rgbChannels(rgb, n, out);
   for (let y = 0; y < height; y++) {
     if (y === 0 || y === height - 1 || width < 3) {

@@ -24,10 +24,10 @@ export const DETECTOR_CELL_PX = 8;
 export class DetectorRuntime {
   readonly rows: number;
   readonly cols: number;
-  /** Row-major, class fastest: classProbs[(row * cols + col) * 4 + class]. */
-  readonly classProbs: Float32Array;
-  /** Row-major near-threat probability per cell. */
-  readonly threat: Float32Array;
+  private readonly probs: Float32Array;
+  private readonly threatProbs: Float32Array;
+  /** True when `logits` changed since the probabilities were last computed from them. */
+  private probsStale = false;
   /** The raw outputs, cell-major: logits[(row * cols + col) * 5 + k], k < 4 the class logits, k = 4 the near-threat logit. */
   readonly logits: Float32Array;
   /**
@@ -53,27 +53,56 @@ export class DetectorRuntime {
     }
     this.rows = height / DETECTOR_CELL_PX;
     this.cols = width / DETECTOR_CELL_PX;
-    this.classProbs = new Float32Array(this.rows * this.cols * NUM_DETECTION_CLASSES);
-    this.threat = new Float32Array(this.rows * this.cols);
+    this.probs = new Float32Array(this.rows * this.cols * NUM_DETECTION_CLASSES);
+    this.threatProbs = new Float32Array(this.rows * this.cols);
     this.logits = new Float32Array(this.rows * this.cols * (THREAT_CHANNEL + 1));
     this.input = new Float32Array(4 * width * height);
     this.grey = new Float32Array(width * height);
   }
 
   /**
-   * Runs the detector on one rgb8 frame (width*height*3 values 0-255, row-major; a Float32Array
-   * is accepted for warped views, unrounded) into logits, classProbs and threat.
+   * When true, infer() leaves classProbs and threat to be computed from `logits` on their first
+   * read (a pipeline whose harness corrects the logits never reads the uncorrected ones: 0.1 ms a
+   * frame at 256x256, eval/PlannerPilot.ts). Default false: the arrays are filled by infer(), so a
+   * holder of the arrays themselves (nodes/common/models/ThreatDetector.ts) sees every frame.
    */
-  infer(rgb8: Uint8Array | Float32Array): void {
+  deferProbabilities = false;
+
+  /** Row-major, class fastest: classProbs[(row * cols + col) * 4 + class]. */
+  get classProbs(): Float32Array {
+    if (this.probsStale) this.computeProbabilities();
+    return this.probs;
+  }
+
+  /** Row-major near-threat probability per cell. */
+  get threat(): Float32Array {
+    if (this.probsStale) this.computeProbabilities();
+    return this.threatProbs;
+  }
+
+  /**
+   * Runs the detector on one rgb8 frame (width*height*3 values 0-255, row-major; a Float32Array
+   * is accepted for warped views, unrounded) into logits, classProbs and threat (see
+   * deferProbabilities). `greyLevels` (width*height), when given, receives the
+   * frame's grey levels 0-255 as greyFromRgb8 computes them, from the same pass over the bytes
+   * (the spatial harness's image side: SpatialHarnessRuntime.prepareFromGrey).
+   */
+  infer(rgb8: Uint8Array | Float32Array, greyLevels?: Float32Array): void {
     this.lastSobelGain = this.sobelGain;
-    imageInputFromRgb8(rgb8, this.width, this.height, this.input, this.grey, this.sobelGain);
+    imageInputFromRgb8(rgb8, this.width, this.height, this.input, this.grey, this.sobelGain, greyLevels);
     tf.tidy(() => {
       // Teacher.infer: convs fused with bias and ReLU (inference only; equal to forward up to float32 rounding).
       const out = this.detector.infer(tf.tensor4d(this.input, [1, this.height, this.width, 4]));
       const k = THREAT_CHANNEL + 1;
       this.logits.set((out.shape[3] === k ? out : tf.slice(out, [0, 0, 0, 0], [1, -1, -1, k])).dataSync<"float32">());
     });
-    probabilitiesFromLogits(this.logits, this.classProbs, this.threat);
+    this.probsStale = true;
+    if (!this.deferProbabilities) this.computeProbabilities();
+  }
+
+  private computeProbabilities(): void {
+    probabilitiesFromLogits(this.logits, this.probs, this.threatProbs);
+    this.probsStale = false;
   }
 }
 
@@ -88,16 +117,28 @@ export function probabilitiesFromLogits(logits: Float32Array, classProbs: Float3
     throw new RangeError(`logits ${logits.length}, classProbs ${classProbs.length}, threat ${threat.length}: expected ${k} and ${CLASSES} per cell`);
   }
   for (let c = 0; c < cells; c++) {
-    const o = c * k;
-    let m = -Infinity;
-    for (let j = 0; j < CLASSES; j++) m = Math.max(m, logits[o + j]!);
-    let sum = 0;
-    for (let j = 0; j < CLASSES; j++) {
-      const e = Math.exp(logits[o + j]! - m);
-      classProbs[c * CLASSES + j] = e;
-      sum += e;
-    }
-    for (let j = 0; j < CLASSES; j++) classProbs[c * CLASSES + j] = classProbs[c * CLASSES + j]! / sum;
-    threat[c] = 1 / (1 + Math.exp(-logits[o + THREAT_CHANNEL]!));
+    cellSoftmax(logits, c, classProbs);
+    threat[c] = 1 / (1 + Math.exp(-logits[c * k + THREAT_CHANNEL]!));
   }
+}
+
+/** The near-threat half of probabilitiesFromLogits alone (the same bits). */
+export function threatFromLogits(logits: Float32Array, threat: Float32Array): void {
+  const k = THREAT_CHANNEL + 1;
+  if (logits.length !== threat.length * k) throw new RangeError(`logits ${logits.length}, threat ${threat.length}: expected ${k} logits per cell`);
+  for (let c = 0; c < threat.length; c++) threat[c] = 1 / (1 + Math.exp(-logits[c * k + THREAT_CHANNEL]!));
+}
+
+/** The class softmax of cell `c` (probabilitiesFromLogits' arithmetic) into classProbs[4c .. 4c + 3]. */
+export function cellSoftmax(logits: Float32Array, c: number, classProbs: Float32Array): void {
+  const o = c * (THREAT_CHANNEL + 1);
+  let m = -Infinity;
+  for (let j = 0; j < CLASSES; j++) m = Math.max(m, logits[o + j]!);
+  let sum = 0;
+  for (let j = 0; j < CLASSES; j++) {
+    const e = Math.exp(logits[o + j]! - m);
+    classProbs[c * CLASSES + j] = e;
+    sum += e;
+  }
+  for (let j = 0; j < CLASSES; j++) classProbs[c * CLASSES + j] = classProbs[c * CLASSES + j]! / sum;
 }

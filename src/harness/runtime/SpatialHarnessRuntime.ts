@@ -16,7 +16,7 @@ import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS
 import { applySpatialDelta, DELTA_NORM_MAX, spatialDelta, type SpatialDeltaStats } from "../spatial/spatialCorrection";
 import { DETECTOR_OUTPUTS_PER_CELL, featureWorkspace, imageFeatures, spatialFeatures, type FeatureWorkspace } from "../spatial/spatialFeatures";
 import { greyFromRgb8, warpCamera, warpImage, type WarpCamera } from "../spatial/warp";
-import { DETECTOR_CELL_PX, probabilitiesFromLogits } from "./DetectorRuntime";
+import { cellSoftmax, DETECTOR_CELL_PX, probabilitiesFromLogits, threatFromLogits } from "./DetectorRuntime";
 
 export type SpatialHarnessOptions = {
   /** Horizontal field of view of the camera, rad. Default pi/2 (the simulator's camera). */
@@ -67,7 +67,6 @@ export class SpatialHarnessRuntime {
   readonly delta: Float32Array;
   /** Corrected logits (DETECTOR_OUTPUTS_PER_CELL per cell), probabilities from them. */
   readonly corrected: Float32Array;
-  readonly classProbs: Float32Array;
   readonly threat: Float32Array;
   /** |yaw rate| (rad/s), |pitch rate| (rad/s), |forward speed| (m/s) of the last step. */
   readonly rates = new Float32Array(NUM_SENSITIVITY_DIMS);
@@ -79,6 +78,9 @@ export class SpatialHarnessRuntime {
   private readonly fws: FeatureWorkspace;
   private readonly schedule: LambdaSchedule;
   private readonly wireProb: Float32Array;
+  private readonly probs: Float32Array;
+  /** True when `corrected` changed since `probs` was last computed from it. */
+  private probsStale = false;
   private last: { yaw: number; pitch: number; time_s: number } | undefined;
   private above = 0;
   /** The frame prepare() computed the image side for (consumed by the next step()). */
@@ -108,7 +110,7 @@ export class SpatialHarnessRuntime {
     this.features = new Float32Array(cells * HARNESS_CELL_CHANNELS);
     this.delta = new Float32Array(cells);
     this.corrected = new Float32Array(cells * DETECTOR_OUTPUTS_PER_CELL);
-    this.classProbs = new Float32Array(cells * NUM_DETECTION_CLASSES);
+    this.probs = new Float32Array(cells * NUM_DETECTION_CLASSES);
     this.threat = new Float32Array(cells);
     this.wireProb = new Float32Array(cells);
     this.grey = new Float32Array(width * height);
@@ -116,6 +118,25 @@ export class SpatialHarnessRuntime {
     this.ws = spatialWorkspace(this.weights, cells);
     this.fws = featureWorkspace(cells);
     this.schedule = new LambdaSchedule(this.options.lambda);
+  }
+
+  /**
+   * When true, step() computes the corrected near-threat probabilities (what the planner reads)
+   * and leaves classProbs to its first read (eval/PlannerPilot.ts; the texture rule's wire cells
+   * are found without them, wireCandidates). Default false: step() fills both, so a holder of the
+   * arrays themselves sees every frame.
+   */
+  deferClassProbabilities = false;
+
+  /** Class probabilities of the corrected logits (4 per cell, as DetectorRuntime.classProbs). */
+  get classProbs(): Float32Array {
+    if (this.probsStale) this.computeClassProbabilities();
+    return this.probs;
+  }
+
+  private computeClassProbabilities(): void {
+    probabilitiesFromLogits(this.corrected, this.probs, this.threat);
+    this.probsStale = false;
   }
 
   get lambda(): number {
@@ -140,9 +161,23 @@ export class SpatialHarnessRuntime {
    */
   prepare(rgb8: Uint8Array | Float32Array, nav: Readonly<Pick<Navigation, "altitude_m" | "pitch_rad">>, time_s: number): void {
     greyFromRgb8(rgb8, this.grey);
+    this.prepareFromGrey(nav, time_s);
+  }
+
+  /**
+   * prepare() of a frame whose grey levels are already in `grey` (greyFromRgb8's values: the
+   * detector's input pass writes them there when given this buffer, DetectorRuntime.infer), so
+   * the one-thread pipeline reads the frame's bytes once (eval/PlannerPilot.ts).
+   */
+  prepareFromGrey(nav: Readonly<Pick<Navigation, "altitude_m" | "pitch_rad">>, time_s: number): void {
     warpImage(this.grey, this.width, this.height, 1, this.camera, { forward_m: this.options.imagine_m, yaw_rad: 0, pitchDown_rad: 0, altitude_m: nav.altitude_m, bodyPitch_rad: nav.pitch_rad }, this.imagined);
     imageFeatures(this.grey, this.imagined, this.width, this.height, DETECTOR_CELL_PX, this.fws);
     this.prepared = { time_s };
+  }
+
+  /** True when prepare() or prepareFromGrey() computed the image side of the frame at `time_s` and no step() used it yet. */
+  isPrepared(time_s: number): boolean {
+    return this.prepared?.time_s === time_s;
   }
 
   /**
@@ -161,7 +196,7 @@ export class SpatialHarnessRuntime {
     for (let j = 0; j < NUM_SENSITIVITY_DIMS; j++) if (!Number.isFinite(this.rates[j])) this.rates[j] = 0;
     this.last = { yaw: nav.yaw_rad, pitch: nav.pitch_rad, time_s };
     this.preparedSteps.steps++;
-    if (this.prepared?.time_s === time_s) this.preparedSteps.reused++;
+    if (this.isPrepared(time_s)) this.preparedSteps.reused++;
     else this.prepare(rgb8, nav, time_s);
     this.prepared = undefined;
     spatialFeatures(logits, this.width, this.height, DETECTOR_CELL_PX, this.fws, this.features);
@@ -175,7 +210,9 @@ export class SpatialHarnessRuntime {
     const lambda = this.schedule.update(Number.isFinite(maxRisk) ? Math.min(1, Math.max(0, maxRisk)) : 0);
     const stats = spatialDelta(this.risk, this.sensitivity, this.rates, lambda, this.rows, this.cols, this.options.regionClip, this.delta);
     applySpatialDelta(logits, this.delta, this.corrected);
-    probabilitiesFromLogits(this.corrected, this.classProbs, this.threat);
+    threatFromLogits(this.corrected, this.threat);
+    this.probsStale = true;
+    if (!this.deferClassProbabilities) this.computeClassProbabilities();
     // Runaway alarm (seed): three steps in a row with max|delta| above DELTA_RUNAWAY halve lambda.
     let runaway = false;
     this.above = stats.maxAbs > DELTA_RUNAWAY ? this.above + 1 : 0;
@@ -184,9 +221,36 @@ export class SpatialHarnessRuntime {
       this.above = 0;
       runaway = true;
     }
-    const classes = NUM_DETECTION_CLASSES; // one read of the re-exported name (DetectorRuntime.ts CLASSES)
-    for (let c = 0; c < this.wireProb.length; c++) this.wireProb[c] = this.classProbs[c * classes + 1]!;
+    wireCandidates(this.corrected, this.wireProb, this.probs);
     const gain = textureGain({ cellVariance: this.fws.gradVar, wireProb: this.wireProb, altitude_m: nav.altitude_m, risk: Number.isFinite(maxRisk) ? maxRisk : 0 });
     return { ...stats, lambda, maxRisk, meanRisk: sumRisk / this.risk.length, textureGain: gain, runaway };
+  }
+}
+
+/**
+ * A wire logit this far below another class logit keeps the cell's wire probability below 0.5
+ * whatever the rounding: p_wire <= 1 / (1 + e^0.001) = 0.49975 (wireCandidates).
+ */
+const WIRE_MARGIN = 1e-3;
+
+/**
+ * What textureGain reads of the corrected class probabilities: it counts the cells whose wire
+ * probability is >= 0.5. Into `wireProb`: the exact wire probability (probabilitiesFromLogits'
+ * bits, by cellSoftmax into `probs`) of every cell whose wire logit is within WIRE_MARGIN of the
+ * largest class logit, 0 for the others (their probability is below 0.4998, so the count is the
+ * same). Most cells are background and skip four exponentials.
+ */
+export function wireCandidates(corrected: Float32Array, wireProb: Float32Array, probs: Float32Array): void {
+  const k = DETECTOR_OUTPUTS_PER_CELL;
+  const classes = NUM_DETECTION_CLASSES; // one read of the re-exported name (DetectorRuntime.ts CLASSES)
+  for (let c = 0; c < wireProb.length; c++) {
+    const o = c * k;
+    const other = Math.max(corrected[o]!, corrected[o + 2]!, corrected[o + 3]!);
+    if (corrected[o + 1]! < other - WIRE_MARGIN) {
+      wireProb[c] = 0;
+      continue;
+    }
+    cellSoftmax(corrected, c, probs);
+    wireProb[c] = probs[c * classes + 1]!;
   }
 }

@@ -249,7 +249,7 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
   }
   if (ws.packedFrom !== w) packWeights(w, ws);
   const { h1, m1, h2, t1, t2 } = ws;
-  const { l1b, l2b, sw, sb, rw, rb, sScale } = w;
+  const { l1b, l2b, sw, sb, sScale } = w;
   for (let c = 0; c < cells; c++) {
     // The cell's eight inputs read once (C is 8: the typed constant above); each sum keeps the
     // order of the plain loop, l1b[k] + f0 t[0] + f1 t[1] + ... (left to right).
@@ -263,7 +263,8 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
     }
   }
   neighbourMean(h1, rows, cols, H1, m1);
-  for (let c = 0; c < cells; c++) {
+  if (H1 === 8 && H2 === 6) secondLayerUnrolled(w, ws, cells, sensitivity);
+  else for (let c = 0; c < cells; c++) {
     const o1 = c * H1;
     const o2 = c * H2;
     for (let k = 0; k < H2; k++) {
@@ -278,6 +279,13 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
       sensitivity[c * J + j] = softplus(a) * sScale[j]!;
     }
   }
+  regionRisk(w, h2, regionsR, regionsC, cols, risk);
+}
+
+/** risk per region: sigmoid of the linear read of the REGION_CELLS x REGION_CELLS max-pool of h2 (forwardCells). */
+function regionRisk(w: SpatialHarnessWeights, h2: Float32Array, regionsR: number, regionsC: number, cols: number, risk: Float32Array): void {
+  const H2 = w.hidden2;
+  const { rw, rb } = w;
   for (let gr = 0; gr < regionsR; gr++) {
     for (let gq = 0; gq < regionsC; gq++) {
       let a = rb[0]!;
@@ -293,6 +301,54 @@ export function forwardCells(w: SpatialHarnessWeights, features: Float32Array, r
         a += m * rw[k]!;
       }
       risk[gr * regionsC + gq] = 1 / (1 + Math.exp(-a));
+    }
+  }
+}
+
+/** One cell's hidden2 values in secondLayerUnrolled (no allocation per frame). */
+const HIDDEN2_SCRATCH = new Float64Array(6);
+
+/**
+ * forwardCells' second layer and S for the default widths (hidden1 8, hidden2 6): each cell's
+ * 16 inputs and 6 hidden values are read once into locals instead of once per output unit. Every
+ * sum adds the same terms in the same order as the general loop (a += h_i w + m_i w, i = 0..7;
+ * then a += h2_k sw, k = 0..5), and h2 goes through float32 as it does when stored and re-read,
+ * so the bits are those of the loop (spatialHarness.test.ts checks both paths against a reference).
+ */
+function secondLayerUnrolled(w: SpatialHarnessWeights, ws: SpatialWorkspace, cells: number, sensitivity: Float32Array): void {
+  const { h1, m1, h2, t2 } = ws;
+  const { l2b, sw, sb, sScale } = w;
+  const J = NUM_SENSITIVITY_DIMS;
+  const hidden = HIDDEN2_SCRATCH;
+  for (let c = 0; c < cells; c++) {
+    const o1 = c * 8;
+    const a0 = h1[o1]!, a1 = h1[o1 + 1]!, a2 = h1[o1 + 2]!, a3 = h1[o1 + 3]!, a4 = h1[o1 + 4]!, a5 = h1[o1 + 5]!, a6 = h1[o1 + 6]!, a7 = h1[o1 + 7]!;
+    const b0 = m1[o1]!, b1 = m1[o1 + 1]!, b2 = m1[o1 + 2]!, b3 = m1[o1 + 3]!, b4 = m1[o1 + 4]!, b5 = m1[o1 + 5]!, b6 = m1[o1 + 6]!, b7 = m1[o1 + 7]!;
+    for (let k = 0; k < 6; k++) {
+      const t = k * 16;
+      let a = l2b[k]!;
+      a += a0 * t2[t]! + b0 * t2[t + 1]!;
+      a += a1 * t2[t + 2]! + b1 * t2[t + 3]!;
+      a += a2 * t2[t + 4]! + b2 * t2[t + 5]!;
+      a += a3 * t2[t + 6]! + b3 * t2[t + 7]!;
+      a += a4 * t2[t + 8]! + b4 * t2[t + 9]!;
+      a += a5 * t2[t + 10]! + b5 * t2[t + 11]!;
+      a += a6 * t2[t + 12]! + b6 * t2[t + 13]!;
+      a += a7 * t2[t + 14]! + b7 * t2[t + 15]!;
+      const v = Math.fround(a > 0 ? a : 0);
+      h2[c * 6 + k] = v;
+      hidden[k] = v;
+    }
+    const q0 = hidden[0]!, q1 = hidden[1]!, q2 = hidden[2]!, q3 = hidden[3]!, q4 = hidden[4]!, q5 = hidden[5]!;
+    for (let j = 0; j < J; j++) {
+      let a = sb[j]!;
+      a += q0 * sw[j]!;
+      a += q1 * sw[J + j]!;
+      a += q2 * sw[2 * J + j]!;
+      a += q3 * sw[3 * J + j]!;
+      a += q4 * sw[4 * J + j]!;
+      a += q5 * sw[5 * J + j]!;
+      sensitivity[c * J + j] = softplus(a) * sScale[j]!;
     }
   }
 }

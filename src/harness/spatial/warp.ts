@@ -13,6 +13,7 @@
  * underestimated (by Z_ground / Z_wire); the imagined frame is a cue for the harness, not a
  * prediction the planner flies on.
  */
+import { GREY_OF_SUM } from "../../vision/greyLevels";
 
 /** Pinhole camera of the frame: focal length and principal point (px), downward pitch of the optical axis (rad). */
 export type WarpCamera = { f_px: number; cx: number; cy: number; pitchDown_rad: number };
@@ -151,6 +152,3 @@ export function greyFromRgb8(rgb8: Uint8Array | Float32Array, out: Float32Array)
   for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = (rgb8[j]! + rgb8[j + 1]! + rgb8[j + 2]!) / 3;
   return out;
 }
-
-/** (r + g + b) / 3 for every 8-bit sum 0..765, as float32 (greyFromRgb8). */
-const GREY_OF_SUM = Float32Array.from({ length: 3 * 255 + 1 }, (_, s) => s / 3);

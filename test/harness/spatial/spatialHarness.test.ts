@@ -140,10 +140,12 @@ describe("forwardCells", () => {
     const cols = 12;
     const features = new Float32Array(rows * cols * HARNESS_CELL_CHANNELS);
     for (let i = 0; i < features.length; i++) features[i] = Math.sin(0.37 * i) * 1.7;
-    const hs = [new SpatialHarness({ seed: 5 }), new SpatialHarness({ seed: 6 })];
-    const ws = spatialWorkspace(hs[0]!.snapshotWeights(), rows * cols);
+    // The default widths (the unrolled second layer) twice, then other widths (the general loop).
+    const hs = [new SpatialHarness({ seed: 5 }), new SpatialHarness({ seed: 6 }), new SpatialHarness({ seed: 7, hidden1: 5, hidden2: 4 })];
+    let ws = spatialWorkspace(hs[0]!.snapshotWeights(), rows * cols);
     for (const h of hs) {
       const w = h.snapshotWeights();
+      if (w.hidden1 !== 8) ws = spatialWorkspace(w, rows * cols);
       const risk = new Float32Array(6);
       const sens = new Float32Array(rows * cols * NUM_SENSITIVITY_DIMS);
       const riskRef = new Float32Array(6);
