@@ -15,6 +15,7 @@
  * pixels. The seed gives the threshold 5 without units; this is our reading of it.
  */
 import { TEXTURE_MAX_ALTITUDE_M, TEXTURE_MAX_BOOST, TEXTURE_VARIANCE_THRESHOLD } from "./constants";
+import { kernelCellSums } from "./gradientKernel";
 
 /**
  * Per-cell variance of the gradient magnitude of a grey image (row-major, width x height, values
@@ -35,8 +36,10 @@ export function cellGradientVariance(grey: Float32Array | Uint8Array, width: num
  * column), the clamps only in the first and last cell column, and of G = sqrt(dx^2 + dy^2) with
  * dx, dy the undivided differences: G = 2 g exactly (power-of-two scaling commutes with every
  * rounding here), so 0.5 * sum(G) and 0.25 * sum(G^2) are the bits of sum(g) and sum(g^2).
+ * The sums of a float32 image come from the WebAssembly kernel (gradientKernel.ts, two pixels per
+ * instruction, the same bits) where it runs; `impl` "js" forces the JavaScript loop (tests).
  */
-export function cellGradientStats(grey: Float32Array | Uint8Array, width: number, height: number, cellPx: number, meanOut: Float32Array | undefined, varOut: Float32Array | undefined): void {
+export function cellGradientStats(grey: Float32Array | Uint8Array, width: number, height: number, cellPx: number, meanOut: Float32Array | undefined, varOut: Float32Array | undefined, impl: "auto" | "js" = "auto"): void {
   if (grey.length !== width * height) {
     throw new RangeError(`grey length=${grey.length}, expected width*height=${width * height}`);
   }
@@ -49,6 +52,15 @@ export function cellGradientStats(grey: Float32Array | Uint8Array, width: number
     if (a !== undefined && a.length !== gw * gh) throw new RangeError(`${name} length=${a.length}, expected ${gw * gh}`);
   }
   const n = cellPx * cellPx;
+  const sums = impl === "auto" && grey instanceof Float32Array ? kernelCellSums(grey, width, height, cellPx, varOut !== undefined) : undefined;
+  if (sums !== undefined) {
+    for (let c = 0; c < gw * gh; c++) {
+      const mean = (0.5 * sums[2 * c]!) / n;
+      if (varOut !== undefined) varOut[c] = Math.max(0, (0.25 * sums[2 * c + 1]!) / n - mean * mean);
+      if (meanOut !== undefined) meanOut[c] = mean;
+    }
+    return;
+  }
   if (rowSums.length < 2 * gw) rowSums = new Float64Array(2 * gw);
   const acc = rowSums;
   for (let cy = 0; cy < gh; cy++) {

@@ -6,6 +6,10 @@
  * sizes, and every 8-bit grey sum. The one-channel warp (a clamp-free run per row) must equal the
  * general per-channel loop of the same function.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { binaryModulePath, WASM_KERNELS, wasmModuleSource } from "../../../scripts/generate-wasm";
+import { gradientKernelAvailable } from "../../../src/harness/correction/gradientKernel";
 import { cellGradientStats, cellGradientVariance } from "../../../src/harness/correction/textureGain";
 import { greyFromRgb8, warpCamera, warpImage, type ImaginedMotion } from "../../../src/harness/spatial/warp";
 import { Rng } from "../../../src/util/Rng";
@@ -39,28 +43,47 @@ function reference(grey: Float32Array, width: number, height: number, cellPx: nu
 }
 
 describe("the harness image side's fast paths", () => {
+  it("runs the WebAssembly kernel here (Node.js 20 has WebAssembly SIMD)", () => {
+    expect(gradientKernelAvailable()).toBe(true);
+  });
+
+  // Odd inner widths (9, 3) take the kernel's one-pixel tail; 1x1 has no inner pixel at all.
   it.each([
-    [8, 40, 56],
-    [4, 20, 12],
-    [2, 6, 6],
-    [1, 3, 5],
-  ])("cellGradientStats with %i px cells on %ix%i equals the clamped per-pixel loop, bit for bit", (cellPx, width, height) => {
-    const rng = new Rng(cellPx);
+    [8, 40, 56, "auto"],
+    [8, 40, 56, "js"],
+    [4, 20, 12, "auto"],
+    [2, 6, 6, "auto"],
+    [2, 6, 6, "js"],
+    [3, 9, 6, "auto"],
+    [1, 3, 5, "auto"],
+    [1, 3, 5, "js"],
+    [1, 1, 1, "auto"],
+    [8, 256, 256, "auto"],
+  ] as const)("cellGradientStats with %i px cells on %ix%i (%s) equals the clamped per-pixel loop, bit for bit", (cellPx, width, height, impl) => {
+    const rng = new Rng(cellPx + width);
     const grey = Float32Array.from({ length: width * height }, () => rng.uniform(0, 255));
     const ref = reference(grey, width, height, cellPx);
     const cells = (width / cellPx) * (height / cellPx);
     const mean = new Float32Array(cells);
     const variance = new Float32Array(cells);
-    cellGradientStats(grey, width, height, cellPx, mean, variance);
+    cellGradientStats(grey, width, height, cellPx, mean, variance, impl);
     expect(Array.from(mean)).toEqual(Array.from(ref.mean));
     expect(Array.from(variance)).toEqual(Array.from(ref.variance));
     const meanOnly = new Float32Array(cells);
-    cellGradientStats(grey, width, height, cellPx, meanOnly, undefined);
+    cellGradientStats(grey, width, height, cellPx, meanOnly, undefined, impl);
     expect(Array.from(meanOnly)).toEqual(Array.from(ref.mean));
     const varOnly = new Float32Array(cells);
-    cellGradientStats(grey, width, height, cellPx, undefined, varOnly);
+    cellGradientStats(grey, width, height, cellPx, undefined, varOnly, impl);
     expect(Array.from(varOnly)).toEqual(Array.from(ref.variance));
-    expect(Array.from(cellGradientVariance(grey, width, height, cellPx, new Float32Array(cells)))).toEqual(Array.from(ref.variance));
+    if (impl === "auto") expect(Array.from(cellGradientVariance(grey, width, height, cellPx, new Float32Array(cells)))).toEqual(Array.from(ref.variance));
+  });
+
+  it("the committed kernel binary is its source assembled (npm run gen:wasm)", async () => {
+    for (const k of WASM_KERNELS) {
+      const root = path.join(__dirname, "..", "..", "..");
+      const committed = fs.readFileSync(path.join(root, binaryModulePath(k.wat)), "utf8");
+      expect(committed).toBe(await wasmModuleSource(path.join(root, k.wat), k.constant));
+    }
   });
 
   it("cellGradientStats names a wrong output length", () => {
