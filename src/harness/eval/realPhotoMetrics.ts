@@ -9,7 +9,8 @@
  *    ground truth comes from) with a 5 px tolerance: a predicted pixel (map >= t) is correct when
  *    a ground-truth pixel lies within 5 px (Euclidean), a ground-truth pixel is found when a
  *    predicted pixel lies within 5 px. Thresholds are the levels 1..255 of an 8-bit map.
- *  - the Sobel magnitude baseline map (3x3 OpenCV kernel on grey = channel mean, / 4 sqrt 2).
+ *  - the Sobel magnitude baseline map (3x3 OpenCV kernel on grey = channel mean, / 4 sqrt 2,
+ *    OpenCV's default reflected border).
  */
 import { averagePrecision } from "./AveragePrecision";
 
@@ -177,12 +178,21 @@ export class RealSetScore {
   }
 }
 
-/** Sobel gradient magnitude of grey = (R+G+B)/3 in [0, 1], divided by its maximum 4 sqrt 2 (zero padding). */
+/**
+ * Sobel gradient magnitude of grey = (R+G+B)/3 in [0, 1], divided by its maximum 4 sqrt 2, with
+ * OpenCV's default border (cv::Sobel's BORDER_DEFAULT = BORDER_REFLECT_101: the pixel at -1 is the
+ * pixel at 1; OpenCV docs, "Image Filtering", cv::BorderTypes), what a plain Sobel map means in
+ * practice. Until the ninth session this map used zero padding: every photo then had an edge
+ * along its whole frame, and the border cells' maxima ranked above most wires (pooled cell AP on
+ * the dev photos 0.256 / 0.330 with it, 0.284 / 0.597 without; docs/real.md).
+ */
 export function sobelMagnitudeMap(rgb: Uint8Array, W: number, H: number): Float32Array {
   if (rgb.length !== 3 * W * H) throw new RangeError(`rgb.length=${rgb.length}, expected ${3 * W * H}`);
+  if (!(W >= 2 && H >= 2)) throw new RangeError(`sobelMagnitudeMap: image ${W}x${H}, expected at least 2x2 (a reflected border needs a neighbour)`);
   const g = new Float32Array(W * H);
   for (let i = 0; i < W * H; i++) g[i] = (rgb[3 * i]! + rgb[3 * i + 1]! + rgb[3 * i + 2]!) / 765;
-  const at = (x: number, y: number): number => (x < 0 || y < 0 || x >= W || y >= H ? 0 : g[y * W + x]!);
+  const reflect = (v: number, n: number): number => (v < 0 ? -v : v >= n ? 2 * n - 2 - v : v);
+  const at = (x: number, y: number): number => g[reflect(y, H) * W + reflect(x, W)]!;
   const out = new Float32Array(W * H);
   const scale = 1 / (4 * Math.SQRT2);
   for (let y = 0; y < H; y++) {

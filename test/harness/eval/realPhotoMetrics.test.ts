@@ -97,4 +97,19 @@ describe("RealSetScore and the Sobel baseline", () => {
     expect(m[4 * W + 4]).toBeCloseTo(1 / Math.SQRT2, 6);
     expect(m[4 * W + 1]).toBe(0);
   });
+
+  it("Sobel has OpenCV's reflected border: a flat photo gives 0 on its frame too, a step reaching the border keeps its value there", () => {
+    const W = 6, H = 5;
+    const flat = new Uint8Array(W * H * 3).fill(200);
+    expect(Array.from(sobelMagnitudeMap(flat, W, H)).every((v) => v === 0)).toBe(true);
+    const rgb = new Uint8Array(W * H * 3);
+    for (let y = 0; y < H; y++) for (let x = 3; x < W; x++) rgb.fill(255, 3 * (y * W + x), 3 * (y * W + x) + 3);
+    const m = sobelMagnitudeMap(rgb, W, H);
+    // Top and bottom rows: the reflected row above equals the row below, so the step's value stays.
+    expect(m[2]).toBeCloseTo(1 / Math.SQRT2, 6);
+    expect(m[(H - 1) * W + 3]).toBeCloseTo(1 / Math.SQRT2, 6);
+    expect(m[0]).toBe(0);
+    expect(m[W - 1]).toBe(0);
+    expect(() => sobelMagnitudeMap(new Uint8Array(3), 1, 1)).toThrow("image 1x1, expected at least 2x2");
+  });
 });
