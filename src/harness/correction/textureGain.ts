@@ -28,6 +28,11 @@ export function cellGradientVariance(grey: Float32Array | Uint8Array, width: num
   return out;
 }
 
+export type CellGradientStatsOptions = {
+  /** "auto" (default): the WebAssembly kernel for a float32 image where it runs; "js": the JavaScript loop always (tests compare the two). */
+  impl?: "auto" | "js";
+};
+
 /**
  * The per-cell mean (`meanOut`) and variance (`varOut`) of the gradient magnitude, either or both;
  * the sum of squares is skipped when only the mean is asked for (the harness's current frame).
@@ -37,9 +42,9 @@ export function cellGradientVariance(grey: Float32Array | Uint8Array, width: num
  * dx, dy the undivided differences: G = 2 g exactly (power-of-two scaling commutes with every
  * rounding here), so 0.5 * sum(G) and 0.25 * sum(G^2) are the bits of sum(g) and sum(g^2).
  * The sums of a float32 image come from the WebAssembly kernel (gradientKernel.ts, two pixels per
- * instruction, the same bits) where it runs; `impl` "js" forces the JavaScript loop (tests).
+ * instruction, the same bits) where it runs.
  */
-export function cellGradientStats(grey: Float32Array | Uint8Array, width: number, height: number, cellPx: number, meanOut: Float32Array | undefined, varOut: Float32Array | undefined, impl: "auto" | "js" = "auto"): void {
+export function cellGradientStats(grey: Float32Array | Uint8Array, width: number, height: number, cellPx: number, meanOut: Float32Array | undefined, varOut: Float32Array | undefined, options: CellGradientStatsOptions = {}): void {
   if (grey.length !== width * height) {
     throw new RangeError(`grey length=${grey.length}, expected width*height=${width * height}`);
   }
@@ -52,7 +57,7 @@ export function cellGradientStats(grey: Float32Array | Uint8Array, width: number
     if (a !== undefined && a.length !== gw * gh) throw new RangeError(`${name} length=${a.length}, expected ${gw * gh}`);
   }
   const n = cellPx * cellPx;
-  const sums = impl === "auto" && grey instanceof Float32Array ? kernelCellSums(grey, width, height, cellPx, varOut !== undefined) : undefined;
+  const sums = (options.impl ?? "auto") === "auto" && grey instanceof Float32Array ? kernelCellSums(grey, width, height, cellPx, { squares: varOut !== undefined }) : undefined;
   if (sums !== undefined) {
     for (let c = 0; c < gw * gh; c++) {
       const mean = (0.5 * sums[2 * c]!) / n;

@@ -42,7 +42,7 @@ function reference(grey: Float32Array, width: number, height: number, cellPx: nu
   return { mean, variance };
 }
 
-describe("the harness image side's fast paths", () => {
+describe("the harness image side's gradient statistics", () => {
   it("runs the WebAssembly kernel here (Node.js 20 has WebAssembly SIMD)", () => {
     expect(gradientKernelAvailable()).toBe(true);
   });
@@ -67,14 +67,14 @@ describe("the harness image side's fast paths", () => {
     const cells = (width / cellPx) * (height / cellPx);
     const mean = new Float32Array(cells);
     const variance = new Float32Array(cells);
-    cellGradientStats(grey, width, height, cellPx, mean, variance, impl);
+    cellGradientStats(grey, width, height, cellPx, mean, variance, { impl });
     expect(Array.from(mean)).toEqual(Array.from(ref.mean));
     expect(Array.from(variance)).toEqual(Array.from(ref.variance));
     const meanOnly = new Float32Array(cells);
-    cellGradientStats(grey, width, height, cellPx, meanOnly, undefined, impl);
+    cellGradientStats(grey, width, height, cellPx, meanOnly, undefined, { impl });
     expect(Array.from(meanOnly)).toEqual(Array.from(ref.mean));
     const varOnly = new Float32Array(cells);
-    cellGradientStats(grey, width, height, cellPx, undefined, varOnly, impl);
+    cellGradientStats(grey, width, height, cellPx, undefined, varOnly, { impl });
     expect(Array.from(varOnly)).toEqual(Array.from(ref.variance));
     if (impl === "auto") expect(Array.from(cellGradientVariance(grey, width, height, cellPx, new Float32Array(cells)))).toEqual(Array.from(ref.variance));
   });
@@ -92,6 +92,9 @@ describe("the harness image side's fast paths", () => {
     expect(() => cellGradientStats(new Float32Array(64), 8, 8, 4, undefined, new Float32Array(5))).toThrow(/out length=5, expected 4/);
   });
 
+});
+
+describe("the harness image side's grey frame and warp", () => {
   it("greyFromRgb8 on 8-bit frames equals (r + g + b) / 3 for every sum, and float frames take the division", () => {
     const n = 3 * 255 + 1;
     const rgb = new Uint8Array(3 * n);
