@@ -27,8 +27,20 @@ const P_MIN = 1e-6;
 
 export type SpatialCorrection = { classProbs: Float32Array; threat: Float32Array; info: SpatialStepInfo };
 
+/**
+ * A frame whose cell grid is not whole regions (1280x720: 160x90 cells, 90 rows) runs padded on
+ * the right and the bottom to whole regions: the frame's last pixel row and column repeated (as
+ * ThreatDetector pads to whole cells), the last cell row and column's logits repeated; the
+ * imagined view keeps the camera's own focal length and principal point (cameraFrame), and only
+ * the frame's own cells are returned. A region reaching into the padding sees its edge cells
+ * twice (its clip covers those copies too). A grid of whole regions runs unpadded, as before.
+ */
+type Padding = { width: number; height: number; rows: number; cols: number; rgb: Uint8Array; classProbs: Float32Array; threat: Float32Array };
+
 export class SpatialCorrector {
   private runtime: SpatialHarnessRuntime | undefined;
+  /** The camera frame the runtime was made for, and its padding when it is not whole regions. */
+  private frame: { width: number; height: number; padding: Padding | undefined } | undefined;
   private logits = new Float32Array(0);
   private readonly rgb = new Rgb8Converter();
   private readonly nav: Navigation = makeNavigation();
@@ -40,14 +52,13 @@ export class SpatialCorrector {
 
   /**
    * Why this frame cannot be corrected, or undefined: the grid must cover the image exactly
-   * (8 px cells) in whole regions of REGION_CELLS x REGION_CELLS cells, with a near-threat grid.
+   * (8 px cells), with a near-threat grid. Any grid size is corrected (see Padding).
    */
   problem(image: Image, student: StudentOutputs): string | undefined {
     const { gridRows: rows, gridCols: cols } = student;
     if (student.threatProbs === undefined || student.threatProbs.length !== rows * cols) return "no near-threat cells in the student output";
     if (student.numClasses !== NUM_DETECTION_CLASSES) return `${student.numClasses} classes, expected ${NUM_DETECTION_CLASSES}`;
     if (image.width !== cols * DETECTOR_CELL_PX || image.height !== rows * DETECTOR_CELL_PX) return `image ${image.width}x${image.height} is not the ${cols}x${rows} grid of ${DETECTOR_CELL_PX} px cells`;
-    if (rows % REGION_CELLS !== 0 || cols % REGION_CELLS !== 0) return `grid ${cols}x${rows} is not whole regions of ${REGION_CELLS}x${REGION_CELLS} cells`;
     return undefined;
   }
 
@@ -55,23 +66,69 @@ export class SpatialCorrector {
   correct(image: Image, student: StudentOutputs, sensors: FrameState, time_s: number): SpatialCorrection {
     const rows = student.gridRows;
     const cols = student.gridCols;
-    if (this.runtime === undefined || this.runtime.width !== image.width || this.runtime.height !== image.height) {
-      this.runtime = new SpatialHarnessRuntime(this.harness, image.width, image.height, this.options);
-      this.logits = new Float32Array(rows * cols * DETECTOR_OUTPUTS_PER_CELL);
-    }
+    const runtime = this.runtimeFor(image.width, image.height);
+    const pad = this.frame?.padding;
+    const prows = pad?.rows ?? rows;
+    const pcols = pad?.cols ?? cols;
     const threat = student.threatProbs as Float32Array;
-    for (let c = 0; c < rows * cols; c++) {
-      const o = c * DETECTOR_OUTPUTS_PER_CELL;
-      for (let k = 0; k < NUM_DETECTION_CLASSES; k++) this.logits[o + k] = Math.log(Math.max(P_MIN, student.cellProbs[c * NUM_DETECTION_CLASSES + k]!));
-      const p = Math.min(1 - P_MIN, Math.max(P_MIN, threat[c]!));
-      this.logits[o + 4] = Math.log(p / (1 - p));
+    for (let r = 0; r < prows; r++) {
+      for (let q = 0; q < pcols; q++) {
+        const c = Math.min(r, rows - 1) * cols + Math.min(q, cols - 1);
+        const o = (r * pcols + q) * DETECTOR_OUTPUTS_PER_CELL;
+        for (let k = 0; k < NUM_DETECTION_CLASSES; k++) this.logits[o + k] = Math.log(Math.max(P_MIN, student.cellProbs[c * NUM_DETECTION_CLASSES + k]!));
+        const p = Math.min(1 - P_MIN, Math.max(P_MIN, threat[c]!));
+        this.logits[o + 4] = Math.log(p / (1 - p));
+      }
     }
     const v = sensors.velocityEnu_m_s;
     this.setAttitude(sensors);
     this.nav.yaw_rad = sensors.yaw_rad;
     this.nav.forwardSpeed_m_s = Math.cos(sensors.yaw_rad) * v[0] + Math.sin(sensors.yaw_rad) * v[1];
-    const info = this.runtime.step(this.logits, this.rgb.convert(image), this.nav, time_s);
-    return { classProbs: this.runtime.classProbs, threat: this.runtime.threat, info };
+    const info = runtime.step(this.logits, this.frameRgb(image), this.nav, time_s);
+    if (pad === undefined) return { classProbs: runtime.classProbs, threat: runtime.threat, info };
+    const probs = runtime.classProbs;
+    for (let r = 0; r < rows; r++) {
+      pad.threat.set(runtime.threat.subarray(r * pcols, r * pcols + cols), r * cols);
+      pad.classProbs.set(probs.subarray(r * pcols * NUM_DETECTION_CLASSES, (r * pcols + cols) * NUM_DETECTION_CLASSES), r * cols * NUM_DETECTION_CLASSES);
+    }
+    return { classProbs: pad.classProbs, threat: pad.threat, info };
+  }
+
+  /** The runtime for a camera frame of this size (made, with its padding, when the size changes). */
+  private runtimeFor(width: number, height: number): SpatialHarnessRuntime {
+    if (this.runtime !== undefined && this.frame?.width === width && this.frame.height === height) return this.runtime;
+    const rows = height / DETECTOR_CELL_PX;
+    const cols = width / DETECTOR_CELL_PX;
+    const prows = Math.ceil(rows / REGION_CELLS) * REGION_CELLS;
+    const pcols = Math.ceil(cols / REGION_CELLS) * REGION_CELLS;
+    const pw = pcols * DETECTOR_CELL_PX;
+    const ph = prows * DETECTOR_CELL_PX;
+    const padding: Padding | undefined = prows === rows && pcols === cols ? undefined : {
+      width: pw, height: ph, rows: prows, cols: pcols,
+      rgb: new Uint8Array(pw * ph * 3),
+      classProbs: new Float32Array(rows * cols * NUM_DETECTION_CLASSES),
+      threat: new Float32Array(rows * cols),
+    };
+    this.runtime = new SpatialHarnessRuntime(this.harness, pw, ph, padding === undefined ? this.options : { ...this.options, cameraFrame: { width, height } });
+    this.frame = { width, height, padding };
+    this.logits = new Float32Array(prows * pcols * DETECTOR_OUTPUTS_PER_CELL);
+    return this.runtime;
+  }
+
+  /** The frame as rgb8 at the runtime's size: as it is, or padded by repeating its last row and column. */
+  private frameRgb(image: Image): Uint8Array {
+    const rgb = this.rgb.convert(image);
+    const pad = this.frame?.padding;
+    if (pad === undefined) return rgb;
+    const { width: w, height: h } = image;
+    const out = pad.rgb;
+    for (let y = 0; y < pad.height; y++) {
+      const sy = Math.min(y, h - 1);
+      out.set(rgb.subarray(sy * w * 3, (sy + 1) * w * 3), y * pad.width * 3);
+      const last = (sy * w + w - 1) * 3;
+      for (let x = w; x < pad.width; x++) out.set(rgb.subarray(last, last + 3), (y * pad.width + x) * 3);
+    }
+    return out;
   }
 
   /**
@@ -82,9 +139,9 @@ export class SpatialCorrector {
    * runs the detector in another process). A frame of another size is skipped.
    */
   prepare(image: Image, sensors: Readonly<Pick<FrameState, "altitude_m" | "pitch_rad">>, time_s: number): void {
-    if (this.runtime === undefined || this.runtime.width !== image.width || this.runtime.height !== image.height) return;
+    if (this.runtime === undefined || this.frame?.width !== image.width || this.frame.height !== image.height) return;
     this.setAttitude(sensors);
-    this.runtime.prepare(this.rgb.convert(image), this.nav, time_s);
+    this.runtime.prepare(this.frameRgb(image), this.nav, time_s);
   }
 
   /** Steps that reused a prepared image side, of all steps. */

@@ -29,6 +29,14 @@ export type SpatialHarnessOptions = {
   imagine_m: number;
   /** Lambda schedule (initial 0.3, decays while r < 0.2, grows while r > 0.7). */
   lambda: LambdaScheduleOptions;
+  /**
+   * The camera's own frame when the runtime's frame is that frame padded on the right and the
+   * bottom to whole regions (nodes/common/models/SpatialCorrector.ts: 1280x720 is 90 cell rows, not
+   * whole regions of 4): the imagined view's focal length (from hfov_rad and this width) and
+   * principal point (this frame's centre) are the camera's, and pixel coordinates coincide.
+   * Default undefined: the runtime's frame is the camera's.
+   */
+  cameraFrame: { width: number; height: number } | undefined;
 };
 
 export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = Object.freeze({
@@ -37,6 +45,7 @@ export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = 
   regionClip: DELTA_NORM_MAX,
   imagine_m: 1,
   lambda: {},
+  cameraFrame: undefined,
 });
 
 /** What one harness step decided, for diagnostics and the report. */
@@ -101,7 +110,11 @@ export class SpatialHarnessRuntime {
     if (!(this.options.regionClip > 0)) throw new RangeError(`regionClip=${this.options.regionClip}, expected > 0`);
     if (!(this.options.imagine_m >= 0)) throw new RangeError(`imagine_m=${this.options.imagine_m}, expected >= 0`);
     this.weights = "snapshotWeights" in harness ? harness.snapshotWeights() : harness;
-    this.camera = warpCamera(width, height, this.options.hfov_rad, this.options.cameraPitch_rad);
+    const cf = this.options.cameraFrame;
+    if (cf !== undefined && !(Number.isInteger(cf.width) && Number.isInteger(cf.height) && cf.width > 0 && cf.height > 0 && cf.width <= width && cf.height <= height)) {
+      throw new RangeError(`cameraFrame ${cf.width}x${cf.height}, expected a frame of at least 1x1 px inside the runtime's ${width}x${height}`);
+    }
+    this.camera = warpCamera(cf?.width ?? width, cf?.height ?? height, this.options.hfov_rad, this.options.cameraPitch_rad);
     this.rows = height / DETECTOR_CELL_PX;
     this.cols = width / DETECTOR_CELL_PX;
     const cells = this.rows * this.cols;
