@@ -16,6 +16,8 @@ export class SimRig {
   readonly graph = new EmbeddedGraph({ stderrLevel: "silent" });
   nowNs = 0n;
   readonly enabled: Record<SensorName, boolean> = { camera: true, imu: true, gps: true };
+  /** The camera frame published at `t` (default: the fixtures' 256x256 image). */
+  frame: (t: bigint) => ReturnType<typeof image> = (t) => image(t);
   private readonly sim = this.graph.createNode("sim");
   private readonly clock: Publisher<{ clock: { sec: number; nanosec: number } }> = this.sim.createPublisher("rosgraph_msgs/msg/Clock", "/clock");
   private readonly cam: Publisher = this.sim.createPublisher("sensor_msgs/msg/Image", "/camera/image_raw", { qos: { history: "keep_last", depth: 5, reliability: "best_effort", durability: "volatile" } });
@@ -52,7 +54,7 @@ export class SimRig {
         this.fixPub.publish(fix(t));
         this.velPub.publish(vel(t));
       }
-      if (this.enabled.camera && t % (30n * MS) === 0n) this.cam.publish(image(t));
+      if (this.enabled.camera && t % (30n * MS) === 0n) this.cam.publish(this.frame(t));
       this.graph.spinUntilIdle();
     }
   }

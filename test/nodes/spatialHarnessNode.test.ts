@@ -15,7 +15,7 @@ import { initBackend } from "../../src/harness/backend/initBackend";
 import { saveModel } from "../../src/harness/modelfile";
 import { Teacher } from "../../src/harness/models/Teacher";
 import { SpatialHarness } from "../../src/harness/spatial/SpatialHarness";
-import { FakeCorrector, MS } from "./fixtures";
+import { FakeCorrector, MS, image } from "./fixtures";
 import { SimRig } from "./SimRig";
 
 type Diag = { status: Array<{ name: string; values: Array<{ key: string; value: string }> }> };
@@ -101,6 +101,36 @@ describe("harness node with the spatial harness (pipeline detector)", () => {
     expect(policy.every((p) => !p.msg.corrected)).toBe(true);
     const values = diag.map((d) => d.msg.status.find((s) => s.name === "harness: harness")).filter((s) => s !== undefined).at(-1)!.values;
     expect(values.find((v) => v.key === "mode")?.value).toMatch(/pass-through \(no spatial harness in .*missing\)/);
+    await r.shutdown();
+  });
+});
+
+describe("harness node with the spatial harness at 1280x720", () => {
+  it("corrects frames whose cell grid is not whole regions (160x90 cells) on the frame's own grid", async () => {
+    const r = new SimRig();
+    const data = new Uint8Array(1280 * 720 * 3).map((_, i) => (i * 31 + (i >> 11)) % 251);
+    r.frame = (t) => image(t, { width: 1280, height: 720, step: 3 * 1280, data });
+    const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 3, threatLogit: true });
+    await r.add(createPerceptionNode({ createDetector: () => new ThreatDetector(detector, 0, 0) }), "perception");
+    // The harness node checks the frame size against expected_width / expected_height (256 by
+    // default, as config/harness.yaml pins for the sim); 0 takes any size.
+    await r.add(createHarnessNode({ createCorrector: () => new FakeCorrector() }), "harness", { spatial_harness_dir: dir, correction_enabled: true, expected_width: 0, expected_height: 0 });
+    const student = r.record<StudentOutputMsg>("/harness/student_output", "drone_harness_msgs/msg/StudentOutput");
+    const policy = r.record<StudentOutputMsg>("/harness/policy", "drone_harness_msgs/msg/StudentOutput");
+    r.runTo(220n * MS);
+    expect(policy.length).toBeGreaterThan(2);
+    const raw = new Map(student.map((s) => [stampOf(s.msg), s.msg]));
+    let raised = 0;
+    for (const { msg } of policy) {
+      expect(msg.corrected).toBe(true);
+      const s = raw.get(stampOf(msg))!;
+      expect(msg.threat_probs.length).toBe(90 * 160);
+      for (let c = 0; c < msg.threat_probs.length; c++) {
+        expect(msg.threat_probs[c]!).toBeGreaterThanOrEqual(s.threat_probs[c]! - 1e-5);
+        if (msg.threat_probs[c]! > s.threat_probs[c]! + 1e-4) raised++;
+      }
+    }
+    expect(raised).toBeGreaterThan(0);
     await r.shutdown();
   });
 });
