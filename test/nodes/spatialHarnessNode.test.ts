@@ -48,22 +48,31 @@ async function rig(harnessDir: string, correction: boolean) {
 
 const stampOf = (m: StudentOutputMsg): string => `${m.header.stamp.sec}.${m.header.stamp.nanosec}`;
 
+/**
+ * Every published frame is corrected, has `cells` near-threat cells, and none below the student's
+ * for the same frame; returns how many cells the correction raised.
+ */
+function correctedCellsRaised(student: ReadonlyArray<{ msg: StudentOutputMsg }>, policy: ReadonlyArray<{ msg: StudentOutputMsg }>, cells: number): number {
+  const raw = new Map(student.map((s) => [stampOf(s.msg), s.msg]));
+  let raised = 0;
+  for (const { msg } of policy) {
+    expect(msg.corrected).toBe(true);
+    const s = raw.get(stampOf(msg))!;
+    expect(msg.threat_probs.length).toBe(cells);
+    for (let c = 0; c < cells; c++) {
+      expect(msg.threat_probs[c]!).toBeGreaterThanOrEqual(s.threat_probs[c]! - 1e-5);
+      if (msg.threat_probs[c]! > s.threat_probs[c]! + 1e-4) raised++;
+    }
+  }
+  return raised;
+}
+
 describe("harness node with the spatial harness (pipeline detector)", () => {
   it("raises the near-threat cells where it corrects, and reports the correction", async () => {
     const { r, student, policy, corr, diag } = await rig(dir, true);
     r.runTo(1100n * MS);
     expect(policy.length).toBeGreaterThan(10);
-    const raw = new Map(student.map((s) => [stampOf(s.msg), s.msg]));
-    let raised = 0;
-    for (const { msg } of policy) {
-      expect(msg.corrected).toBe(true);
-      const s = raw.get(stampOf(msg))!;
-      expect(msg.threat_probs.length).toBe(32 * 32);
-      for (let c = 0; c < msg.threat_probs.length; c++) {
-        expect(msg.threat_probs[c]!).toBeGreaterThanOrEqual(s.threat_probs[c]! - 1e-5);
-        if (msg.threat_probs[c]! > s.threat_probs[c]! + 1e-4) raised++;
-      }
-    }
+    const raised = correctedCellsRaised(student, policy, 32 * 32);
     // The GPS says 3 m/s forward, so |ds/dt| > 0 and a risky region gets a delta.
     expect(raised).toBeGreaterThan(0);
     const last = corr.at(-1)!.msg;
@@ -119,17 +128,7 @@ describe("harness node with the spatial harness at 1280x720", () => {
     const policy = r.record<StudentOutputMsg>("/harness/policy", "drone_harness_msgs/msg/StudentOutput");
     r.runTo(220n * MS);
     expect(policy.length).toBeGreaterThan(2);
-    const raw = new Map(student.map((s) => [stampOf(s.msg), s.msg]));
-    let raised = 0;
-    for (const { msg } of policy) {
-      expect(msg.corrected).toBe(true);
-      const s = raw.get(stampOf(msg))!;
-      expect(msg.threat_probs.length).toBe(90 * 160);
-      for (let c = 0; c < msg.threat_probs.length; c++) {
-        expect(msg.threat_probs[c]!).toBeGreaterThanOrEqual(s.threat_probs[c]! - 1e-5);
-        if (msg.threat_probs[c]! > s.threat_probs[c]! + 1e-4) raised++;
-      }
-    }
+    const raised = correctedCellsRaised(student, policy, 90 * 160);
     expect(raised).toBeGreaterThan(0);
     await r.shutdown();
   });
