@@ -21,6 +21,7 @@ import { DETECTOR_OUTPUTS_PER_CELL } from "../../../src/harness/spatial/spatialF
 import type { StudentOutputs } from "./models";
 import type { FrameState } from "../sensors/SensorState";
 import type { Image } from "../sensors/sensorTypes";
+import { padRgb8EdgeRepeat } from "../sensors/padRgb8";
 import { Rgb8Converter } from "../sensors/toRgb8";
 
 const P_MIN = 1e-6;
@@ -43,6 +44,8 @@ export class SpatialCorrector {
   private frame: { width: number; height: number; padding: Padding | undefined } | undefined;
   private logits = new Float32Array(0);
   private readonly rgb = new Rgb8Converter();
+  /** The runtime-sized frame of the last prepare() (a reused buffer). */
+  private preparedRgb: Uint8Array | undefined;
   private readonly nav: Navigation = makeNavigation();
 
   constructor(
@@ -84,7 +87,10 @@ export class SpatialCorrector {
     this.setAttitude(sensors);
     this.nav.yaw_rad = sensors.yaw_rad;
     this.nav.forwardSpeed_m_s = Math.cos(sensors.yaw_rad) * v[0] + Math.sin(sensors.yaw_rad) * v[1];
-    const info = runtime.step(this.logits, this.frameRgb(image), this.nav, time_s);
+    // A frame whose image side prepare() computed is not converted (or padded) again: step() does
+    // not read it then, and the buffer prepare() filled holds it.
+    const rgb = this.preparedRgb !== undefined && runtime.isPrepared(time_s) ? this.preparedRgb : this.frameRgb(image);
+    const info = runtime.step(this.logits, rgb, this.nav, time_s);
     if (pad === undefined) return { classProbs: runtime.classProbs, threat: runtime.threat, info };
     const probs = runtime.classProbs;
     for (let r = 0; r < rows; r++) {
@@ -119,16 +125,7 @@ export class SpatialCorrector {
   private frameRgb(image: Image): Uint8Array {
     const rgb = this.rgb.convert(image);
     const pad = this.frame?.padding;
-    if (pad === undefined) return rgb;
-    const { width: w, height: h } = image;
-    const out = pad.rgb;
-    for (let y = 0; y < pad.height; y++) {
-      const sy = Math.min(y, h - 1);
-      out.set(rgb.subarray(sy * w * 3, (sy + 1) * w * 3), y * pad.width * 3);
-      const last = (sy * w + w - 1) * 3;
-      for (let x = w; x < pad.width; x++) out.set(rgb.subarray(last, last + 3), (y * pad.width + x) * 3);
-    }
-    return out;
+    return pad === undefined ? rgb : padRgb8EdgeRepeat(rgb, image.width, image.height, pad.rgb, pad.width, pad.height);
   }
 
   /**
@@ -141,7 +138,8 @@ export class SpatialCorrector {
   prepare(image: Image, sensors: Readonly<Pick<FrameState, "altitude_m" | "pitch_rad">>, time_s: number): void {
     if (this.runtime === undefined || this.frame?.width !== image.width || this.frame.height !== image.height) return;
     this.setAttitude(sensors);
-    this.runtime.prepare(this.frameRgb(image), this.nav, time_s);
+    this.preparedRgb = this.frameRgb(image);
+    this.runtime.prepare(this.preparedRgb, this.nav, time_s);
   }
 
   /** Steps that reused a prepared image side, of all steps. */

@@ -14,6 +14,7 @@ import type { FrameState } from "../sensors/SensorState";
 import type { Image } from "../sensors/sensorTypes";
 import { DetectorSize } from "../sensors/detectorSize";
 import { Rgb8Converter } from "../sensors/toRgb8";
+import { padRgb8EdgeRepeat } from "../sensors/padRgb8";
 
 export class ThreatDetector implements Detector {
   readonly numClasses = NUM_DETECTION_CLASSES;
@@ -88,16 +89,7 @@ export class ThreatDetector implements Detector {
 
   /** Copies the frame into the padded buffer, repeating the last column and row. */
   private pad(rgb: Uint8Array): Uint8Array {
-    const { width: w, height: h } = this.size;
-    const pw = this.runtime.width, ph = this.runtime.height;
-    const out = this.padded;
-    for (let y = 0; y < ph; y++) {
-      const sy = Math.min(y, h - 1);
-      out.set(rgb.subarray(sy * w * 3, (sy + 1) * w * 3), y * pw * 3);
-      const last = (sy * w + w - 1) * 3;
-      for (let x = w; x < pw; x++) out.set(rgb.subarray(last, last + 3), (y * pw + x) * 3);
-    }
-    return out;
+    return padRgb8EdgeRepeat(rgb, this.size.width, this.size.height, this.padded, this.runtime.width, this.runtime.height);
   }
 
   dispose(): void {

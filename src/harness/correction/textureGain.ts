@@ -57,45 +57,41 @@ export function cellGradientStats(grey: Float32Array | Uint8Array, width: number
     if (a !== undefined && a.length !== gw * gh) throw new RangeError(`${name} length=${a.length}, expected ${gw * gh}`);
   }
   const n = cellPx * cellPx;
-  const sums = (options.impl ?? "auto") === "auto" && grey instanceof Float32Array ? kernelCellSums(grey, width, height, cellPx, { squares: varOut !== undefined }) : undefined;
-  if (sums !== undefined) {
-    for (let c = 0; c < gw * gh; c++) {
-      const mean = (0.5 * sums[2 * c]!) / n;
-      if (varOut !== undefined) varOut[c] = Math.max(0, (0.25 * sums[2 * c + 1]!) / n - mean * mean);
-      if (meanOut !== undefined) meanOut[c] = mean;
-    }
-    return;
-  }
-  if (rowSums.length < 2 * gw) rowSums = new Float64Array(2 * gw);
-  const acc = rowSums;
-  for (let cy = 0; cy < gh; cy++) {
-    acc.fill(0);
-    cellRowSums(grey, width, height, cy * cellPx, cellPx, varOut !== undefined, acc);
-    for (let cx = 0; cx < gw; cx++) {
-      const mean = (0.5 * acc[2 * cx]!) / n;
-      if (varOut !== undefined) varOut[cy * gw + cx] = Math.max(0, (0.25 * acc[2 * cx + 1]!) / n - mean * mean);
-      if (meanOut !== undefined) meanOut[cy * gw + cx] = mean;
-    }
+  const sums = ((options.impl ?? "auto") === "auto" && grey instanceof Float32Array ? kernelCellSums(grey, width, height, cellPx, { squares: varOut !== undefined }) : undefined) ?? jsCellSums(grey, width, height, cellPx, varOut !== undefined);
+  for (let c = 0; c < gw * gh; c++) {
+    const mean = (0.5 * sums[2 * c]!) / n;
+    if (varOut !== undefined) varOut[c] = Math.max(0, (0.25 * sums[2 * c + 1]!) / n - mean * mean);
+    if (meanOut !== undefined) meanOut[c] = mean;
   }
 }
 
-/** Per cell column of one row of cells: the sum of G and of G^2 (grown to the widest image seen). */
-let rowSums = new Float64Array(2 * 32);
+/** kernelCellSums' result computed in JavaScript: per cell c, the sum of G and (with `squares`) of G^2 at 2c and 2c + 1. */
+function jsCellSums(grey: Float32Array | Uint8Array, width: number, height: number, cellPx: number, squares: boolean): Float64Array {
+  const gw = width / cellPx;
+  const gh = height / cellPx;
+  if (cellSums.length !== 2 * gw * gh) cellSums = new Float64Array(2 * gw * gh);
+  cellSums.fill(0);
+  for (let cy = 0; cy < gh; cy++) cellRowSums(grey, width, height, cy * cellPx, cellPx, squares, cellSums, 2 * cy * gw);
+  return cellSums;
+}
+
+/** jsCellSums' per-cell sums (reallocated when the grid size changes). */
+let cellSums = new Float64Array(0);
 
 /**
  * Sums of G (and of G^2 when `squares`) over the cells of the cell row whose first image row is
- * y0, into acc[2 cx] and acc[2 cx + 1]. Rows outside the image are clamped by choosing the row
+ * y0, into acc[at + 2 cx] and acc[at + 2 cx + 1]. Rows outside the image are clamped by choosing the row
  * above and below once per image row; columns only in the first and last cell.
  */
-function cellRowSums(grey: Float32Array | Uint8Array, width: number, height: number, y0: number, cellPx: number, squares: boolean, acc: Float64Array): void {
+function cellRowSums(grey: Float32Array | Uint8Array, width: number, height: number, y0: number, cellPx: number, squares: boolean, acc: Float64Array, at: number): void {
   const gw = width / cellPx;
   for (let y = y0; y < y0 + cellPx; y++) {
     const row = y * width;
     const up = (y > 0 ? y - 1 : 0) * width;
     const down = (y < height - 1 ? y + 1 : height - 1) * width;
     for (let cx = 0; cx < gw; cx++) {
-      let s = acc[2 * cx]!;
-      let ss = acc[2 * cx + 1]!;
+      let s = acc[at + 2 * cx]!;
+      let ss = acc[at + 2 * cx + 1]!;
       const x0 = cx * cellPx;
       if (cx === 0 || cx === gw - 1) {
         for (let x = x0; x < x0 + cellPx; x++) {
@@ -120,8 +116,8 @@ function cellRowSums(grey: Float32Array | Uint8Array, width: number, height: num
           centre = right;
         }
       }
-      acc[2 * cx] = s;
-      acc[2 * cx + 1] = ss;
+      acc[at + 2 * cx] = s;
+      acc[at + 2 * cx + 1] = ss;
     }
   }
 }

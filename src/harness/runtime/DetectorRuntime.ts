@@ -116,10 +116,8 @@ export function probabilitiesFromLogits(logits: Float32Array, classProbs: Float3
   if (logits.length !== cells * k || classProbs.length !== cells * CLASSES) {
     throw new RangeError(`logits ${logits.length}, classProbs ${classProbs.length}, threat ${threat.length}: expected ${k} and ${CLASSES} per cell`);
   }
-  for (let c = 0; c < cells; c++) {
-    cellSoftmax(logits, c, classProbs);
-    threat[c] = 1 / (1 + Math.exp(-logits[c * k + THREAT_CHANNEL]!));
-  }
+  for (let c = 0; c < cells; c++) cellSoftmax(logits, c, classProbs);
+  threatFromLogits(logits, threat);
 }
 
 /** The near-threat half of probabilitiesFromLogits alone (the same bits). */

@@ -16,7 +16,7 @@ import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS
 import { applySpatialDelta, DELTA_NORM_MAX, spatialDelta, type SpatialDeltaStats } from "../spatial/spatialCorrection";
 import { DETECTOR_OUTPUTS_PER_CELL, featureWorkspace, imageFeatures, spatialFeatures, type FeatureWorkspace } from "../spatial/spatialFeatures";
 import { greyFromRgb8, warpCamera, warpImage, type WarpCamera } from "../spatial/warp";
-import { cellSoftmax, DETECTOR_CELL_PX, probabilitiesFromLogits, threatFromLogits } from "./DetectorRuntime";
+import { cellSoftmax, DETECTOR_CELL_PX, threatFromLogits } from "./DetectorRuntime";
 
 export type SpatialHarnessOptions = {
   /** Horizontal field of view of the camera, rad. Default pi/2 (the simulator's camera). */
@@ -147,8 +147,9 @@ export class SpatialHarnessRuntime {
     return this.probs;
   }
 
+  /** The class half of probabilitiesFromLogits (step() has computed the threat half). */
   private computeClassProbabilities(): void {
-    probabilitiesFromLogits(this.corrected, this.probs, this.threat);
+    for (let c = 0; c < this.threat.length; c++) cellSoftmax(this.corrected, c, this.probs);
     this.probsStale = false;
   }
 
