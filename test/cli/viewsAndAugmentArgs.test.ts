@@ -42,6 +42,11 @@ describe("fit --augment", () => {
   it("is off by default and on with --augment camera", () => {
     expect(parseFitArgs(fit).augment).toBe(false);
     expect(parseFitArgs([...fit, "--augment", "camera"]).augment).toBe(true);
+    expect(parseFitArgs([...fit, "--augment", "camera"]).clutter).toBe(false);
+    const both = parseFitArgs([...fit, "--augment", "camera,clutter"]);
+    expect([both.augment, both.clutter]).toEqual([true, true]);
+    const clutterOnly = parseFitArgs([...fit, "--augment", "clutter"]);
+    expect([clutterOnly.augment, clutterOnly.clutter]).toEqual([false, true]);
   });
   it("takes the crop and augmentation seed (default 1, the committed models' seed)", () => {
     expect(parseFitArgs(fit).seed).toBe(1);
@@ -49,6 +54,7 @@ describe("fit --augment", () => {
     expect(() => parseFitArgs([...fit, "--seed", "-1"])).toThrow(/--seed/);
   });
   it("refuses another augmentation name", () => {
-    expect(() => parseFitArgs([...fit, "--augment", "mixup"])).toThrow(/--augment=mixup, expected camera/);
+    expect(() => parseFitArgs([...fit, "--augment", "mixup"])).toThrow(/--augment=mixup, expected a comma list of camera, clutter/);
+    expect(() => parseFitArgs([...fit, "--augment", "camera,"])).toThrow(/--augment=camera,, expected a comma list/);
   });
 });

@@ -141,6 +141,16 @@ export function cropRgb01(dataset: FrameDataset, crop: Crop, out: Float32Array, 
   }
 }
 
+/** The frame's all-pixel class mask under the crop into `out` (crop.size^2 values). */
+export function cropMask(dataset: FrameDataset, crop: Crop, out: Uint8Array): void {
+  const f = dataset.frames[crop.frame] as FrameSample;
+  const W = dataset.grid.width;
+  for (let y = 0; y < crop.size; y++) {
+    const row = (crop.y0 + y) * W + crop.x0;
+    out.set(f.mask.subarray(row, row + crop.size), y * crop.size);
+  }
+}
+
 /** Cell targets of the crop (crop offsets are cell-aligned) into `out` at `offset`. */
 export function cropTargets(dataset: FrameDataset, crop: Crop, fullTargets: Int32Array, out: Int32Array, offset: number): void {
   const { width, cell_px } = dataset.grid;

@@ -14,6 +14,7 @@ import { Teacher, type TeacherConfig } from "../models/Teacher";
 import { DISTILLATION_TEMPERATURE } from "./supervisedLosses";
 import { trainDetector } from "./trainDetector";
 import type { CameraEffectRanges } from "../../vision/cameraEffects";
+import type { GroundClutterRanges } from "../../vision/groundClutter";
 
 /** The two detector sizes of the pipeline (chosen by measurement: docs/training.md "Detector"). */
 export const DETECTOR_SIZES: Record<"teacher" | "student", TeacherConfig> = {
@@ -45,6 +46,8 @@ export type DetectorStageOptions = {
   init?: Teacher;
   /** Camera-effect augmentation of the crops (trainDetector `augment`). Default none. */
   augment?: CameraEffectRanges;
+  /** Ground clutter behind the objects of the crops (trainDetector `clutter`). Default none. */
+  clutter?: GroundClutterRanges;
   /** Distillation temperature. Default 2 (supervisedLosses.DISTILLATION_TEMPERATURE). */
   temperature?: number;
 };
@@ -83,6 +86,7 @@ export function runDetectorStage(train: FrameDataset, val: FrameDataset, options
   const r = trainDetector(model, train, {
     ...(teacher === undefined ? {} : { teacher }),
     ...(options.augment === undefined ? {} : { augment: options.augment }),
+    ...(options.clutter === undefined ? {} : { clutter: options.clutter }),
     steps: options.steps,
     batch: options.batch,
     crop: options.crop,

@@ -11,11 +11,12 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import { NUM_DETECTION_CLASSES } from "../actions";
-import { cellTargets, classWeightsOfTargets, cropRgb01, cropTargets, type Crop, type FrameDataset } from "../data/FrameDataset";
+import { cellTargets, classWeightsOfTargets, cropMask, cropRgb01, cropTargets, type Crop, type FrameDataset } from "../data/FrameDataset";
 import { gridCells } from "../eval/CellLabels";
 import { buildImageInput } from "../models/imageInput";
 import { Rng } from "../../util/Rng";
 import { applyCameraEffects, drawCameraEffects, type CameraEffectRanges } from "../../vision/cameraEffects";
+import { applyGroundClutter, drawGroundClutter, type GroundClutterRanges } from "../../vision/groundClutter";
 import { distillationLoss, weightedCellCrossEntropy } from "./supervisedLosses";
 import type { TrainableDetector } from "./trainTeacher";
 import { cosineRate } from "./learningRate";
@@ -47,6 +48,13 @@ export type DetectorTrainOptions = {
    * colour cast, noise, gamma, sharpening, JPEG), issue 14 item 2. Default: none.
    */
   augment?: CameraEffectRanges;
+  /**
+   * Man-made ground clutter (src/vision/groundClutter.ts: paving and facade tiles, kerbs) painted
+   * behind the objects of each crop before the camera effects, drawn from its own random stream
+   * (seed + 1), so the crops, their order and the camera effects are those of the same run
+   * without it. Default: none.
+   */
+  clutter?: GroundClutterRanges;
   /** After every step; return false to stop. */
   onStep?: (step: number, loss: { total: number; cls: number; threat: number }) => boolean | void;
 };
@@ -109,22 +117,26 @@ function cropBatch(dataset: FrameDataset, batch: number, size: number): CropBatc
   };
 }
 
+/** The crop augmentations of a run: camera effects (drawn from the crop stream) and ground clutter (its own stream). */
+type CropAugment = { camera?: CameraEffectRanges; clutter?: { ranges: GroundClutterRanges; rng: Rng; mask: Uint8Array } };
+
 /** Fills `out` with `batch` focused crops of random frames. */
-function fillCropBatch(
-  dataset: FrameDataset,
-  labels: { targets: Int32Array[]; nears: Uint8Array[] },
-  batch: number,
-  rng: Rng,
-  focus: number,
-  out: CropBatch,
-  augment?: CameraEffectRanges,
-): void {
+function fillCropBatch(dataset: FrameDataset, labels: { targets: Int32Array[]; nears: Uint8Array[] }, batch: number, rng: Rng, focus: number, out: CropBatch, augment: CropAugment): void {
   const { size: S, cellsPerCrop } = out;
   for (let b = 0; b < batch; b++) {
     const fi = rng.int(dataset.frames.length);
     const crop = focusedCrop(dataset, fi, labels.targets[fi] as Int32Array, S, rng, focus);
     cropRgb01(dataset, crop, out.rgb, b * S * S * 3);
-    if (augment !== undefined) applyCameraEffects(out.rgb.subarray(b * S * S * 3, (b + 1) * S * S * 3), S, S, drawCameraEffects(rng, augment), rng);
+    const img = out.rgb.subarray(b * S * S * 3, (b + 1) * S * S * 3);
+    const clutter = augment.clutter;
+    if (clutter !== undefined) {
+      const c = drawGroundClutter(clutter.rng, S, clutter.ranges);
+      if (c !== undefined) {
+        cropMask(dataset, crop, clutter.mask);
+        applyGroundClutter(img, S, S, c, clutter.mask);
+      }
+    }
+    if (augment.camera !== undefined) applyCameraEffects(img, S, S, drawCameraEffects(rng, augment.camera), rng);
     cropTargets(dataset, crop, labels.targets[fi] as Int32Array, out.cls, b * cellsPerCrop);
     const near = labels.nears[fi] as Uint8Array;
     for (let i = 0; i < near.length; i++) out.nearInt[i] = near[i]!;
@@ -178,6 +190,10 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
   const labels = detectorLabels(dataset);
   const weights = tf.tensor1d(classWeightsOfTargets(labels.targets));
   const buf = cropBatch(dataset, options.batch, S);
+  const augment: CropAugment = {
+    ...(options.augment === undefined ? {} : { camera: options.augment }),
+    ...(options.clutter === undefined ? {} : { clutter: { ranges: options.clutter, rng: new Rng(options.seed + 1), mask: new Uint8Array(S * S) } }),
+  };
   const soft = options.teacher;
   const optimizer = tf.train.adam(options.learningRate);
   const t0 = performance.now();
@@ -185,7 +201,7 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
   let step = options.startStep ?? 1;
   try {
     for (; step <= options.steps; step++) {
-      fillCropBatch(dataset, labels, options.batch, rng, focus, buf, options.augment);
+      fillCropBatch(dataset, labels, options.batch, rng, focus, buf, augment);
       // Cosine decay to 10 % of the rate over the step budget.
       (optimizer as unknown as { learningRate: number }).learningRate = cosineRate(options.learningRate, step, options.steps);
       const image = tf.tidy(() => buildImageInput(tf.tensor4d(buf.rgb, [options.batch, S, S, 3])));

@@ -13,6 +13,7 @@ import { STATE_DIM } from "../../../src/harness/models/stateVector";
 import { evaluateDetector, runDetectorStage } from "../../../src/harness/training/detectorStage";
 import { trainDetector } from "../../../src/harness/training/trainDetector";
 import { DEFAULT_CAMERA_EFFECTS } from "../../../src/vision/cameraEffects";
+import { DEFAULT_GROUND_CLUTTER } from "../../../src/vision/groundClutter";
 import { FakeEnvironment } from "./fakeEnvironment";
 
 const splitOf = (seed: number): Split => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
@@ -25,6 +26,24 @@ function dataset(split: Split, seeds: number[]): ReturnType<typeof generateFrame
 
 beforeAll(async () => {
   await initBackend({ prefer: "wasm" });
+});
+
+describe("trainDetector with ground clutter (issue 14)", () => {
+  const train = dataset("train", [0, 1, 2]);
+  const run = (clutter?: typeof DEFAULT_GROUND_CLUTTER): number[] => {
+    const model = new Teacher({ ...tiny });
+    const losses: number[] = [];
+    trainDetector(model, train, { steps: 4, batch: 4, crop: 32, learningRate: 5e-3, seed: 1, ...(clutter === undefined ? {} : { clutter }), onStep: (_s, l) => void losses.push(l.total) });
+    model.dispose();
+    return losses;
+  };
+
+  it("draws the clutter from its own stream: at chance 0 the run is the run without it, at chance 1 the pixels change", () => {
+    const plain = run();
+    expect(run({ ...DEFAULT_GROUND_CLUTTER, chance: 0 })).toEqual(plain);
+    const cluttered = run({ ...DEFAULT_GROUND_CLUTTER, chance: 1 });
+    expect(cluttered[0]).not.toBeCloseTo(plain[0]!, 6);
+  });
 });
 
 describe("trainDetector", () => {
