@@ -36,7 +36,7 @@ import { QOS_DEFAULT, QOS_SENSOR_DATA, type Clock, type LifecycleRosNode, type L
 import { CorrectionApplier } from "./common/models/applyCorrection";
 import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/ros/declareParams";
 import { InputHealth } from "./common/ros/InputHealth";
-import { INPUT_OK, checkCameraInfo, checkImage, type ImageExpectation, type InputCheck } from "./common/sensors/inputValidation";
+import { INPUT_OK, checkCameraInfo, checkImageAgainstCalibration, type ImageExpectation, type InputCheck } from "./common/sensors/inputValidation";
 import type { CorrectorParams } from "./common/models/ModelProvider";
 import type { Correction, Corrector, StudentOutputs } from "./common/models/models";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/ros/NodeDiagnostics";
@@ -106,8 +106,8 @@ function declareHarnessParams(node: RosNode) {
   return {
     correctionEnabled: declareBool(node, "correction_enabled", true, "Apply delta (false: compute and report it, apply 0) for A/B runs"),
     textureRuleEnabled: declareBool(node, "texture_rule_enabled", true, "Seed 4.2 texture rule: publish the computed Sobel gain on harness/texture_gain (false: publish 1)"),
-    width: declareInt(node, "expected_width", 256, "Expected image width in px (0 = any)", { from: 0, to: 8192 }),
-    height: declareInt(node, "expected_height", 256, "Expected image height in px (0 = any)", { from: 0, to: 8192 }),
+    width: declareInt(node, "expected_width", 0, "Expected image width in px (0 = any, the size of camera/camera_info when one arrived); other sizes are dropped", { from: 0, to: 8192 }),
+    height: declareInt(node, "expected_height", 0, "Expected image height in px (0 = any, as expected_width)", { from: 0, to: 8192 }),
     encodings: declareStringArray(node, "encodings", ["rgb8", "bgr8"], "Accepted image encodings"),
     scoreThreshold: declareDouble(node, "score_threshold", 0.5, "Cell probability threshold for a detection", { from: 0, to: 1 }),
     connectivity: declareInt(node, "connectivity", 8, "Cell connectivity of a detection (4 or 8)", { from: 4, to: 8, step: 4 }),
@@ -208,6 +208,8 @@ class HarnessNode {
   private readonly intrinsics: CameraIntrinsics = { fx: 0, fy: 0, cx: 0, cy: 0 };
   private readonly infoScratch: CameraIntrinsics = { fx: 0, fy: 0, cx: 0, cy: 0 };
   private cameraInfoReceived = false;
+  // The image size of the last valid camera/camera_info (undefined until one arrives): K is in its pixels.
+  private calibrated: { width: number; height: number } | undefined;
   private active = false;
   private corrector: Corrector | undefined;
   private spatial: SpatialCorrector | undefined;
@@ -368,7 +370,7 @@ class HarnessNode {
   }
 
   private onImage(msg: Image): void {
-    if (!this.admit(HARNESS_TOPICS.image, checkImage(msg, this.expectation), () => this.guards.image.check(msg.header.stamp, this.clock.nowNs()))) return;
+    if (!this.admit(HARNESS_TOPICS.image, checkImageAgainstCalibration(msg, this.expectation, this.calibrated), () => this.guards.image.check(msg.header.stamp, this.clock.nowNs()))) return;
     const waiting = this.matcher.addImage(msg);
     if (waiting !== undefined) this.processFrame(waiting.msg, msg, waiting.stampNs, this.clock.nowNs());
     // The frame came before its detections: compute the harness's image side now, while the
@@ -384,6 +386,7 @@ class HarnessNode {
     const { infoScratch: k, intrinsics } = this;
     // No stamp check: the intrinsics are state, not a time series (a repeated stamp is fine).
     if (!this.admit(HARNESS_TOPICS.cameraInfo, checkCameraInfo(msg, { width: this.p.width, height: this.p.height }, k), () => ({ type: "ok" }))) return;
+    if (this.calibrated?.width !== msg.width || this.calibrated.height !== msg.height) this.calibrated = { width: msg.width, height: msg.height };
     const changed = !this.cameraInfoReceived || k.fx !== intrinsics.fx || k.fy !== intrinsics.fy || k.cx !== intrinsics.cx || k.cy !== intrinsics.cy;
     if (!changed) return;
     this.corrector?.setCameraIntrinsics?.(k);

@@ -35,7 +35,7 @@ import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/l
 import { QOS_DEFAULT, QOS_SENSOR_DATA, type Clock, type LifecycleRosNode, type Logger, type Publisher, type RosGraph, type RosNode, type Subscription } from "../src/ros/graph/types";
 import { declareBool, declareDouble, declareInt, declareString, declareStringArray } from "./common/ros/declareParams";
 import { InputHealth } from "./common/ros/InputHealth";
-import { checkCameraInfo, checkImage, type ImageExpectation, type InputCheck } from "./common/sensors/inputValidation";
+import { checkCameraInfo, checkImageAgainstCalibration, type ImageExpectation } from "./common/sensors/inputValidation";
 import type { Detector, StudentOutputs } from "./common/models/models";
 import { DETECTOR_KINDS, type DetectorKind, type DetectorParams } from "./common/models/ModelProvider";
 import { countNonFinite } from "../src/harness/modelfile/checkFiniteOutputs";
@@ -100,13 +100,6 @@ function newCells(p: PerceptionParams, rows: number, cols: number, numClasses: n
     scoreMode: p.scoreMode,
     minCells: p.minCells,
   });
-}
-
-/** The image content check, then its size against the last valid camera/camera_info. */
-function imageCheck(msg: Image, expectation: ImageExpectation, calibrated: { width: number; height: number } | undefined): InputCheck {
-  const check = checkImage(msg, expectation);
-  if (check.type === "reject" || calibrated === undefined || (msg.width === calibrated.width && msg.height === calibrated.height)) return check;
-  return { type: "reject", reason: "resolution", detail: `image ${msg.width}x${msg.height}, camera_info says ${calibrated.width}x${calibrated.height}` };
 }
 
 /** NaN or infinite values among the detector's outputs (cell and threat probabilities, action logits). */
@@ -254,7 +247,7 @@ class PerceptionNode {
     const topic = PERCEPTION_TOPICS.image;
     try {
       const nowNs = this.clock.nowNs();
-      const admitted = this.health.admit(topic, imageCheck(msg, this.expectation, this.calibrated), () => this.guard.check(msg.header.stamp, nowNs), () => {
+      const admitted = this.health.admit(topic, checkImageAgainstCalibration(msg, this.expectation, this.calibrated), () => this.guard.check(msg.header.stamp, nowNs), () => {
         this.inputs.sensors.reset();
         this.textureGain = 1;
       });

@@ -150,3 +150,14 @@ export function checkCameraInfo(
   out.cy = cy;
   return INPUT_OK;
 }
+
+/**
+ * The image content check, then its size against the last valid camera/camera_info (K is in
+ * pixels of that size, so an image of another size is rejected: reason "resolution").
+ * `calibrated` undefined: no camera_info yet, only the content check.
+ */
+export function checkImageAgainstCalibration(msg: Image, expected: ImageExpectation, calibrated: { width: number; height: number } | undefined): InputCheck {
+  const check = checkImage(msg, expected);
+  if (check.type === "reject" || calibrated === undefined || (msg.width === calibrated.width && msg.height === calibrated.height)) return check;
+  return reject("resolution", `image ${msg.width}x${msg.height}, camera_info says ${calibrated.width}x${calibrated.height}`);
+}

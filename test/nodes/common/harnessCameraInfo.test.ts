@@ -152,7 +152,7 @@ describe("harness node: camera/camera_info", () => {
         },
       }),
       "harness",
-      { imagined_rollout: true },
+      { imagined_rollout: true, expected_width: 256, expected_height: 256 },
     );
     expect(params).toHaveLength(1);
     // Default: the embedded simulator's camera pitch (sim/Scenario.ts, 5 deg at the time of writing).
@@ -195,6 +195,39 @@ describe("harness node: camera/camera_info", () => {
     await expect(r.add(createHarnessNode({ createCorrector: () => new FakeCorrector() }), "harness2", { camera_pitch_rad: 2 })).rejects.toThrow(
       "camera_pitch_rad'=2 is out of range [-1.5707963267948966, 1.5707963267948966]",
     );
+    await r.shutdown();
+  });
+});
+
+describe("harness node: camera/camera_info sets the image size", () => {
+  it("by default takes any size: the last valid camera_info's size, images of another size dropped until a matching camera_info", async () => {
+    const r = new SimRig();
+    const corrector = new IntrinsicsCorrector();
+    await r.add(createHarnessNode({ createCorrector: () => corrector }), "harness");
+    expect(r.launched[0]!.node.getParameter("expected_width").value).toBe(0);
+    const diag = r.record<DiagArray>("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray");
+    const value = (key: string) =>
+      diag
+        .map((d) => d.msg.status.find((s) => s.name === "harness: harness"))
+        .filter((s) => s !== undefined)
+        .at(-1)!
+        .values.find((v) => v.key === key)?.value;
+    const qos = { history: "keep_last", depth: 5, reliability: "best_effort", durability: "volatile" } as const;
+    const info = r.graph.createNode("camera_driver").createPublisher("sensor_msgs/msg/CameraInfo", "/camera/camera_info", { qos });
+    // The rig's camera is 256x256; a 640x480 calibration is valid (any size), so its images no longer fit it.
+    info.publish(cameraInfo(100n * MS, [500, 0, 319.5, 0, 500, 239.5, 0, 0, 1], 640));
+    r.runTo(1100n * MS);
+    expect(corrector.intrinsics).toEqual([{ fx: 500, fy: 500, cx: 319.5, cy: 239.5 }]);
+    const dropped = Number(value("drops/camera/image_raw:resolution"));
+    expect(dropped).toBeGreaterThan(10);
+    info.publish(cameraInfo(1100n * MS, [200, 0, 127.5, 0, 201, 127.5, 0, 0, 1]));
+    r.runTo(2200n * MS); // /diagnostics is published once a second
+    expect(corrector.intrinsics.at(-1)).toEqual({ fx: 200, fy: 201, cx: 127.5, cy: 127.5 });
+    const settled = Number(value("drops/camera/image_raw:resolution"));
+    expect(settled).toBeLessThanOrEqual(dropped + 5);
+    // Once the calibration matches the camera again, no more images are dropped for their size.
+    r.runTo(4200n * MS);
+    expect(Number(value("drops/camera/image_raw:resolution"))).toBe(settled);
     await r.shutdown();
   });
 });
