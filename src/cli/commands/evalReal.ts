@@ -11,7 +11,7 @@ import { encodeRgbPng } from "../../harness/data/imageCodec";
 import { averagePrecision } from "../../harness/eval/AveragePrecision";
 import { realFigure, type FigureRow } from "../../harness/eval/realFigure";
 import { initBackend } from "../../harness/backend";
-import { detectNative, withLineSupport } from "../../harness/eval/detectNative";
+import { detectAtScale, detectNative, withLineSupport } from "../../harness/eval/detectNative";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import { RealSetScore, nearWire, photoSamples, sobelMagnitudeMap } from "../../harness/eval/realPhotoMetrics";
 import { textTable } from "../textTable";
@@ -20,7 +20,7 @@ import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 
-export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--line-support F:geo|F:ls,...] [--json] [--figure <png>]
+export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--line-support F:geo|F:ls,...] [--half-scale] [--json] [--figure <png>]
 
   --real    folder of NAME.jpg + NAME.mask.png (sub-folders are sets, e.g. PLDU, PLDM)
   --model   comma-separated detectors (default photo,student,teacher,corrected,old-teacher); Sobel is always scored
@@ -28,15 +28,17 @@ export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOI
   --line-support  also score each detector's map rewritten by the line-support operator, one row per spec
             (src/harness/eval/lineSupport.ts: mean wire probability along the best straight segment of
             half-length F x the longer side of the cell grid; geo = sqrt(p x support), ls = support)
+  --half-scale  also score each detector on the photo box-averaged to half its size (map interpolated
+            back: row "<model> @1/2") and the per-pixel maximum of both scales (row "<model> max(1, 1/2)")
   --json    print the results as JSON
   --figure  write photo | ground truth | map of the first model's best and worst photo (per-photo cell AP) as a PNG`;
 
 export type RealEvalRow = { method: string; set: string; photos: number; ap: number; f1: number; precision: number; recall: number; chance: number; msPerPhoto: number };
 
-type Args = { real: string; models: string; model: string[]; json: boolean; help: boolean; figure: string; lineSupport: LineSupportSpec[] };
+type Args = { real: string; models: string; model: string[]; json: boolean; help: boolean; figure: string; lineSupport: LineSupportSpec[]; halfScale: boolean };
 
 function parseArgs(args: string[]): Args {
-  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, help: false, figure: "", lineSupport: [] };
+  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, help: false, figure: "", lineSupport: [], halfScale: false };
   for (let i = 0; i < args.length; i++) {
     const k = args[i] ?? "";
     switch (k) {
@@ -57,6 +59,9 @@ function parseArgs(args: string[]): Args {
         break;
       case "--line-support":
         a.lineSupport = lineSupportArg(args[++i]);
+        break;
+      case "--half-scale":
+        a.halfScale = true;
         break;
       case "--figure":
         a.figure = args[++i] ?? "";
@@ -91,7 +96,8 @@ export const command: CliCommand = {
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const nets = [];
     for (const m of a.model) nets.push(await loadWireNet(m, a.models));
-    const methods = ["sobel", ...nets.flatMap((n) => [n.name, ...a.lineSupport.map((s) => lineSupportName(n.name, s))])];
+    const scaleRows = (net: string): string[] => (a.halfScale ? [`${net} @1/2`, `${net} max(1, 1/2)`] : []);
+    const methods = ["sobel", ...nets.flatMap((n) => [n.name, ...a.lineSupport.map((s) => lineSupportName(n.name, s)), ...scaleRows(n.name)])];
     const scores = new Map<string, RealSetScore>();
     const times = new Map<string, number[]>();
     const key = (method: string, set: string): string => `${method}\u0000${set}`;
@@ -115,6 +121,14 @@ export const command: CliCommand = {
           const t1 = performance.now();
           const ls = withLineSupport(r, spec);
           maps.push([lineSupportName(net.name, spec), ls.map, detectorMs + performance.now() - t1]);
+        }
+        if (a.halfScale) {
+          const t1 = performance.now();
+          const half = detectAtScale(net, p.image, 2);
+          const halfMs = performance.now() - t1;
+          const both = new Float32Array(half.length);
+          for (let j = 0; j < both.length; j++) both[j] = Math.max(r.map[j]!, half[j]!);
+          maps.push([`${net.name} @1/2`, half, halfMs], [`${net.name} max(1, 1/2)`, both, detectorMs + halfMs]);
         }
       }
       const near = nearWire(p.wire, W, H);

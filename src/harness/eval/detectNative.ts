@@ -151,19 +151,19 @@ export function reflectPad(rgb: Uint8Array, W: number, H: number, PW: number, PH
  * its two cell rows: the same arithmetic in the same order as interpolating each pixel from its
  * four cells (same values), with the column work done once per cell row instead of per pixel.
  */
-export function cellsToPixels(cells: Float32Array, rows: number, cols: number, W: number, H: number, out = new Float32Array(W * H)): Float32Array {
+export function cellsToPixels(cells: Float32Array, rows: number, cols: number, W: number, H: number, out = new Float32Array(W * H), cellPx: number = WIRE_CELL_PX): Float32Array {
   if (cells.length !== rows * cols) throw new RangeError(`cells.length=${cells.length}, expected rows*cols=${rows * cols}`);
   if (out.length !== W * H) throw new RangeError(`out.length=${out.length}, expected ${W * H}`);
   const alongX = new Float64Array(rows * W);
   for (let x = 0; x < W; x++) {
-    const gx = Math.min(Math.max((x + 0.5) / WIRE_CELL_PX - 0.5, 0), cols - 1);
+    const gx = Math.min(Math.max((x + 0.5) / cellPx - 0.5, 0), cols - 1);
     const c0 = Math.floor(gx);
     const c1 = Math.min(c0 + 1, cols - 1);
     const fx = gx - c0;
     for (let r = 0; r < rows; r++) alongX[r * W + x] = (1 - fx) * cells[r * cols + c0]! + fx * cells[r * cols + c1]!;
   }
   for (let y = 0; y < H; y++) {
-    const gy = Math.min(Math.max((y + 0.5) / WIRE_CELL_PX - 0.5, 0), rows - 1);
+    const gy = Math.min(Math.max((y + 0.5) / cellPx - 0.5, 0), rows - 1);
     const r0 = Math.floor(gy);
     const r1 = Math.min(r0 + 1, rows - 1);
     const fy = gy - r0;
@@ -173,6 +173,41 @@ export function cellsToPixels(cells: Float32Array, rows: number, cols: number, W
     for (let x = 0; x < W; x++) out[o + x] = (1 - fy) * alongX[top + x]! + fy * alongX[bottom + x]!;
   }
   return out;
+}
+
+/**
+ * The image box-averaged by the integer factor n: floor(W / n) x floor(H / n) pixels, each the mean
+ * of its n x n block (the last W mod n columns and H mod n rows are left out).
+ */
+export function boxDownsample(image: RgbImage, n: number): RgbImage {
+  const { width: W, height: H, rgb } = image;
+  if (!Number.isInteger(n) || n < 1 || n > Math.min(W, H)) throw new RangeError(`factor ${n}, expected an integer in [1, ${Math.min(W, H)}] for a ${W}x${H} image`);
+  const w = Math.floor(W / n);
+  const h = Math.floor(H / n);
+  const out = new Uint8Array(w * h * 3);
+  const inv = 1 / (n * n);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      for (let c = 0; c < 3; c++) {
+        let s = 0;
+        for (let dy = 0; dy < n; dy++) for (let dx = 0; dx < n; dx++) s += rgb[3 * ((y * n + dy) * W + x * n + dx) + c]!;
+        out[3 * (y * w + x) + c] = Math.round(s * inv);
+      }
+    }
+  }
+  return { width: w, height: h, rgb: out };
+}
+
+/**
+ * The wire map of `image` seen at 1/n of its size (boxDownsample, then detectNative), interpolated
+ * back to the photo's pixels: a small cell (r, c) is centred at photo pixel ((c + 0.5) 8n,
+ * (r + 0.5) 8n). A wire w px wide in the photo is w / n px wide to the network, nearer the widths
+ * it was trained on when the photo's wires are thick.
+ */
+export function detectAtScale(net: WireNet, image: RgbImage, n: number): Float32Array {
+  if (n === 1) return detectNative(net, image).map;
+  const d = detectNative(net, boxDownsample(image, n));
+  return cellsToPixels(d.cells, d.rows, d.cols, image.width, image.height, new Float32Array(image.width * image.height), WIRE_CELL_PX * n);
 }
 
 /** The image mirrored left-right (a new buffer). */

@@ -5,7 +5,7 @@
  */
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { teacherWireNet, type WireNet } from "../../../src/harness/eval/WireNet";
-import { cellsToPixels, detectNative, detectNativeFlipAveraged, mirrorRgb, reflectPad } from "../../../src/harness/eval/detectNative";
+import { boxDownsample, cellsToPixels, detectAtScale, detectNative, detectNativeFlipAveraged, mirrorRgb, reflectPad } from "../../../src/harness/eval/detectNative";
 import { initBackend } from "../../../src/harness/backend";
 
 beforeAll(async () => {
@@ -56,5 +56,41 @@ describe("detectNative", () => {
     expect(Array.from(detectNativeFlipAveraged(net, mirrorRgb(p)).map)).toEqual(mirrorMap(averaged));
     expect(averaged[5]).toBeCloseTo(0.5 * (plain[5]! + plainOfMirror[30]!), 6);
     expect(Array.from(mirrorRgb(mirrorRgb(p)).rgb)).toEqual(Array.from(p.rgb));
+  });
+});
+
+describe("half-scale detection (eval-real --half-scale)", () => {
+  let net: WireNet;
+  beforeAll(() => {
+    net = teacherWireNet(new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 3, threatLogit: true }), "tiny");
+  });
+  afterAll(() => net.dispose());
+
+  it("boxDownsample averages n x n blocks and leaves out the remainder", () => {
+    // 5x2 image, channel values 0..9 row-major (the same in all three channels).
+    const rgb = Uint8Array.from({ length: 30 }, (_, i) => Math.floor(i / 3) * 10);
+    const half = boxDownsample({ width: 5, height: 2, rgb }, 2);
+    expect([half.width, half.height]).toEqual([2, 1]);
+    // Blocks {0, 10, 50, 60} and {20, 30, 70, 80}: means 30 and 50; column 4 is left out.
+    expect(Array.from(half.rgb)).toEqual([30, 30, 30, 50, 50, 50]);
+    expect(() => boxDownsample({ width: 5, height: 2, rgb }, 3)).toThrow("factor 3, expected an integer in [1, 2] for a 5x2 image");
+  });
+
+  it("maps the half-size photo's cells back to the photo's pixels at 16 px per cell", () => {
+    const W = 64;
+    const H = 48;
+    const p = { width: W, height: H, rgb: new Uint8Array(W * H * 3).map((_, i) => (i * 37 + (i >> 5)) % 253) };
+    const map = detectAtScale(net, p, 2);
+    expect(map.length).toBe(W * H);
+    const small = detectNative(net, boxDownsample(p, 2));
+    expect([small.rows, small.cols]).toEqual([3, 4]);
+    // Photo pixel (8, 8) -> centre 8.5 / 16 - 0.5 = 0.03 of the way from small cell (0, 0) to its neighbours.
+    const f = 8.5 / 16 - 0.5;
+    const c = small.cells;
+    const expected = (1 - f) * ((1 - f) * c[0]! + f * c[1]!) + f * ((1 - f) * c[4]! + f * c[5]!);
+    expect(map[8 * W + 8]).toBeCloseTo(expected, 5);
+    // Pixel (56, 40) lies past the last small cell centres (40 along x, 40 along y): clamped to cell (2, 3).
+    expect(map[40 * W + 56]).toBeCloseTo(c[2 * 4 + 3]!, 5);
+    expect(Array.from(detectAtScale(net, p, 1))).toEqual(Array.from(detectNative(net, p).map));
   });
 });
