@@ -7,12 +7,13 @@
  */
 import * as fs from "node:fs";
 import { performance } from "node:perf_hooks";
-import { encodeRgbPng } from "../../harness/data/imageCodec";
+import { encodeRgbPng, type RgbImage } from "../../harness/data/imageCodec";
 import { averagePrecision } from "../../harness/eval/AveragePrecision";
 import { realFigure, type FigureRow } from "../../harness/eval/realFigure";
 import { initBackend } from "../../harness/backend";
 import { detectAtScale, detectNative, withLineSupport } from "../../harness/eval/detectNative";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
+import type { WireNet } from "../../harness/eval/WireNet";
 import { RealSetScore, nearWire, photoSamples, sobelMagnitudeMap } from "../../harness/eval/realPhotoMetrics";
 import { textTable } from "../textTable";
 import { lineSupportArg } from "../args";
@@ -84,6 +85,35 @@ function median(xs: number[]): number {
   return s.length === 0 ? Number.NaN : s[Math.floor(s.length / 2)]!;
 }
 
+/** Every method's wire map of one photo with its time in ms: Sobel, then per detector its native map and the --line-support and --half-scale rows. */
+function photoMaps(nets: WireNet[], image: RgbImage, a: Args): [string, Float32Array, number][] {
+  const { width: W, height: H } = image;
+  const maps: [string, Float32Array, number][] = [];
+  let t0 = performance.now();
+  maps.push(["sobel", sobelMagnitudeMap(image.rgb, W, H), performance.now() - t0]);
+  for (const net of nets) {
+    t0 = performance.now();
+    const r = detectNative(net, image);
+    const detectorMs = performance.now() - t0;
+    maps.push([net.name, r.map, detectorMs]);
+    for (const spec of a.lineSupport) {
+      // Timed as the detector plus the operator: what detect --line-support costs per photo.
+      const t1 = performance.now();
+      const ls = withLineSupport(r, spec);
+      maps.push([lineSupportName(net.name, spec), ls.map, detectorMs + performance.now() - t1]);
+    }
+    if (a.halfScale) {
+      const t1 = performance.now();
+      const half = detectAtScale(net, image, 2);
+      const halfMs = performance.now() - t1;
+      const both = new Float32Array(half.length);
+      for (let j = 0; j < both.length; j++) both[j] = Math.max(r.map[j]!, half[j]!);
+      maps.push([`${net.name} @1/2`, half, halfMs], [`${net.name} max(1, 1/2)`, both, detectorMs + halfMs]);
+    }
+  }
+  return maps;
+}
+
 export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
@@ -108,29 +138,7 @@ export const command: CliCommand = {
     for (const [i, ref] of refs.entries()) {
       const p = loadRealPhoto(ref);
       const { width: W, height: H } = p.image;
-      const maps: [string, Float32Array, number][] = [];
-      let t0 = performance.now();
-      maps.push(["sobel", sobelMagnitudeMap(p.image.rgb, W, H), performance.now() - t0]);
-      for (const net of nets) {
-        t0 = performance.now();
-        const r = detectNative(net, p.image);
-        const detectorMs = performance.now() - t0;
-        maps.push([net.name, r.map, detectorMs]);
-        for (const spec of a.lineSupport) {
-          // Timed as the detector plus the operator: what detect --line-support costs per photo.
-          const t1 = performance.now();
-          const ls = withLineSupport(r, spec);
-          maps.push([lineSupportName(net.name, spec), ls.map, detectorMs + performance.now() - t1]);
-        }
-        if (a.halfScale) {
-          const t1 = performance.now();
-          const half = detectAtScale(net, p.image, 2);
-          const halfMs = performance.now() - t1;
-          const both = new Float32Array(half.length);
-          for (let j = 0; j < both.length; j++) both[j] = Math.max(r.map[j]!, half[j]!);
-          maps.push([`${net.name} @1/2`, half, halfMs], [`${net.name} max(1, 1/2)`, both, detectorMs + halfMs]);
-        }
-      }
+      const maps = photoMaps(nets, p.image, a);
       const near = nearWire(p.wire, W, H);
       for (const [m, [method, map, ms]] of maps.entries()) {
         const samples = photoSamples(map, p.wire, W, H, { near });
