@@ -18,6 +18,7 @@
  */
 import type { Rng } from "../util/Rng";
 import type { EffectRange } from "./cameraEffects";
+import { checkClutterRanges, drawHalfPlane, drawRange } from "./clutterDraws";
 
 export type GroundClutterRanges = {
   /** Probability that a crop gets a tiled area at all. */
@@ -81,16 +82,8 @@ export type GroundClutter = {
   tileSeed: number;
 };
 
-function draw(rng: Rng, r: EffectRange): number {
-  return rng.uniform(r[0], r[1]);
-}
-
 function checkRanges(r: GroundClutterRanges): void {
-  for (const [name, v] of Object.entries(r)) {
-    const values = typeof v === "number" ? [v] : v;
-    for (const x of values) if (!Number.isFinite(x) || x < 0) throw new RangeError(`ground clutter ${name}=${String(v)}, expected finite values >= 0`);
-    if (typeof v !== "number" && values[0] > values[1]) throw new RangeError(`ground clutter ${name}=[${values.join(", ")}], expected min <= max`);
-  }
+  checkClutterRanges("ground clutter", r);
   if (r.spacing_px[0] < 2) throw new RangeError(`ground clutter spacing_px=[${r.spacing_px.join(", ")}], expected tiles of at least 2 px`);
 }
 
@@ -98,18 +91,18 @@ function checkRanges(r: GroundClutterRanges): void {
 export function drawGroundClutter(rng: Rng, size: number, ranges: GroundClutterRanges = DEFAULT_GROUND_CLUTTER): GroundClutter | undefined {
   checkRanges(ranges);
   if (!rng.chance(ranges.chance)) return undefined;
-  const a = draw(rng, ranges.spacing_px);
+  const a = drawRange(rng, ranges.spacing_px);
   const light = rng.chance(ranges.lightJointChance);
-  const contrast = draw(rng, ranges.jointContrast);
+  const contrast = drawRange(rng, ranges.jointContrast);
   const c: GroundClutter = {
     angle: rng.uniform(0, Math.PI),
     u0: rng.uniform(0, 1000),
     v0: rng.uniform(0, 1000),
     a,
-    b: a * draw(rng, ranges.aspect),
-    jointWidth: draw(rng, ranges.jointWidth_px),
+    b: a * drawRange(rng, ranges.aspect),
+    jointWidth: drawRange(rng, ranges.jointWidth_px),
     jointFactor: light && contrast > 0 ? 1 / contrast : contrast,
-    tileJitter: draw(rng, ranges.tileJitter),
+    tileJitter: drawRange(rng, ranges.tileJitter),
     stagger: rng.chance(ranges.staggerChance),
     tileSeed: rng.nextU32(),
   };
@@ -118,14 +111,9 @@ export function drawGroundClutter(rng: Rng, size: number, ranges: GroundClutterR
     c.paving = [grey * rng.uniform(0.9, 1.15), grey * rng.uniform(0.9, 1.05), grey * rng.uniform(0.85, 1.0)];
   }
   if (!rng.chance(ranges.fullChance)) {
-    const t = rng.uniform(0, 2 * Math.PI);
-    const nx = Math.cos(t);
-    const ny = Math.sin(t);
-    // The boundary passes through a random point of the crop's middle half.
-    const px = size * rng.uniform(0.25, 0.75);
-    const py = size * rng.uniform(0.25, 0.75);
+    const plane = drawHalfPlane(rng, size);
     const kerb = rng.chance(ranges.kerbChance);
-    c.half = { nx, ny, d: nx * px + ny * py, kerbWidth: kerb ? rng.uniform(3, 6) : 0, kerbFactor: rng.chance(0.5) ? rng.uniform(1.2, 1.5) : rng.uniform(0.55, 0.8) };
+    c.half = { ...plane, kerbWidth: kerb ? rng.uniform(3, 6) : 0, kerbFactor: rng.chance(0.5) ? rng.uniform(1.2, 1.5) : rng.uniform(0.55, 0.8) };
   }
   return c;
 }

@@ -46,7 +46,9 @@ describe("fit --augment", () => {
     const both = parseFitArgs([...fit, "--augment", "camera,clutter"]);
     expect([both.augment, both.clutter]).toEqual([true, true]);
     const clutterOnly = parseFitArgs([...fit, "--augment", "clutter"]);
-    expect([clutterOnly.augment, clutterOnly.clutter]).toEqual([false, true]);
+    expect([clutterOnly.augment, clutterOnly.clutter, clutterOnly.foliage]).toEqual([false, true, false]);
+    const all = parseFitArgs([...fit, "--augment", "camera,clutter,foliage"]);
+    expect([all.augment, all.clutter, all.foliage]).toEqual([true, true, true]);
   });
   it("takes the crop and augmentation seed (default 1, the committed models' seed)", () => {
     expect(parseFitArgs(fit).seed).toBe(1);
@@ -54,7 +56,7 @@ describe("fit --augment", () => {
     expect(() => parseFitArgs([...fit, "--seed", "-1"])).toThrow(/--seed/);
   });
   it("refuses another augmentation name", () => {
-    expect(() => parseFitArgs([...fit, "--augment", "mixup"])).toThrow(/--augment=mixup, expected a comma list of camera, clutter/);
+    expect(() => parseFitArgs([...fit, "--augment", "mixup"])).toThrow(/--augment=mixup, expected a comma list of camera, clutter, foliage/);
     expect(() => parseFitArgs([...fit, "--augment", "camera,"])).toThrow(/--augment=camera,, expected a comma list/);
   });
 });

@@ -23,19 +23,20 @@ import { formatLineSupportSpec, lineSupportScore, type LineSupportSpec } from ".
 import type { DetectorReport } from "../../harness/eval/detectorReport";
 import { DEFAULT_CAMERA_EFFECTS } from "../../vision/cameraEffects";
 import { DEFAULT_GROUND_CLUTTER } from "../../vision/groundClutter";
+import { DEFAULT_FOLIAGE_CLUTTER } from "../../vision/foliageClutter";
 import { intArg, lineSupportArg, numberArg, printedHelp } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness fit --data <cache dir>[,<cache dir>...] --val <cache dir> --size teacher|student --out <dir> [--minutes M] [--steps N] [--batch B] [--crop C] [--lr X] " +
-  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--init <detector dir>] [--augment camera[,clutter]] [--seed N] [--resume]\n" +
+  "[--eval-every N] [--curve-frames N] [--checkpoint-every N] [--distill <teacher dir>] [--init <detector dir>] [--augment camera[,clutter][,foliage]] [--seed N] [--resume]\n" +
   "       drone-harness fit --evaluate <detector dir> --val <cache dir> [--line-support F:geo|F:ls,...]   (the final validation report of a saved detector, no training;\n" +
   "         --line-support adds one report per spec with the wire probabilities rewritten by the line-support operator, src/harness/eval/lineSupport.ts)";
 
-type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string; evaluate?: string; augment: boolean; clutter: boolean; seed: number; lineSupport: LineSupportSpec[] };
+type FitArgs = { data: string; val: string; size: "teacher" | "student"; out: string; minutes: number; steps: number; batch: number; crop: number; lr: number; evalEvery: number; curveFrames: number; checkpointEvery: number; resume: boolean; distill?: string; init?: string; evaluate?: string; augment: boolean; clutter: boolean; foliage: boolean; seed: number; lineSupport: LineSupportSpec[] };
 
 export function parseFitArgs(args: string[]): FitArgs {
-  const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false, augment: false, clutter: false, seed: 1, lineSupport: [] };
+  const a: FitArgs = { data: "", val: "", size: "teacher", out: "", minutes: 80, steps: 6000, batch: 8, crop: 128, lr: 2e-3, evalEvery: 250, curveFrames: 300, checkpointEvery: 250, resume: false, augment: false, clutter: false, foliage: false, seed: 1, lineSupport: [] };
   const given: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const f = args[i] ?? "";
@@ -67,9 +68,10 @@ export function parseFitArgs(args: string[]): FitArgs {
       case "--augment": {
         const v = args[++i];
         const kinds = (v ?? "").split(",");
-        if (v === undefined || v === "" || kinds.some((k) => k !== "camera" && k !== "clutter")) throw new UsageError(`--augment=${v ?? "(missing)"}, expected a comma list of camera, clutter`);
+        if (v === undefined || v === "" || kinds.some((k) => k !== "camera" && k !== "clutter" && k !== "foliage")) throw new UsageError(`--augment=${v ?? "(missing)"}, expected a comma list of camera, clutter, foliage`);
         a.augment ||= kinds.includes("camera");
         a.clutter ||= kinds.includes("clutter");
+        a.foliage ||= kinds.includes("foliage");
         break;
       }
       default: throw new UsageError(`unknown argument "${f}"`);
@@ -162,7 +164,7 @@ export const command: CliCommand = {
     const r = runDetectorStage(
       train,
       val,
-      { size: a.size, steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, budget_s: a.minutes * 60, evalEvery: a.evalEvery, curveFrames: a.curveFrames, checkpointEvery: a.checkpointEvery, seed: a.seed, ...(distillFrom === undefined ? {} : { distillFrom }), ...(initFrom === undefined ? {} : { init: initFrom }), ...(a.augment ? { augment: DEFAULT_CAMERA_EFFECTS } : {}), ...(a.clutter ? { clutter: DEFAULT_GROUND_CLUTTER } : {}) },
+      { size: a.size, steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, budget_s: a.minutes * 60, evalEvery: a.evalEvery, curveFrames: a.curveFrames, checkpointEvery: a.checkpointEvery, seed: a.seed, ...(distillFrom === undefined ? {} : { distillFrom }), ...(initFrom === undefined ? {} : { init: initFrom }), ...(a.augment ? { augment: DEFAULT_CAMERA_EFFECTS } : {}), ...(a.clutter ? { clutter: DEFAULT_GROUND_CLUTTER } : {}), ...(a.foliage ? { foliage: DEFAULT_FOLIAGE_CLUTTER } : {}) },
       {
         progress: (line) => io.err(`${line}\n`),
         save: (name, model, meta) => {

@@ -15,6 +15,7 @@ import { DISTILLATION_TEMPERATURE } from "./supervisedLosses";
 import { trainDetector } from "./trainDetector";
 import type { CameraEffectRanges } from "../../vision/cameraEffects";
 import type { GroundClutterRanges } from "../../vision/groundClutter";
+import type { FoliageClutterRanges } from "../../vision/foliageClutter";
 
 /** The two detector sizes of the pipeline (chosen by measurement: docs/training.md "Detector"). */
 export const DETECTOR_SIZES: Record<"teacher" | "student", TeacherConfig> = {
@@ -48,6 +49,8 @@ export type DetectorStageOptions = {
   augment?: CameraEffectRanges;
   /** Ground clutter behind the objects of the crops (trainDetector `clutter`). Default none. */
   clutter?: GroundClutterRanges;
+  /** Leaf-scale foliage behind the objects of the crops (trainDetector `foliage`). Default none. */
+  foliage?: FoliageClutterRanges;
   /** Distillation temperature. Default 2 (supervisedLosses.DISTILLATION_TEMPERATURE). */
   temperature?: number;
 };
@@ -87,6 +90,7 @@ export function runDetectorStage(train: FrameDataset, val: FrameDataset, options
     ...(teacher === undefined ? {} : { teacher }),
     ...(options.augment === undefined ? {} : { augment: options.augment }),
     ...(options.clutter === undefined ? {} : { clutter: options.clutter }),
+    ...(options.foliage === undefined ? {} : { foliage: options.foliage }),
     steps: options.steps,
     batch: options.batch,
     crop: options.crop,

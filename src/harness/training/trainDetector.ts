@@ -17,6 +17,7 @@ import { buildImageInput } from "../models/imageInput";
 import { Rng } from "../../util/Rng";
 import { applyCameraEffects, drawCameraEffects, type CameraEffectRanges } from "../../vision/cameraEffects";
 import { applyGroundClutter, drawGroundClutter, type GroundClutterRanges } from "../../vision/groundClutter";
+import { applyFoliageClutter, drawFoliageClutter, type FoliageClutterRanges } from "../../vision/foliageClutter";
 import { distillationLoss, weightedCellCrossEntropy } from "./supervisedLosses";
 import type { TrainableDetector } from "./trainTeacher";
 import { cosineRate } from "./learningRate";
@@ -55,6 +56,11 @@ export type DetectorTrainOptions = {
    * without it. Default: none.
    */
   clutter?: GroundClutterRanges;
+  /**
+   * Leaf-scale foliage (src/vision/foliageClutter.ts) painted behind the objects of each crop, after
+   * the ground clutter and before the camera effects, from its own random stream (seed + 2). Default: none.
+   */
+  foliage?: FoliageClutterRanges;
   /** After every step; return false to stop. */
   onStep?: (step: number, loss: { total: number; cls: number; threat: number }) => boolean | void;
 };
@@ -118,7 +124,23 @@ function cropBatch(dataset: FrameDataset, batch: number, size: number): CropBatc
 }
 
 /** The crop augmentations of a run: camera effects (drawn from the crop stream) and ground clutter (its own stream). */
-type CropAugment = { camera?: CameraEffectRanges; clutter?: { ranges: GroundClutterRanges; rng: Rng; mask: Uint8Array } };
+type CropAugment = {
+  camera?: CameraEffectRanges;
+  clutter?: { ranges: GroundClutterRanges; rng: Rng };
+  foliage?: { ranges: FoliageClutterRanges; rng: Rng };
+  /** The crop's class mask (filled when a clutter layer is drawn). */
+  mask: Uint8Array;
+};
+
+/** Paints the drawn ground clutter and foliage of one crop behind its objects. */
+function paintClutter(dataset: FrameDataset, crop: Crop, img: Float32Array, S: number, augment: CropAugment): void {
+  const tiles = augment.clutter === undefined ? undefined : drawGroundClutter(augment.clutter.rng, S, augment.clutter.ranges);
+  const leaves = augment.foliage === undefined ? undefined : drawFoliageClutter(augment.foliage.rng, S, augment.foliage.ranges);
+  if (tiles === undefined && leaves === undefined) return;
+  cropMask(dataset, crop, augment.mask);
+  if (tiles !== undefined) applyGroundClutter(img, S, S, tiles, augment.mask);
+  if (leaves !== undefined) applyFoliageClutter(img, S, S, leaves, augment.mask);
+}
 
 /** Fills `out` with `batch` focused crops of random frames. */
 function fillCropBatch(dataset: FrameDataset, labels: { targets: Int32Array[]; nears: Uint8Array[] }, batch: number, rng: Rng, focus: number, out: CropBatch, augment: CropAugment): void {
@@ -128,14 +150,7 @@ function fillCropBatch(dataset: FrameDataset, labels: { targets: Int32Array[]; n
     const crop = focusedCrop(dataset, fi, labels.targets[fi] as Int32Array, S, rng, focus);
     cropRgb01(dataset, crop, out.rgb, b * S * S * 3);
     const img = out.rgb.subarray(b * S * S * 3, (b + 1) * S * S * 3);
-    const clutter = augment.clutter;
-    if (clutter !== undefined) {
-      const c = drawGroundClutter(clutter.rng, S, clutter.ranges);
-      if (c !== undefined) {
-        cropMask(dataset, crop, clutter.mask);
-        applyGroundClutter(img, S, S, c, clutter.mask);
-      }
-    }
+    paintClutter(dataset, crop, img, S, augment);
     if (augment.camera !== undefined) applyCameraEffects(img, S, S, drawCameraEffects(rng, augment.camera), rng);
     cropTargets(dataset, crop, labels.targets[fi] as Int32Array, out.cls, b * cellsPerCrop);
     const near = labels.nears[fi] as Uint8Array;
@@ -192,7 +207,9 @@ export function trainDetector(detector: TrainableDetector, dataset: FrameDataset
   const buf = cropBatch(dataset, options.batch, S);
   const augment: CropAugment = {
     ...(options.augment === undefined ? {} : { camera: options.augment }),
-    ...(options.clutter === undefined ? {} : { clutter: { ranges: options.clutter, rng: new Rng(options.seed + 1), mask: new Uint8Array(S * S) } }),
+    ...(options.clutter === undefined ? {} : { clutter: { ranges: options.clutter, rng: new Rng(options.seed + 1) } }),
+    ...(options.foliage === undefined ? {} : { foliage: { ranges: options.foliage, rng: new Rng(options.seed + 2) } }),
+    mask: new Uint8Array(S * S),
   };
   const soft = options.teacher;
   const optimizer = tf.train.adam(options.learningRate);

@@ -14,6 +14,7 @@ import { evaluateDetector, runDetectorStage } from "../../../src/harness/trainin
 import { trainDetector } from "../../../src/harness/training/trainDetector";
 import { DEFAULT_CAMERA_EFFECTS } from "../../../src/vision/cameraEffects";
 import { DEFAULT_GROUND_CLUTTER } from "../../../src/vision/groundClutter";
+import { DEFAULT_FOLIAGE_CLUTTER } from "../../../src/vision/foliageClutter";
 import { FakeEnvironment } from "./fakeEnvironment";
 
 const splitOf = (seed: number): Split => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
@@ -30,10 +31,11 @@ beforeAll(async () => {
 
 describe("trainDetector with ground clutter (issue 14)", () => {
   const train = dataset("train", [0, 1, 2]);
-  const run = (clutter?: typeof DEFAULT_GROUND_CLUTTER): number[] => {
+  const run = (clutter?: typeof DEFAULT_GROUND_CLUTTER, foliage?: typeof DEFAULT_FOLIAGE_CLUTTER): number[] => {
     const model = new Teacher({ ...tiny });
     const losses: number[] = [];
-    trainDetector(model, train, { steps: 4, batch: 4, crop: 32, learningRate: 5e-3, seed: 1, ...(clutter === undefined ? {} : { clutter }), onStep: (_s, l) => void losses.push(l.total) });
+    const layers = { ...(clutter === undefined ? {} : { clutter }), ...(foliage === undefined ? {} : { foliage }) };
+    trainDetector(model, train, { steps: 4, batch: 4, crop: 32, learningRate: 5e-3, seed: 1, ...layers, onStep: (_s, l) => void losses.push(l.total) });
     model.dispose();
     return losses;
   };
@@ -43,6 +45,12 @@ describe("trainDetector with ground clutter (issue 14)", () => {
     expect(run({ ...DEFAULT_GROUND_CLUTTER, chance: 0 })).toEqual(plain);
     const cluttered = run({ ...DEFAULT_GROUND_CLUTTER, chance: 1 });
     expect(cluttered[0]).not.toBeCloseTo(plain[0]!, 6);
+  });
+
+  it("draws the foliage from a third stream: at chance 0 the run is the clutter run, at chance 1 the pixels change", () => {
+    const cluttered = run({ ...DEFAULT_GROUND_CLUTTER, chance: 1 });
+    expect(run({ ...DEFAULT_GROUND_CLUTTER, chance: 1 }, { ...DEFAULT_FOLIAGE_CLUTTER, chance: 0 })).toEqual(cluttered);
+    expect(run(undefined, { ...DEFAULT_FOLIAGE_CLUTTER, chance: 1 })[0]).not.toBeCloseTo(run()[0]!, 6);
   });
 });
 
