@@ -1,0 +1,23 @@
+#!/bin/bash
+# Clutter ablation (rule: docs/results/clutter-decision-rule.txt). Run from the repository root.
+set -e
+until grep -q "flew" out/planner-data.log; do sleep 10; done
+echo "start $(date -u +%H:%M:%S)"
+row() { # name seed augment
+  node bin/drone-harness.js fit --data cache/default-train,cache/default-train-planner,cache/views-train --val cache/default-val --size student --init models/pipeline/student --out out/ablate-s10/$1 --steps 2500 --lr 1e-3 --eval-every 500 --augment $3 --seed $2 > out/ablate-s10/$1.fit.log 2>&1
+  echo "$1 fit done $(date -u +%H:%M:%S)"
+}
+mkdir -p out/ablate-s10
+for seed in 1 2; do
+  row D-s$seed $seed camera &
+  row G-s$seed $seed camera,clutter &
+  wait
+done
+echo "fits done $(date -u +%H:%M:%S)"
+node bin/drone-harness.js eval-real --real ../shared/fixtures/real/pld-dev --model out/ablate-s10/D-s1/student,out/ablate-s10/G-s1/student,out/ablate-s10/D-s2/student,out/ablate-s10/G-s2/student,photo > out/ablate-s10/eval-real.txt 2>&1
+echo "eval-real done $(date -u +%H:%M:%S)"
+for n in D-s1 G-s1 D-s2 G-s2; do
+  echo "== $n" >> out/ablate-s10/views-val.txt
+  node bin/drone-harness.js fit --evaluate out/ablate-s10/$n/student --val cache/views-val >> out/ablate-s10/views-val.txt 2>&1
+done
+echo "all done $(date -u +%H:%M:%S)"
