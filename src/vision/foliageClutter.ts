@@ -12,7 +12,7 @@
  */
 import type { Rng } from "../util/Rng";
 import type { EffectRange } from "./cameraEffects";
-import { checkClutterRanges, drawHalfPlane, drawRange } from "./clutterDraws";
+import { checkClutterRanges, checkLayerInputs, drawHalfPlane, drawRange, halfPlaneAlpha, halfPlaneDistance } from "./clutterDraws";
 
 export type FoliageClutterRanges = {
   /** Probability that a crop gets foliage at all. */
@@ -96,8 +96,7 @@ export function drawFoliageClutter(rng: Rng, size: number, ranges: FoliageClutte
  * with a 1 px anti-aliased rim; a half-plane's boundary is soft over 1 px.
  */
 export function applyFoliageClutter(img: Float32Array, width: number, height: number, c: FoliageClutter, keep?: Uint8Array): void {
-  if (img.length !== width * height * 3) throw new RangeError(`image length ${img.length}, expected ${width}x${height}x3 = ${width * height * 3}`);
-  if (keep !== undefined && keep.length !== width * height) throw new RangeError(`keep length ${keep.length}, expected ${width * height}`);
+  checkLayerInputs(img, width, height, keep);
   const layer = new Float32Array(width * height * 3);
   for (let p = 0; p < width * height; p++) layer.set(c.gap, 3 * p);
   for (const leaf of c.leaves) paintLeaf(layer, width, height, leaf);
@@ -105,7 +104,7 @@ export function applyFoliageClutter(img: Float32Array, width: number, height: nu
     for (let x = 0; x < width; x++) {
       const p = y * width + x;
       if (keep !== undefined && keep[p] !== 0) continue;
-      const alpha = c.half === undefined ? 1 : Math.min(1, Math.max(0, c.half.nx * x + c.half.ny * y - c.half.d + 0.5));
+      const alpha = c.half === undefined ? 1 : halfPlaneAlpha(halfPlaneDistance(c.half, x, y));
       if (alpha === 0) continue;
       for (let k = 0; k < 3; k++) {
         const o = 3 * p + k;

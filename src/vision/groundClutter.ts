@@ -18,7 +18,7 @@
  */
 import type { Rng } from "../util/Rng";
 import type { EffectRange } from "./cameraEffects";
-import { checkClutterRanges, drawHalfPlane, drawRange } from "./clutterDraws";
+import { checkClutterRanges, checkLayerInputs, drawHalfPlane, drawRange, halfPlaneAlpha, halfPlaneDistance } from "./clutterDraws";
 
 export type GroundClutterRanges = {
   /** Probability that a crop gets a tiled area at all. */
@@ -146,8 +146,7 @@ function toGrid(t: number, p: number): number {
  * old ground around the wire.
  */
 export function applyGroundClutter(img: Float32Array, width: number, height: number, c: GroundClutter, keep?: Uint8Array): void {
-  if (img.length !== width * height * 3) throw new RangeError(`image length ${img.length}, expected ${width}x${height}x3 = ${width * height * 3}`);
-  if (keep !== undefined && keep.length !== width * height) throw new RangeError(`keep length ${keep.length}, expected ${width * height}`);
+  checkLayerInputs(img, width, height, keep);
   const cos = Math.cos(c.angle);
   const sin = Math.sin(c.angle);
   for (let y = 0; y < height; y++) {
@@ -157,8 +156,8 @@ export function applyGroundClutter(img: Float32Array, width: number, height: num
       let alpha = 1;
       let kerb = 0;
       if (c.half !== undefined) {
-        const s = c.half.nx * x + c.half.ny * y - c.half.d;
-        alpha = Math.min(1, Math.max(0, s + 0.5));
+        const s = halfPlaneDistance(c.half, x, y);
+        alpha = halfPlaneAlpha(s);
         if (alpha === 0) continue;
         if (c.half.kerbWidth > 0) kerb = jointCoverage(Math.abs(s - c.half.kerbWidth / 2), c.half.kerbWidth);
       }
