@@ -4,6 +4,7 @@
  */
 import { DEFAULT_HARNESS_ROWS, HARNESS_PAIRS, parseEvalHarnessArgs } from "../../src/cli/commands/evalHarness";
 import { parseFitHarnessArgs } from "../../src/cli/commands/fitHarness";
+import { parseFitHarnessPpoArgs } from "../../src/cli/commands/fitHarnessPpo";
 
 describe("eval --harness --rows", () => {
   it("flies the four rows of the issue by default and the action-formula row when named", () => {
@@ -33,5 +34,18 @@ describe("fit-harness --risk-target", () => {
   });
   it("names the flag and the accepted values for anything else", () => {
     expect(() => parseFitHarnessArgs([...base, "--risk-target", "near"])).toThrow("--risk-target near: expected collision or contact");
+  });
+});
+
+describe("fit-harness-ppo arguments", () => {
+  const base = ["--detector", "models/coevo/student-r2", "--harness", "models/coevo/harness-contact", "--scenario", "default", "--out", "/tmp/p"];
+  it("has the ablation's defaults and reads every flag", () => {
+    expect(parseFitHarnessPpoArgs(base)).toMatchObject({ iterations: 8, flights: 40, epochs: 4, batch: 16, lr: 1e-3, gamma: 0.9, regionClip: 0.5 });
+    expect(parseFitHarnessPpoArgs([...base, "--iterations", "2", "--flights", "4", "--gamma", "0.8", "--region-clip", "2", "--first-seed", "20000"])).toMatchObject({ iterations: 2, flights: 4, gamma: 0.8, regionClip: 2, firstSeed: 20000 });
+  });
+  it("needs the harness it starts from and names unknown flags", () => {
+    expect(() => parseFitHarnessPpoArgs(base.slice(0, 2).concat(base.slice(4)))).toThrow("PPO starts from a harness");
+    expect(() => parseFitHarnessPpoArgs([...base, "--steps", "3"])).toThrow('unknown argument "--steps"');
+    expect(() => parseFitHarnessPpoArgs([...base, "--gamma", "2"])).toThrow("--gamma");
   });
 });

@@ -71,7 +71,8 @@ export function parseFitHarnessArgs(args: readonly string[]): Args {
   return a;
 }
 
-function outcomeCounts(flights: readonly SpatialFlight[]): Record<string, number> {
+/** Flights per outcome type (goal, collision, timeout). */
+export function outcomeCounts(flights: readonly SpatialFlight[]): Record<string, number> {
   const c: Record<string, number> = { goal: 0, collision: 0, timeout: 0 };
   for (const f of flights) c[f.outcome.type] = (c[f.outcome.type] ?? 0) + 1;
   return c;

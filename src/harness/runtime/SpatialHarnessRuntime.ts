@@ -37,6 +37,12 @@ export type SpatialHarnessOptions = {
    * Default undefined: the runtime's frame is the camera's.
    */
   cameraFrame: { width: number; height: number } | undefined;
+  /**
+   * Training only (the PPO ablation, spatial/ppoSpatialHarness.ts): called with the region risk
+   * after the lambda schedule has read it and before the delta is formed; it may overwrite the
+   * risk in place (a sampled 0/1 correction per region). Default undefined: the risk is used as is.
+   */
+  riskPolicy: ((risk: Float32Array) => void) | undefined;
 };
 
 export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = Object.freeze({
@@ -46,6 +52,7 @@ export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = 
   imagine_m: 1,
   lambda: {},
   cameraFrame: undefined,
+  riskPolicy: undefined,
 });
 
 /** What one harness step decided, for diagnostics and the report. */
@@ -222,6 +229,7 @@ export class SpatialHarnessRuntime {
       sumRisk += r;
     }
     const lambda = this.schedule.update(Number.isFinite(maxRisk) ? Math.min(1, Math.max(0, maxRisk)) : 0);
+    this.options.riskPolicy?.(this.risk);
     const stats = spatialDelta(this.risk, this.sensitivity, this.rates, lambda, this.rows, this.cols, this.options.regionClip, this.delta);
     applySpatialDelta(logits, this.delta, this.corrected);
     threatFromLogits(this.corrected, this.threat);

@@ -25,6 +25,8 @@ import { DETECTOR_CELL_PX } from "../runtime/DetectorRuntime";
 import { SpatialHarness, type SpatialHarnessWeights, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, regionOfCell } from "./SpatialHarness";
 import { DETECTOR_OUTPUTS_PER_CELL } from "./spatialFeatures";
 import { warpImage, type ImaginedMotion } from "./warp";
+import { assignReturns, RiskSampler, type PolicyRecord, type RiskPolicyOptions } from "./riskSampling";
+import { environmentReward } from "../training/EnvironmentReward";
 import type { PlannerOptions } from "../../control/LocalPlanner";
 
 export type SpatialSample = {
@@ -40,6 +42,8 @@ export type SpatialSample = {
   near: Uint8Array;
   /** Risk target per region (0/1), filled when the flight ends. */
   riskTarget: Uint8Array;
+  /** With `policy` (the PPO ablation): the draws of this decision and their return. */
+  policy?: PolicyRecord;
 };
 
 export type SpatialFlight = { seed: number; outcome: FlightOutcome; steps: number; samples: SpatialSample[] };
@@ -61,6 +65,12 @@ export type SpatialRolloutOptions = {
   maxSteps?: number;
   /** What makes a region risky (see the file comment). Default "collision". */
   riskTarget?: RiskTarget;
+  /**
+   * The PPO ablation (riskSampling.ts): the applied harness acts as a stochastic policy, each
+   * region's correction drawn on or off with probability r on the recorded decisions and held
+   * between them; each sample gets the draws and their discounted return. Needs `harness`.
+   */
+  policy?: RiskPolicyOptions;
 };
 
 export type RiskTarget = "collision" | "contact";
@@ -79,13 +89,12 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
   const cols = width / DETECTOR_CELL_PX;
   const cells = rows * cols;
   const regions = cells / (REGION_CELLS * REGION_CELLS);
+  if (options.policy !== undefined && options.harness === undefined) throw new RangeError("flySpatialRollout: a sampled policy needs the harness it samples from");
+  const sampler = options.policy === undefined ? undefined : new RiskSampler(options.policy, env.seed);
+  const harnessOptions = { ...(options.regionClip === undefined ? {} : { regionClip: options.regionClip }), ...(sampler === undefined ? {} : { riskPolicy: sampler.apply }) };
   // Without a harness the pilot runs an untrained one with apply=false: only its features are used.
   const pilot = new PlannerPilot(
-    {
-      type: "detector",
-      detector: options.detector,
-      harness: { model: options.harness ?? new SpatialHarness(), apply: options.harness !== undefined, ...(options.regionClip === undefined ? {} : { options: { regionClip: options.regionClip } }) },
-    },
+    { type: "detector", detector: options.detector, harness: { model: options.harness ?? new SpatialHarness(), apply: options.harness !== undefined, options: harnessOptions } },
     options.planner,
   );
   const rgb = new Uint8Array(width * height * 3);
@@ -104,6 +113,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
     if (record) env.render(rgb, mask, truth);
     else env.render(rgb);
     env.sensorState(state);
+    if (sampler !== undefined) sampler.drawNext = record;
     const action = pilot.act(rgb, state, env);
     if (record) {
       const det = pilot.detectorRuntime;
@@ -117,6 +127,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
         rates: Float32Array.from(harness.rates),
         near: Uint8Array.from(nearThreatCells(truth.visibleMask, truth.depth, { width, height, cell_px: DETECTOR_CELL_PX }, harness.rates[2]!)),
         riskTarget: new Uint8Array(regions),
+        ...(sampler?.last === undefined ? {} : { policy: sampler.last }),
       };
       if (sample.features.length !== cells * HARNESS_CELL_CHANNELS) throw new Error(`features length ${sample.features.length}, expected ${cells * HARNESS_CELL_CHANNELS}`);
       sensitivityGroundTruth(det, rgb, width, height, harness, env, eps, warped, base, sample.sgt);
@@ -134,6 +145,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
       for (let c = 0; c < cells; c++) if (s.near[c] === 1) s.riskTarget[regionOfCell(c, cols)] = 1;
     }
   }
+  if (options.policy !== undefined) assignReturns(samples, step, environmentReward({ type: outcome.type }).reward, options.policy.gamma);
   return { seed: env.seed, outcome, steps: step + 1, samples };
 }
 

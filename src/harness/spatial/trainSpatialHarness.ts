@@ -42,7 +42,8 @@ export type SpatialValidation = {
 
 export type SpatialTrainResult = { steps: number; finalLoss: number; curve: { step: number; loss: number; val?: SpatialValidation }[] };
 
-function stack(samples: readonly SpatialSample[], rows: number, cols: number): { x: tf.Tensor4D; r: tf.Tensor3D; s: tf.Tensor4D } {
+/** Features, risk targets and S_gt of `samples` as tensors (call inside tf.tidy). */
+export function stackSamples(samples: readonly SpatialSample[], rows: number, cols: number): { x: tf.Tensor4D; r: tf.Tensor3D; s: tf.Tensor4D } {
   const n = samples.length;
   const cells = rows * cols;
   const x = new Float32Array(n * cells * HARNESS_CELL_CHANNELS);
@@ -70,7 +71,7 @@ export function validateSpatialHarness(harness: SpatialHarness, samples: readonl
   for (let i = 0; i < samples.length; i += 64) {
     const part = samples.slice(i, i + 64);
     const [risk, err] = tf.tidy(() => {
-      const b = stack(part, rows, cols);
+      const b = stackSamples(part, rows, cols);
       const o = harness.forwardTensors(b.x);
       const e = tf.sum(tf.square(tf.div(tf.sub(o.sensitivity, b.s), scale)));
       return [o.risk.dataSync() as Float32Array, e.dataSync()[0]!];
@@ -108,7 +109,7 @@ export function trainSpatialHarness(harness: SpatialHarness, train: readonly Spa
     const batch: SpatialSample[] = [];
     for (let k = 0; k < o.batch; k++) batch.push(train[rng.int(train.length)] as SpatialSample);
     const loss = tf.tidy(() => {
-      const b = stack(batch, o.rows, o.cols);
+      const b = stackSamples(batch, o.rows, o.cols);
       const cost = optimizer.minimize(() => {
         const out = harness.forwardTensors(b.x);
         const r = tf.clipByValue(out.risk, 1e-6, 1 - 1e-6);

@@ -10,6 +10,7 @@ import { splitOfSeed, type Scenario } from "../../../../sim";
 import { initBackend } from "../../backend";
 import { loadSpatialHarness, loadTeacher } from "../../modelfile";
 import { flySpatialRollout, type RiskTarget, type SpatialFlight } from "../../spatial/spatialRollouts";
+import type { RiskPolicyOptions } from "../../spatial/riskSampling";
 import { SeedSource, type Split } from "../SeedSplit";
 import { simEnvironmentFactory } from "../simEnvironment";
 import { compiledWorkerScript, runWorkerQueue } from "./workerQueue";
@@ -29,6 +30,8 @@ export type SpatialRolloutJob = {
   perturbed: boolean;
   /** flySpatialRollout's riskTarget. Default "collision". */
   riskTarget?: RiskTarget;
+  /** flySpatialRollout's policy (the PPO ablation: the applied harness's regions drawn on/off). */
+  policy?: RiskPolicyOptions;
 };
 
 /** Loads the job's detector and harness and returns a function flying one seed (in this thread). */
@@ -46,6 +49,7 @@ export async function spatialFlyer(job: SpatialRolloutJob): Promise<(seed: numbe
       recordEvery: job.recordEvery,
       horizonSteps: job.horizonSteps,
       ...(job.riskTarget === undefined ? {} : { riskTarget: job.riskTarget }),
+      ...(job.policy === undefined ? {} : { policy: job.policy }),
     });
 }
 
