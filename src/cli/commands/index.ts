@@ -28,6 +28,8 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   "fit-harness-ppo": { summary: "PPO ablation of the harness stage: the harness as a per-region stochastic policy, updated on the environment's reward", load: async () => (require("./fitHarnessPpo") as typeof import("./fitHarnessPpo")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
+  soup: { summary: "uniform weight average of detectors fine-tuned from one initialisation (model soup)", load: async () => (require("./soup") as typeof import("./soup")).command },
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   transfer: { summary: "move the harness's State Encoder to a new scenario family and train adapter + diagnostics on few samples", load: async () => (require("./transfer") as typeof import("./transfer")).command },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   bound: { summary: "oracle upper bound of what a correction of the SPEC's form can change in flight (held-out seeds)", load: async () => (require("./bound") as typeof import("./bound")).command },
