@@ -18,12 +18,12 @@ import { textTable } from "../textTable";
 
 export const TRANSFER_REAL_USAGE =
   "drone-harness transfer --real <dir of NAME.jpg + NAME.mask.png> [--model student|teacher|photo|<dir>] [--models <root>] [--folds 5] [--curve 10,20,40,all] " +
-  "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--balance-sets] [--flip] [--schedule constant|cosine] [--tta flip] [--seed 1] [--out <dir>] [--json]";
+  "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--balance-sets] [--flip] [--schedule constant|cosine] [--tta flip] [--wise A[,A...]] [--seed 1] [--out <dir>] [--json]";
 
-type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; balanceSets: boolean; flip: boolean; schedule: "constant" | "cosine"; tta: boolean; seed: number; out: string; json: boolean };
+type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; balanceSets: boolean; flip: boolean; schedule: "constant" | "cosine"; tta: boolean; wise: number[]; seed: number; out: string; json: boolean };
 
 function parse(args: string[]): Args {
-  const a: Args = { real: "", model: "student", models: "models", folds: 5, curve: [10, 20, 40, Infinity], steps: 150, batch: 8, crop: 96, lr: 3e-3, scope: "adapter", balanceSets: false, flip: false, schedule: "constant", tta: false, seed: 1, out: "", json: false };
+  const a: Args = { real: "", model: "student", models: "models", folds: 5, curve: [10, 20, 40, Infinity], steps: 150, batch: 8, crop: 96, lr: 3e-3, scope: "adapter", balanceSets: false, flip: false, schedule: "constant", tta: false, wise: [], seed: 1, out: "", json: false };
   const num = (flag: string, v: string | undefined, min: number): number => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < min) throw new UsageError(`${flag} ${v ?? "(missing)"}: expected a number >= ${min}`);
@@ -91,6 +91,10 @@ function parse(args: string[]): Args {
         if (v !== "flip") throw new UsageError(`--tta ${v ?? "(missing)"}: expected flip (test-time flip averaging of the held-out maps)`);
         a.tta = true;
         break;
+      case "--wise":
+        a.wise = (v ?? "").split(",").map(Number);
+        if (v === undefined || v === "" || !a.wise.every((x) => Number.isFinite(x) && x >= 0 && x <= 1)) throw new UsageError(`--wise ${v ?? "(missing)"}: expected a comma list of interpolation weights in [0, 1]`);
+        break;
       default:
         throw new UsageError(`unknown argument "${k}"`);
     }
@@ -110,7 +114,7 @@ export async function transferReal(args: string[], io: CliIO): Promise<number> {
     return { set: p.set, name: p.name, image: p.image, wire: p.wire, group: p.set };
   });
   const fineTune = { steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, scope: a.scope, balanceGroups: a.balanceSets, flip: a.flip, schedule: a.schedule };
-  const report = crossValidate(detector, photos, { folds: a.folds, curve: a.curve, fineTune, seed: a.seed, flipAverage: a.tta, onProgress: (t) => io.err(`${t}\n`) });
+  const report = crossValidate(detector, photos, { folds: a.folds, curve: a.curve, fineTune, seed: a.seed, flipAverage: a.tta, wise: a.wise, onProgress: (t) => io.err(`${t}\n`) });
   const command = `drone-harness transfer ${args.join(" ")}`;
   if (a.out !== "") {
     const r = fineTuneOnPhotos(detector, photos, { ...fineTune, seed: a.seed });
@@ -122,7 +126,7 @@ export async function transferReal(args: string[], io: CliIO): Promise<number> {
     io.out(`${JSON.stringify({ command, source: dir, flipAveragedMaps: a.tta, ...report }, null, 2)}\n`);
     return 0;
   }
-  io.out(`few-shot adaptation of ${dir} on ${a.real}: ${report.folds}-fold cross-validation (held-out maps pooled), ${a.steps} steps x ${a.batch} crops of ${a.crop} px, scope ${a.scope}${a.balanceSets ? ", crops drawn from each set equally" : ""}${a.flip ? ", mirrored crops" : ""}${a.schedule === "cosine" ? ", cosine learning rate" : ""}${a.tta ? ", held-out maps flip-averaged (--tta flip)" : ""}, ${report.seconds.toFixed(0)} s\n`);
+  io.out(`few-shot adaptation of ${dir} on ${a.real}: ${report.folds}-fold cross-validation (held-out maps pooled), ${a.steps} steps x ${a.batch} crops of ${a.crop} px, scope ${a.scope}${a.balanceSets ? ", crops drawn from each set equally" : ""}${a.flip ? ", mirrored crops" : ""}${a.schedule === "cosine" ? ", cosine learning rate" : ""}${a.tta ? ", held-out maps flip-averaged (--tta flip)" : ""}${a.wise.length > 0 ? `, also weights interpolated toward the start (WiSE-FT, a = ${a.wise.join(", ")})` : ""}, ${report.seconds.toFixed(0)} s\n`);
   io.out(`parameters changed: ${report.trained.join(", ")} (${report.trainedParameters} of ${report.totalParameters}); all others frozen\n`);
   io.out(textTable(["training photos", "set", "held-out photos", "cell AP", "F1", "chance AP"], report.rows.map((r) => [r.trainPhotos, r.set, String(r.photos), r.ap.toFixed(3), r.f1.toFixed(3), r.chance.toFixed(3)])));
   return 0;

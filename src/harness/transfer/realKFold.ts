@@ -24,6 +24,12 @@ export type KFoldOptions = {
   seed: number;
   /** Test-time flip averaging of every held-out map (detectNativeFlipAveraged). Default false. */
   flipAverage?: boolean;
+  /**
+   * WiSE-FT (Wortsman et al. 2022, "Robust fine-tuning of zero-shot models"): for each a here the
+   * held-out fold is also mapped with theta = (1 - a) theta_start + a theta_adapted, rows labelled
+   * "<n> wise <a>". Each a in [0, 1]. Default none.
+   */
+  wise?: readonly number[];
   onProgress?: (text: string) => void;
 };
 
@@ -66,7 +72,16 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
     }
   };
   let trained: string[] = [];
-  const labels = ["0 (zero-shot)", ...options.curve.map(curveLabel)];
+  const wise = options.wise ?? [];
+  for (const a of wise) if (!(a >= 0 && a <= 1)) throw new RangeError(`wise=${a}, expected interpolation weights in [0, 1]`);
+  const wiseLabel = (n: number, a: number): string => `${curveLabel(n)} wise ${a}`;
+  const labels = ["0 (zero-shot)", ...options.curve.flatMap((n) => [curveLabel(n), ...wise.map((a) => wiseLabel(n, a))])];
+  const interpolate = (adapted: readonly Float32Array[], a: number): void =>
+    tf.tidy(() => names.forEach((n, i) => {
+      const b = base[i] as Float32Array;
+      const t = adapted[i] as Float32Array;
+      detector.params.get(n).assign(tf.tensor(b.map((v, k) => (1 - a) * v + a * t[k]!), detector.params.get(n).shape));
+    }));
   for (let f = 0; f < options.folds; f++) {
     const test = photos.map((_, i) => i).filter((i) => fold[i] === f);
     const pool = photos.map((_, i) => i).filter((i) => fold[i] !== f);
@@ -84,6 +99,13 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
       const r = fineTuneOnPhotos(detector, train, { ...options.fineTune, seed: options.seed * 1000 + f });
       trained = r.trained;
       for (const i of test) score(curveLabel(n), i, detect(net, (photos[i] as SetPhoto).image).map);
+      if (wise.length > 0) {
+        const adapted = names.map((name) => detector.params.get(name).dataSync().slice() as Float32Array);
+        for (const a of wise) {
+          interpolate(adapted, a);
+          for (const i of test) score(wiseLabel(n, a), i, detect(net, (photos[i] as SetPhoto).image).map);
+        }
+      }
       options.onProgress?.(`fold ${f + 1}/${options.folds}: ${train.length} training photos, final loss ${r.finalLoss.toFixed(3)}, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
   }

@@ -115,6 +115,21 @@ describe("crossValidate", () => {
     expect(Array.from(det.params.get("head/out/w").dataSync())).toEqual(before);
     det.dispose();
   }, 60000);
+
+  it("WiSE-FT rows: a = 0 maps with the start weights, a = 1 with the adapted ones, a = 0.5 scored beside them", () => {
+    const photos = [...[1, 2, 3, 4].map((i) => wirePhoto(i, "U")), ...[5, 6].map((i) => wirePhoto(i, "M"))];
+    const det = tiny();
+    const before = Array.from(det.params.get("head/out/w").dataSync());
+    const r = crossValidate(det, photos, { folds: 2, curve: [Infinity], fineTune: { steps: 4, batch: 2, crop: 32, learningRate: 0.05 }, seed: 1, wise: [0, 0.5, 1] });
+    const row = (label: string): number[] => r.rows.filter((x) => x.trainPhotos === label).map((x) => x.ap);
+    expect(r.rows.map((x) => x.trainPhotos).filter((l, i, a) => a.indexOf(l) === i)).toEqual(["0 (zero-shot)", "all", "all wise 0", "all wise 0.5", "all wise 1"]);
+    expect(row("all wise 0")).toEqual(row("0 (zero-shot)"));
+    expect(row("all wise 1")).toEqual(row("all"));
+    expect(row("all")).not.toEqual(row("0 (zero-shot)"));
+    expect(Array.from(det.params.get("head/out/w").dataSync())).toEqual(before);
+    expect(() => crossValidate(det, photos, { folds: 2, curve: [2], fineTune: { steps: 1, batch: 2, crop: 32 }, seed: 1, wise: [1.5] })).toThrow("wise=1.5");
+    det.dispose();
+  }, 60000);
 });
 
 describe("photoSampler (--balance-sets)", () => {
