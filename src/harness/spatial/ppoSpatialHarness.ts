@@ -96,11 +96,7 @@ export function ppoHarnessUpdate(harness: SpatialHarness, samples: readonly Spat
   let steps = 0;
   let last = { surrogate: 0, sTerm: 0, clipFraction: 0, count: 0 };
   for (let e = 0; e < epochs; e++) {
-    const order = Array.from(samples.keys());
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = rng.int(i + 1);
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
+    const order = rng.shuffle(Array.from(samples.keys()));
     last = { surrogate: 0, sTerm: 0, clipFraction: 0, count: 0 };
     for (let start = 0; start < order.length; start += batch) {
       const idx = order.slice(start, start + batch);

@@ -84,12 +84,7 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
     }));
   for (let f = 0; f < options.folds; f++) {
     const test = photos.map((_, i) => i).filter((i) => fold[i] === f);
-    const pool = photos.map((_, i) => i).filter((i) => fold[i] !== f);
-    const rng = new Rng(options.seed * 1000 + f);
-    for (let i = pool.length - 1; i > 0; i--) {
-      const j = rng.int(i + 1);
-      [pool[i], pool[j]] = [pool[j]!, pool[i]!];
-    }
+    const pool = new Rng(options.seed * 1000 + f).shuffle(photos.map((_, i) => i).filter((i) => fold[i] !== f));
     restore();
     for (const i of test) score(labels[0] as string, i, detect(net, (photos[i] as SetPhoto).image).map);
     for (const n of options.curve) {
