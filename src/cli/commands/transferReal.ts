@@ -9,6 +9,7 @@
  */
 import { initBackend } from "../../harness/backend";
 import { loadTeacher, saveModel } from "../../harness/modelfile";
+import { averageWeights } from "../../harness/layers/averageWeights";
 import { fineTuneOnPhotos, type FineTuneScope } from "../../harness/transfer/fineTuneOnPhotos";
 import { crossValidate, type SetPhoto } from "../../harness/transfer/realKFold";
 import { UsageError, type CliIO } from "../CliCommand";
@@ -18,12 +19,15 @@ import { textTable } from "../textTable";
 
 export const TRANSFER_REAL_USAGE =
   "drone-harness transfer --real <dir of NAME.jpg + NAME.mask.png> [--model student|teacher|photo|<dir>] [--models <root>] [--folds 5] [--curve 10,20,40,all] " +
-  "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--balance-sets] [--flip] [--schedule constant|cosine] [--tta flip] [--wise A[,A...]] [--seed 1] [--out <dir>] [--json]";
+  "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--balance-sets] [--flip] [--schedule constant|cosine] [--tta flip] [--wise A[,A...]] [--partner <model>] [--seed 1] [--out <dir>] [--json]";
 
-type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; balanceSets: boolean; flip: boolean; schedule: "constant" | "cosine"; tta: boolean; wise: number[]; seed: number; out: string; json: boolean };
+type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; balanceSets: boolean; flip: boolean; schedule: "constant" | "cosine"; tta: boolean; wise: number[]; partner: string; seed: number; out: string; json: boolean };
+
+/** Flags without a value. */
+const SWITCHES = { "--json": "json", "--balance-sets": "balanceSets", "--flip": "flip" } as const;
 
 function parse(args: string[]): Args {
-  const a: Args = { real: "", model: "student", models: "models", folds: 5, curve: [10, 20, 40, Infinity], steps: 150, batch: 8, crop: 96, lr: 3e-3, scope: "adapter", balanceSets: false, flip: false, schedule: "constant", tta: false, wise: [], seed: 1, out: "", json: false };
+  const a: Args = { real: "", model: "student", models: "models", folds: 5, curve: [10, 20, 40, Infinity], steps: 150, batch: 8, crop: 96, lr: 3e-3, scope: "adapter", balanceSets: false, flip: false, schedule: "constant", tta: false, wise: [], partner: "", seed: 1, out: "", json: false };
   const num = (flag: string, v: string | undefined, min: number): number => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < min) throw new UsageError(`${flag} ${v ?? "(missing)"}: expected a number >= ${min}`);
@@ -72,15 +76,9 @@ function parse(args: string[]): Args {
         a.scope = v;
         break;
       case "--json":
-        a.json = true;
-        i--;
-        break;
       case "--balance-sets":
-        a.balanceSets = true;
-        i--;
-        break;
       case "--flip":
-        a.flip = true;
+        a[SWITCHES[k]] = true;
         i--;
         break;
       case "--schedule":
@@ -94,6 +92,10 @@ function parse(args: string[]): Args {
       case "--wise":
         a.wise = (v ?? "").split(",").map(Number);
         if (v === undefined || v === "" || !a.wise.every((x) => Number.isFinite(x) && x >= 0 && x <= 1)) throw new UsageError(`--wise ${v ?? "(missing)"}: expected a comma list of interpolation weights in [0, 1]`);
+        break;
+      case "--partner":
+        if (v === undefined || v === "" || v.startsWith("--")) throw new UsageError(`--partner ${v ?? "(missing)"}: expected a detector (student|teacher|photo|<dir>) of the same architecture as --model`);
+        a.partner = v;
         break;
       default:
         throw new UsageError(`unknown argument "${k}"`);
@@ -109,24 +111,33 @@ export async function transferReal(args: string[], io: CliIO): Promise<number> {
   await initBackend({ warn: (m) => io.err(`${m}\n`) });
   const dir = detectorDir(a.model, a.models);
   const detector = (await loadTeacher(dir)).model;
+  const partnerDir = a.partner === "" ? "" : detectorDir(a.partner, a.models);
+  const partner = partnerDir === "" ? undefined : (await loadTeacher(partnerDir)).model;
   const photos: SetPhoto[] = refs.map((r) => {
     const p = loadRealPhoto(r);
     return { set: p.set, name: p.name, image: p.image, wire: p.wire, group: p.set };
   });
   const fineTune = { steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, scope: a.scope, balanceGroups: a.balanceSets, flip: a.flip, schedule: a.schedule };
-  const report = crossValidate(detector, photos, { folds: a.folds, curve: a.curve, fineTune, seed: a.seed, flipAverage: a.tta, wise: a.wise, onProgress: (t) => io.err(`${t}\n`) });
+  const report = crossValidate(detector, photos, { folds: a.folds, curve: a.curve, fineTune, seed: a.seed, flipAverage: a.tta, wise: a.wise, partner, onProgress: (t) => io.err(`${t}\n`) });
   const command = `drone-harness transfer ${args.join(" ")}`;
   if (a.out !== "") {
     const r = fineTuneOnPhotos(detector, photos, { ...fineTune, seed: a.seed });
-    await saveModel(a.out, detector, { scenario: `real photos ${a.real}`, seed: a.seed, notes: `${command}; fine-tuned ${r.trained.join(", ")} on ${photos.length} photos, final loss ${r.finalLoss.toFixed(4)}` });
+    let how = `fine-tuned ${r.trained.join(", ")} on ${photos.length} photos, final loss ${r.finalLoss.toFixed(4)}`;
+    if (partner !== undefined) {
+      const q = fineTuneOnPhotos(partner, photos, { ...fineTune, seed: a.seed });
+      detector.params.load(averageWeights([detector.params.snapshot(), partner.params.snapshot()]));
+      how += `; ${partnerDir} fine-tuned the same way (final loss ${q.finalLoss.toFixed(4)}) and the two weight sets averaged`;
+    }
+    await saveModel(a.out, detector, { scenario: `real photos ${a.real}`, seed: a.seed, notes: `${command}; ${how}` });
     io.err(`wrote ${a.out}/teacher.model.json (fine-tuned on all ${photos.length} photos)\n`);
   }
   detector.dispose();
+  partner?.dispose();
   if (a.json) {
-    io.out(`${JSON.stringify({ command, source: dir, flipAveragedMaps: a.tta, ...report }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ command, source: dir, partner: partnerDir === "" ? undefined : partnerDir, flipAveragedMaps: a.tta, ...report }, null, 2)}\n`);
     return 0;
   }
-  io.out(`few-shot adaptation of ${dir} on ${a.real}: ${report.folds}-fold cross-validation (held-out maps pooled), ${a.steps} steps x ${a.batch} crops of ${a.crop} px, scope ${a.scope}${a.balanceSets ? ", crops drawn from each set equally" : ""}${a.flip ? ", mirrored crops" : ""}${a.schedule === "cosine" ? ", cosine learning rate" : ""}${a.tta ? ", held-out maps flip-averaged (--tta flip)" : ""}${a.wise.length > 0 ? `, also weights interpolated toward the start (WiSE-FT, a = ${a.wise.join(", ")})` : ""}, ${report.seconds.toFixed(0)} s\n`);
+  io.out(`few-shot adaptation of ${dir} on ${a.real}: ${report.folds}-fold cross-validation (held-out maps pooled), ${a.steps} steps x ${a.batch} crops of ${a.crop} px, scope ${a.scope}${a.balanceSets ? ", crops drawn from each set equally" : ""}${a.flip ? ", mirrored crops" : ""}${a.schedule === "cosine" ? ", cosine learning rate" : ""}${a.tta ? ", held-out maps flip-averaged (--tta flip)" : ""}${a.wise.length > 0 ? `, also weights interpolated toward the start (WiSE-FT, a = ${a.wise.join(", ")})` : ""}${partner !== undefined ? `, partner ${partnerDir} adapted alike (rows "partner", "soup": weights averaged, "ensemble": maps averaged)` : ""}, ${report.seconds.toFixed(0)} s\n`);
   io.out(`parameters changed: ${report.trained.join(", ")} (${report.trainedParameters} of ${report.totalParameters}); all others frozen\n`);
   io.out(textTable(["training photos", "set", "held-out photos", "cell AP", "F1", "chance AP"], report.rows.map((r) => [r.trainPhotos, r.set, String(r.photos), r.ap.toFixed(3), r.f1.toFixed(3), r.chance.toFixed(3)])));
   return 0;

@@ -6,13 +6,14 @@
  * held-out fold, which it never trained on. Held-out maps of all folds are pooled per (n, set)
  * into one RealSetScore (cross-validated predictions), next to the zero-shot (n = 0) maps.
  */
-import * as tf from "@tensorflow/tfjs";
 import type { Teacher } from "../models/Teacher";
 import { detectNative, detectNativeFlipAveraged } from "../eval/detectNative";
 import { RealSetScore, nearWire, photoSamples } from "../eval/realPhotoMetrics";
-import { teacherWireNet } from "../eval/WireNet";
+import { teacherWireNet, type WireNet } from "../eval/WireNet";
 import { fineTuneOnPhotos, type FineTuneOptions, type LabelledPhoto } from "./fineTuneOnPhotos";
 import { Rng } from "../../util/Rng";
+import { averageWeights } from "../layers/averageWeights";
+import type { NamedWeight } from "../layers/ParamStore";
 
 export type SetPhoto = LabelledPhoto & { set: string; name: string };
 
@@ -30,6 +31,15 @@ export type KFoldOptions = {
    * "<n> wise <a>". Each a in [0, 1]. Default none.
    */
   wise?: readonly number[];
+  /**
+   * A second detector of the same architecture (e.g. another photo model fine-tuned from the same
+   * initialisation). Per fold and curve point it is adapted on the same photos with the same seed,
+   * and three more rows are scored: "<n> partner" (its own adapted maps), "<n> soup" (the uniform
+   * average of the two adapted weight sets: one network, the inference cost of one; Wortsman et
+   * al. 2022) and "<n> ensemble" (the mean of the two adapted maps: two networks). Its weights are
+   * restored at the end, as the detector's are. Default none.
+   */
+  partner?: Teacher;
   onProgress?: (text: string) => void;
 };
 
@@ -52,13 +62,24 @@ function curveLabel(n: number): string {
   return Number.isFinite(n) ? String(n) : "all";
 }
 
+type PartnerRun = { net: WireNet; base: NamedWeight[]; detector: Teacher };
+
+function startPartner(detector: Teacher, partner: Teacher | undefined): PartnerRun | undefined {
+  if (partner === undefined) return undefined;
+  const own = detector.params.snapshot();
+  const base = partner.params.snapshot();
+  // Throws, naming the weights, when the two are not one architecture.
+  averageWeights([own, base]);
+  return { net: teacherWireNet(partner, "partner"), base, detector: partner };
+}
+
 export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], options: KFoldOptions): KFoldReport {
   const t0 = performance.now();
   const fold = foldsOf(photos, options.folds);
-  const names = detector.params.names();
-  const base = names.map((n) => detector.params.get(n).dataSync().slice());
-  const restore = (): void => tf.tidy(() => names.forEach((n, i) => detector.params.get(n).assign(tf.tensor(base[i] as Float32Array, detector.params.get(n).shape))));
+  const base = detector.params.snapshot();
+  const restore = (): void => detector.params.load(base);
   const net = teacherWireNet(detector, "fold");
+  const partner = startPartner(detector, options.partner);
   const detect = options.flipAverage === true ? detectNativeFlipAveraged : detectNative;
   const near = photos.map((p) => nearWire(p.wire, p.image.width, p.image.height));
   const scores = new Map<string, RealSetScore>();
@@ -75,13 +96,10 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
   const wise = options.wise ?? [];
   for (const a of wise) if (!(a >= 0 && a <= 1)) throw new RangeError(`wise=${a}, expected interpolation weights in [0, 1]`);
   const wiseLabel = (n: number, a: number): string => `${curveLabel(n)} wise ${a}`;
-  const labels = ["0 (zero-shot)", ...options.curve.flatMap((n) => [curveLabel(n), ...wise.map((a) => wiseLabel(n, a))])];
-  const interpolate = (adapted: readonly Float32Array[], a: number): void =>
-    tf.tidy(() => names.forEach((n, i) => {
-      const b = base[i] as Float32Array;
-      const t = adapted[i] as Float32Array;
-      detector.params.get(n).assign(tf.tensor(b.map((v, k) => (1 - a) * v + a * t[k]!), detector.params.get(n).shape));
-    }));
+  const partnerLabels = (n: number): string[] => (partner === undefined ? [] : ["partner", "soup", "ensemble"].map((k) => `${curveLabel(n)} ${k}`));
+  const labels = ["0 (zero-shot)", ...options.curve.flatMap((n) => [curveLabel(n), ...wise.map((a) => wiseLabel(n, a)), ...partnerLabels(n)])];
+  const interpolate = (adapted: readonly NamedWeight[], a: number): void =>
+    detector.params.load(adapted.map((w, k) => ({ ...w, values: (base[k] as NamedWeight).values.map((v, j) => (1 - a) * v + a * w.values[j]!) })));
   for (let f = 0; f < options.folds; f++) {
     const test = photos.map((_, i) => i).filter((i) => fold[i] === f);
     const pool = new Rng(options.seed * 1000 + f).shuffle(photos.map((_, i) => i).filter((i) => fold[i] !== f));
@@ -93,18 +111,35 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
       const train = pool.slice(0, Math.min(pool.length, n)).map((i) => ({ ...(photos[i] as SetPhoto), group: (photos[i] as SetPhoto).set }));
       const r = fineTuneOnPhotos(detector, train, { ...options.fineTune, seed: options.seed * 1000 + f });
       trained = r.trained;
-      for (const i of test) score(curveLabel(n), i, detect(net, (photos[i] as SetPhoto).image).map);
-      if (wise.length > 0) {
-        const adapted = names.map((name) => detector.params.get(name).dataSync().slice() as Float32Array);
-        for (const a of wise) {
-          interpolate(adapted, a);
-          for (const i of test) score(wiseLabel(n, a), i, detect(net, (photos[i] as SetPhoto).image).map);
-        }
+      const maps = test.map((i) => detect(net, (photos[i] as SetPhoto).image).map);
+      test.forEach((i, k) => score(curveLabel(n), i, maps[k] as Float32Array));
+      const adapted = detector.params.snapshot();
+      for (const a of wise) {
+        interpolate(adapted, a);
+        for (const i of test) score(wiseLabel(n, a), i, detect(net, (photos[i] as SetPhoto).image).map);
+      }
+      if (partner !== undefined) {
+        partner.detector.params.load(partner.base);
+        fineTuneOnPhotos(partner.detector, train, { ...options.fineTune, seed: options.seed * 1000 + f });
+        const [own, soup, ensemble] = partnerLabels(n) as [string, string, string];
+        test.forEach((i, k) => {
+          const m = detect(partner.net, (photos[i] as SetPhoto).image).map;
+          score(own, i, m);
+          const mine = maps[k] as Float32Array;
+          score(ensemble, i, m.map((v, j) => 0.5 * (v + mine[j]!)));
+        });
+        detector.params.load(averageWeights([adapted, partner.detector.params.snapshot()]));
+        for (const i of test) score(soup, i, detect(net, (photos[i] as SetPhoto).image).map);
       }
       options.onProgress?.(`fold ${f + 1}/${options.folds}: ${train.length} training photos, final loss ${r.finalLoss.toFixed(3)}, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
   }
   restore();
+  partner?.detector.params.load(partner.base);
+  return report(detector, options.folds, photos, labels, scores, trained, t0);
+}
+
+function report(detector: Teacher, folds: number, photos: readonly SetPhoto[], labels: readonly string[], scores: Map<string, RealSetScore>, trained: string[], t0: number): KFoldReport {
   const sets = [...new Set(photos.map((p) => p.set)), "all"];
   const rows: KFoldRow[] = [];
   for (const label of labels) {
@@ -114,5 +149,5 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
     }
   }
   const trainedParameters = trained.reduce((s, n) => s + detector.params.get(n).size, 0);
-  return { folds: options.folds, rows, trained, trainedParameters, totalParameters: detector.parameterCount(), seconds: (performance.now() - t0) / 1000 };
+  return { folds, rows, trained, trainedParameters, totalParameters: detector.parameterCount(), seconds: (performance.now() - t0) / 1000 };
 }

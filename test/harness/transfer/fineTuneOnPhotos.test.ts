@@ -130,6 +130,27 @@ describe("crossValidate", () => {
     expect(() => crossValidate(det, photos, { folds: 2, curve: [2], fineTune: { steps: 1, batch: 2, crop: 32 }, seed: 1, wise: [1.5] })).toThrow("wise=1.5");
     det.dispose();
   }, 60000);
+
+  it("partner rows: an identical partner reproduces the plain rows in all three; another one differs, and both are restored", () => {
+    const photos = [...[1, 2, 3, 4].map((i) => wirePhoto(i, "U")), ...[5, 6].map((i) => wirePhoto(i, "M"))];
+    const det = tiny();
+    const twin = tiny();
+    const opts = { folds: 2, curve: [Infinity], fineTune: { steps: 4, batch: 2, crop: 32, learningRate: 0.05 }, seed: 1 };
+    const row = (r: ReturnType<typeof crossValidate>, label: string): number[] => r.rows.filter((x) => x.trainPhotos === label).map((x) => x.ap);
+    const same = crossValidate(det, photos, { ...opts, partner: twin });
+    expect(same.rows.map((x) => x.trainPhotos).filter((l, i, a) => a.indexOf(l) === i)).toEqual(["0 (zero-shot)", "all", "all partner", "all soup", "all ensemble"]);
+    for (const label of ["all partner", "all soup", "all ensemble"]) row(same, label).forEach((ap, k) => expect(ap).toBeCloseTo(row(same, "all")[k]!, 6));
+    const other = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 8, threatLogit: true });
+    const before = [det, other].map((d) => Array.from(d.params.get("head/out/w").dataSync()));
+    const diff = crossValidate(det, photos, { ...opts, partner: other });
+    expect(row(diff, "all")).toEqual(row(same, "all"));
+    expect(row(diff, "all partner")).not.toEqual(row(diff, "all"));
+    expect(row(diff, "all soup")).not.toEqual(row(diff, "all"));
+    expect([det, other].map((d) => Array.from(d.params.get("head/out/w").dataSync()))).toEqual(before);
+    const wide = new Teacher({ channels: [4, 4, 8], headHidden: 4, seed: 8, threatLogit: true });
+    expect(() => crossValidate(det, photos, { ...opts, partner: wide })).toThrow("not one architecture");
+    [det, twin, other, wide].forEach((d) => d.dispose());
+  }, 60000);
 });
 
 describe("photoSampler (--balance-sets)", () => {
