@@ -36,8 +36,8 @@ function trainingHint(dir: string): string {
   return "";
 }
 
-/** The pipeline detector the main job's perception nodes run (detector:=pipeline), under the model folder: the co-evolved student (issue 13). */
-export const PIPELINE_DETECTOR_SUBDIR = path.join("coevo", "student");
+/** The pipeline detector the main job's perception nodes run (detector:=pipeline), under the model folder: the second co-evolution round's student (issue 13), as config/perception.yaml names it. */
+export const PIPELINE_DETECTOR_SUBDIR = path.join("coevo", "student-r2");
 
 export async function loadModels(modelDir: string): Promise<LoadedModels> {
   const detectorDir = path.join(modelDir, PIPELINE_DETECTOR_SUBDIR);

@@ -47,8 +47,8 @@ describe("replay of the golden bag through launch/nodes.launch.xml", () => {
     cpSync(path.join(ROOT, "config"), config, { recursive: true });
     const perception = path.join(config, "perception.yaml");
     const text = readFileSync(perception, "utf8");
-    expect(text).toMatch(/^ {4}model_dir: models\/coevo\/student$/m);
-    writeFileSync(perception, text.replace(/^ {4}model_dir: models\/coevo\/student$/m, `    model_dir: ${path.join(dir, "no-models")}`));
+    expect(text).toMatch(/^ {4}model_dir: models\/coevo\/student-r2$/m);
+    writeFileSync(perception, text.replace(/^ {4}model_dir: models\/coevo\/student-r2$/m, `    model_dir: ${path.join(dir, "no-models")}`));
     const r = await replay([`config_dir:=${config}`]);
     // The recorded perception outputs are not played in its place.
     expect(r.err).toContain(`replay: inputs: 6 of 21 recorded topics: ${SENSORS}\n`);
