@@ -31,6 +31,7 @@ import { SpatialHarness } from "../src/harness/spatial/SpatialHarness";
 import { Teacher } from "../src/harness/models/Teacher";
 import { STATE_DIM } from "../src/harness/models/stateVector";
 import { DETECTOR_SIZES } from "../src/harness/training/detectorStage";
+import { PIPELINE_DETECTOR_SUBDIR } from "../src/app/loadModels";
 
 async function detector(size: "teacher" | "student"): Promise<{ model: Teacher; from: string }> {
   const dir = path.join("models", "pipeline", size);
@@ -43,16 +44,21 @@ async function detector(size: "teacher" | "student"): Promise<{ model: Teacher; 
  * spatial harness, interleaved frame by frame so both see the same machine load.
  */
 async function harnessOverhead(print: (line: string) => void, frames: readonly Uint8Array[], state: Float32Array, env: SimEnvironment): Promise<void> {
-  const { model } = await detector("student");
-  const hdir = path.join("models", "coevo", "harness");
+  // The pair and clip the nodes fly (config/perception.yaml, config/harness.yaml; checked together by
+  // test/app/nodesModelConfig.test.ts); the BC student's folder when the co-evolved one is missing.
+  const sdir = path.join("models", PIPELINE_DETECTOR_SUBDIR);
+  const { model } = fs.existsSync(path.join(sdir, "teacher.model.json")) ? { model: (await loadTeacher(sdir)).model } : await detector("student");
+  const hdir = path.join("models", "coevo", "harness-r2");
   const harness = fs.existsSync(path.join(hdir, "spatial_harness.model.json")) ? (await loadSpatialHarness(hdir)).model : new SpatialHarness();
+  const options = { regionClip: 2 };
+  print(`harness overhead: detector ${fs.existsSync(path.join(sdir, "teacher.model.json")) ? sdir : "models/pipeline/student"}, harness ${hdir}, region clip ${options.regionClip}`);
   const off = new PlannerPilot({ type: "detector", detector: model });
-  const on = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, apply: true } });
+  const on = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, options, apply: true } });
   // The multi-process layout: the harness node computes the image side (grey, imagined frame,
   // gradient statistics) when the camera frame arrives, while the perception node runs the
   // detector in its own process on the other core (nodes/harness.ts onImage); only the rest is
   // on the camera -> /cmd_vel path. Here that arm's prepare() runs untimed before each frame.
-  const ahead = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, apply: true } });
+  const ahead = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, options, apply: true } });
   const nav = makeNavigation();
   env.navigation(nav);
   for (let w = 0; w < 5; w++) for (const p of [off, on, ahead]) p.act(frames[w % frames.length] as Uint8Array, state, env);

@@ -25,6 +25,12 @@ export async function main(argv: string[], io: CliIO = stdio): Promise<number> {
     return 2;
   }
   const cmd = await entry.load();
+  // `drone-harness <command> --help` (or -h) anywhere in its arguments: the usage on stdout, exit 0,
+  // before the command parses anything or starts work.
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.out(`usage: ${cmd.usage}\n`);
+    return 0;
+  }
   try {
     return await cmd.run(rest, io);
   } catch (err) {
