@@ -1,7 +1,7 @@
 /**
  * `drone-harness fit-harness --detector <dir> --scenario <yaml> --flights N --val-flights N --out <dir>
  *  [--harness <dir>] [--init <dir>] [--first-seed N] [--val-first-seed N] [--workers N] [--steps N]
- *  [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact] [--region-clip X]`
+ *  [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact] [--region-clip X]`
  * The harness phase of one co-evolution round (issue 13 item 3): the student detector (frozen)
  * + the planner (+ the harness of the previous round, `--harness`, applied) fly train-split
  * seeds on worker threads; the visited frames give the harness's inputs, S_gt by finite
@@ -27,7 +27,7 @@ import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness fit-harness --detector <fit dir> --scenario <yaml> --flights N --val-flights N --out <dir> [--harness <dir>] [--init <dir>] " +
-  "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact] [--region-clip X] [--control-period S]";
+  "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact] [--region-clip X] [--control-period S]";
 
 type Args = {
   detector: string; scenario: string; flights: number; valFlights: number; out: string; harness?: string; init?: string;
@@ -57,7 +57,7 @@ export function parseFitHarnessArgs(args: readonly string[]): Args {
       case "--horizon": a.horizon = intArg(f, args[++i], 1); break;
       case "--risk-target": {
         const t = v();
-        if (t !== "collision" && t !== "contact") throw new UsageError(`--risk-target ${t}: expected collision or contact`);
+        if (t !== "collision" && t !== "contact" && t !== "wire-contact") throw new UsageError(`--risk-target ${t}: expected collision, contact or wire-contact`);
         a.riskTarget = t;
         break;
       }

@@ -11,7 +11,9 @@
  *    `horizonSteps` control steps (the environment's own reward, -1 on a collision, over an 8 to
  *    12-step rollout), else 0; "contact": 1 where the region holds a near-threat cell, a visible
  *    structure the drone would reach within the planner's horizon (time to contact under 3 s,
- *    12 control steps, or under 12 m) if it held its course, whatever this flight then did.
+ *    12 control steps, or under 12 m) if it held its course, whatever this flight then did;
+ *    "wire-contact": the same with wire pixels only (the simulator's class CLASS_WIRE), so crowns,
+ *    branches and trunks within the horizon do not make a region risky.
  * Pure: environments come from the caller; no files.
  */
 import { SGT_EPSILON } from "../diagnostics/constants";
@@ -28,6 +30,7 @@ import { warpImage, type ImaginedMotion } from "./warp";
 import { assignReturns, RiskSampler, type PolicyRecord, type RiskPolicyOptions } from "./riskSampling";
 import { environmentReward } from "../training/EnvironmentReward";
 import type { PlannerOptions } from "../../control/LocalPlanner";
+import { CLASS_WIRE } from "../../../sim/World";
 
 export type SpatialSample = {
   seed: number;
@@ -73,7 +76,13 @@ export type SpatialRolloutOptions = {
   policy?: RiskPolicyOptions;
 };
 
-export type RiskTarget = "collision" | "contact";
+export type RiskTarget = "collision" | "contact" | "wire-contact";
+
+/** Mask pixels of the wire class kept, all others 0 (the "wire-contact" target). */
+export function wireOnly(mask: Uint8Array, out = new Uint8Array(mask.length)): Uint8Array {
+  for (let i = 0; i < mask.length; i++) out[i] = mask[i] === CLASS_WIRE ? CLASS_WIRE : 0;
+  return out;
+}
 
 
 /** Flies one rollout flight and returns its recorded samples. */
@@ -132,6 +141,10 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
       if (sample.features.length !== cells * HARNESS_CELL_CHANNELS) throw new Error(`features length ${sample.features.length}, expected ${cells * HARNESS_CELL_CHANNELS}`);
       sensitivityGroundTruth(det, rgb, width, height, harness, env, eps, warped, base, sample.sgt);
       if (options.riskTarget === "contact") for (let c = 0; c < cells; c++) if (sample.near[c] === 1) sample.riskTarget[regionOfCell(c, cols)] = 1;
+      if (options.riskTarget === "wire-contact") {
+        const nearWire = nearThreatCells(wireOnly(truth.visibleMask), truth.depth, { width, height, cell_px: DETECTOR_CELL_PX }, harness.rates[2]!);
+        for (let c = 0; c < cells; c++) if (nearWire[c] === 1) sample.riskTarget[regionOfCell(c, cols)] = 1;
+      }
       samples.push(sample);
     }
     const ev = env.step(action);
@@ -139,7 +152,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
     outcome = ev.type === "collision" ? { type: "collision", seed: env.seed, time_s: env.time_s, obstacle: ev.obstacle } : { type: ev.type, seed: env.seed, time_s: env.time_s };
     break;
   }
-  if (outcome.type === "collision" && options.riskTarget !== "contact") {
+  if (outcome.type === "collision" && (options.riskTarget ?? "collision") === "collision") {
     for (const s of samples) {
       if (step - s.step > horizon) continue;
       for (let c = 0; c < cells; c++) if (s.near[c] === 1) s.riskTarget[regionOfCell(c, cols)] = 1;

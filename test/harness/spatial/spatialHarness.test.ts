@@ -5,6 +5,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../../../src/harness/backend/initBackend";
+import type { RenderTruth } from "../../../src/harness/data/DroneEnvironment";
 import type { Split } from "../../../src/harness/data/SeedSplit";
 import { comparePaired, evaluateHarnessRows, formatHarnessReport, mcnemarExactP, type HarnessRow } from "../../../src/harness/eval/harnessRows";
 import { Teacher } from "../../../src/harness/models/Teacher";
@@ -13,7 +14,7 @@ import { probabilitiesFromLogits } from "../../../src/harness/runtime/DetectorRu
 import { SpatialHarnessRuntime } from "../../../src/harness/runtime/SpatialHarnessRuntime";
 import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, SpatialHarness, spatialWorkspace, type SpatialHarnessWeights } from "../../../src/harness/spatial/SpatialHarness";
 import { applySpatialDelta, spatialDelta } from "../../../src/harness/spatial/spatialCorrection";
-import { flySpatialRollout } from "../../../src/harness/spatial/spatialRollouts";
+import { flySpatialRollout, wireOnly, type RiskTarget } from "../../../src/harness/spatial/spatialRollouts";
 import { trainSpatialHarness } from "../../../src/harness/spatial/trainSpatialHarness";
 import { warpCamera, warpImage } from "../../../src/harness/spatial/warp";
 import { makeNavigation } from "../../../src/control/navigation";
@@ -310,6 +311,26 @@ describe("rollouts, harness training, paired rows (fake environment)", () => {
       }
     }
     expect(positives).toBeGreaterThan(0);
+    detector.dispose();
+  });
+
+  it("the wire-contact target is the contact target for wires and ignores other structure", () => {
+    expect(Array.from(wireOnly(Uint8Array.from([0, 1, 2, 3, 1])))).toEqual([0, 1, 0, 0, 1]);
+    // The same flight with its wire relabelled as a branch (class 2): contact sees it, wire-contact does not.
+    class BranchEnvironment extends FakeEnvironment {
+      override render(rgb: Uint8Array, mask?: Uint8Array, truth?: RenderTruth): void {
+        super.render(rgb, mask, truth);
+        truth?.visibleMask?.forEach((v, i, a) => (a[i] = v === 1 ? 2 : v));
+      }
+    }
+    const detector = tinyDetector();
+    const targets = (env: FakeEnvironment, riskTarget: RiskTarget): number[] =>
+      flySpatialRollout(env, { detector, recordEvery: 1, horizonSteps: 10, riskTarget }).samples.flatMap((s) => Array.from(s.riskTarget));
+    const wires = targets(new FakeEnvironment(0), "contact");
+    expect(wires.some((v) => v === 1)).toBe(true);
+    expect(targets(new FakeEnvironment(0), "wire-contact")).toEqual(wires);
+    expect(targets(new BranchEnvironment(0), "contact")).toEqual(wires);
+    expect(targets(new BranchEnvironment(0), "wire-contact").every((v) => v === 0)).toBe(true);
     detector.dispose();
   });
 
