@@ -314,26 +314,6 @@ describe("rollouts, harness training, paired rows (fake environment)", () => {
     detector.dispose();
   });
 
-  it("the wire-contact target is the contact target for wires and ignores other structure", () => {
-    expect(Array.from(wireOnly(Uint8Array.from([0, 1, 2, 3, 1])))).toEqual([0, 1, 0, 0, 1]);
-    // The same flight with its wire relabelled as a branch (class 2): contact sees it, wire-contact does not.
-    class BranchEnvironment extends FakeEnvironment {
-      override render(rgb: Uint8Array, mask?: Uint8Array, truth?: RenderTruth): void {
-        super.render(rgb, mask, truth);
-        truth?.visibleMask?.forEach((v, i, a) => (a[i] = v === 1 ? 2 : v));
-      }
-    }
-    const detector = tinyDetector();
-    const targets = (env: FakeEnvironment, riskTarget: RiskTarget): number[] =>
-      flySpatialRollout(env, { detector, recordEvery: 1, horizonSteps: 10, riskTarget }).samples.flatMap((s) => Array.from(s.riskTarget));
-    const wires = targets(new FakeEnvironment(0), "contact");
-    expect(wires.some((v) => v === 1)).toBe(true);
-    expect(targets(new FakeEnvironment(0), "wire-contact")).toEqual(wires);
-    expect(targets(new BranchEnvironment(0), "contact")).toEqual(wires);
-    expect(targets(new BranchEnvironment(0), "wire-contact").every((v) => v === 0)).toBe(true);
-    detector.dispose();
-  });
-
   it("flies every row on the same test seeds and compares ON with OFF", () => {
     const detector = tinyDetector(4);
     const harness = new SpatialHarness({ seed: 6 });
@@ -374,6 +354,28 @@ describe("rollouts, harness training, paired rows (fake environment)", () => {
     expect(p.onOnlyCollisions).toEqual([]);
     expect(p.differing.map((d) => [d.seed, d.firstDifferentStep])).toEqual([[1, 2]]);
     expect(p.flightsWithDifferentDecisions).toBe(1);
+  });
+});
+
+describe("risk targets (fake environment)", () => {
+  it("the wire-contact target is the contact target for wires and ignores other structure", () => {
+    expect(Array.from(wireOnly(Uint8Array.from([0, 1, 2, 3, 1])))).toEqual([0, 1, 0, 0, 1]);
+    // The same flight with its wire relabelled as a branch (class 2): contact sees it, wire-contact does not.
+    class BranchEnvironment extends FakeEnvironment {
+      override render(rgb: Uint8Array, mask?: Uint8Array, truth?: RenderTruth): void {
+        super.render(rgb, mask, truth);
+        truth?.visibleMask?.forEach((v, i, a) => (a[i] = v === 1 ? 2 : v));
+      }
+    }
+    const detector = tinyDetector();
+    const targets = (env: FakeEnvironment, riskTarget: RiskTarget): number[] =>
+      flySpatialRollout(env, { detector, recordEvery: 1, horizonSteps: 10, riskTarget }).samples.flatMap((s) => Array.from(s.riskTarget));
+    const wires = targets(new FakeEnvironment(0), "contact");
+    expect(wires.some((v) => v === 1)).toBe(true);
+    expect(targets(new FakeEnvironment(0), "wire-contact")).toEqual(wires);
+    expect(targets(new BranchEnvironment(0), "contact")).toEqual(wires);
+    expect(targets(new BranchEnvironment(0), "wire-contact").every((v) => v === 0)).toBe(true);
+    detector.dispose();
   });
 });
 
