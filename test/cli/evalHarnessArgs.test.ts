@@ -28,12 +28,13 @@ describe("eval --harness --rows", () => {
 
 describe("fit-harness --risk-target", () => {
   const base = ["--detector", "models/coevo/student", "--scenario", "default", "--flights", "2", "--out", "/tmp/h"];
-  it("keeps the collision target by default and accepts contact", () => {
+  it("keeps the collision target by default and accepts contact and wire-contact", () => {
     expect(parseFitHarnessArgs(base).riskTarget).toBe("collision");
     expect(parseFitHarnessArgs([...base, "--risk-target", "contact"]).riskTarget).toBe("contact");
+    expect(parseFitHarnessArgs([...base, "--risk-target", "wire-contact"]).riskTarget).toBe("wire-contact");
   });
   it("names the flag and the accepted values for anything else", () => {
-    expect(() => parseFitHarnessArgs([...base, "--risk-target", "near"])).toThrow("--risk-target near: expected collision or contact");
+    expect(() => parseFitHarnessArgs([...base, "--risk-target", "near"])).toThrow("--risk-target near: expected collision, contact or wire-contact");
   });
 });
 

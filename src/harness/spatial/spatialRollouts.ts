@@ -12,7 +12,7 @@
  *    12-step rollout), else 0; "contact": 1 where the region holds a near-threat cell, a visible
  *    structure the drone would reach within the planner's horizon (time to contact under 3 s,
  *    12 control steps, or under 12 m) if it held its course, whatever this flight then did;
- *    "wire-contact": the same with wire pixels only (the simulator's class CLASS_WIRE), so crowns,
+ *    "wire-contact": the same with wire pixels only (label "wire", the simulator's CLASS_WIRE), so crowns,
  *    branches and trunks within the horizon do not make a region risky.
  * Pure: environments come from the caller; no files.
  */
@@ -30,7 +30,7 @@ import { warpImage, type ImaginedMotion } from "./warp";
 import { assignReturns, RiskSampler, type PolicyRecord, type RiskPolicyOptions } from "./riskSampling";
 import { environmentReward } from "../training/EnvironmentReward";
 import type { PlannerOptions } from "../../control/LocalPlanner";
-import { CLASS_WIRE } from "../../../sim/World";
+import { DETECTION_CLASSES } from "../actions";
 
 export type SpatialSample = {
   seed: number;
@@ -78,9 +78,12 @@ export type SpatialRolloutOptions = {
 
 export type RiskTarget = "collision" | "contact" | "wire-contact";
 
+/** The wire label of the visible-pixel masks (the label masks share DETECTION_CLASSES' ids). */
+const WIRE_LABEL = DETECTION_CLASSES.indexOf("wire");
+
 /** Mask pixels of the wire class kept, all others 0 (the "wire-contact" target). */
 export function wireOnly(mask: Uint8Array, out = new Uint8Array(mask.length)): Uint8Array {
-  for (let i = 0; i < mask.length; i++) out[i] = mask[i] === CLASS_WIRE ? CLASS_WIRE : 0;
+  for (let i = 0; i < mask.length; i++) out[i] = mask[i] === WIRE_LABEL ? WIRE_LABEL : 0;
   return out;
 }
 

@@ -6,6 +6,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../../../src/harness/backend/initBackend";
 import type { RenderTruth } from "../../../src/harness/data/DroneEnvironment";
+import { CLASS_BRANCH, CLASS_POLE_TRUNK, CLASS_WIRE } from "../../../sim/World";
 import type { Split } from "../../../src/harness/data/SeedSplit";
 import { comparePaired, evaluateHarnessRows, formatHarnessReport, mcnemarExactP, type HarnessRow } from "../../../src/harness/eval/harnessRows";
 import { Teacher } from "../../../src/harness/models/Teacher";
@@ -360,6 +361,8 @@ describe("rollouts, harness training, paired rows (fake environment)", () => {
 describe("risk targets (fake environment)", () => {
   it("the wire-contact target is the contact target for wires and ignores other structure", () => {
     expect(Array.from(wireOnly(Uint8Array.from([0, 1, 2, 3, 1])))).toEqual([0, 1, 0, 0, 1]);
+    // The simulator's mask classes are the detection classes' ids.
+    expect(Array.from(wireOnly(Uint8Array.from([CLASS_WIRE, CLASS_BRANCH, CLASS_POLE_TRUNK])))).toEqual([CLASS_WIRE, 0, 0]);
     // The same flight with its wire relabelled as a branch (class 2): contact sees it, wire-contact does not.
     class BranchEnvironment extends FakeEnvironment {
       override render(rgb: Uint8Array, mask?: Uint8Array, truth?: RenderTruth): void {
