@@ -20,3 +20,16 @@ for (const cond of ["nominal","perturbed",undefined]) for (const what of ["branc
   const n=(arm)=>lines.filter(([,c,a,w])=>(cond===undefined||c===cond)&&a===arm&&w===what).length;
   console.log(`${what}, ${cond ?? "both conditions"}: only ON ${n("ON")}, only OFF ${n("OFF")}, McNemar exact p = ${mcnemarExactP(n("ON"),n("OFF")).toFixed(4)}`);
 }'
+# How long after the two arms' first different decision (control steps of 0.25 s) each such collision came.
+node -e '
+const fs=require("fs"); const rows=[];
+for (const f of process.argv.slice(1)) for (const line of fs.readFileSync(f,"utf8").split("\n")) {
+  const m=line.match(/^- seed (\d+): ON (\w+)(?: \((\w+)\))? at ([\d.]+) s, OFF (\w+)(?: \((\w+)\))? at ([\d.]+) s; first different decision at step (\d+)/);
+  if (m) rows.push({on:m[2],onWhat:m[3],onT:+m[4],off:m[5],offWhat:m[6],offT:+m[7],step:+m[8]});
+}
+for (const [arm,what] of [["ON","wire"],["ON","branch"],["OFF","wire"],["OFF","branch"]]) {
+  const mine=(r)=>arm==="ON"?[r.on,r.onWhat,r.onT,r.off]:[r.off,r.offWhat,r.offT,r.on];
+  const g=rows.filter((r)=>{const [o,w,,other]=mine(r);return o==="collision"&&w===what&&other!=="collision";}).map((r)=>mine(r)[2]-0.25*r.step).sort((a,b)=>a-b);
+  if (g.length===0) continue;
+  console.log(`only ${arm}, ${what}: ${g.length} collisions, ${g[Math.floor(g.length/2)].toFixed(1)} s median after the first different decision; within 3 s: ${g.filter((x)=>x<=3).length}, over 10 s: ${g.filter((x)=>x>10).length}`);
+}' "${files[@]}"
