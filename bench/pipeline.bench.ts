@@ -31,7 +31,7 @@ import { SpatialHarness } from "../src/harness/spatial/SpatialHarness";
 import { Teacher } from "../src/harness/models/Teacher";
 import { STATE_DIM } from "../src/harness/models/stateVector";
 import { DETECTOR_SIZES } from "../src/harness/training/detectorStage";
-import { PIPELINE_DETECTOR_SUBDIR } from "../src/app/loadModels";
+import { configuredPair } from "../src/app/loadModels";
 
 async function detector(size: "teacher" | "student"): Promise<{ model: Teacher; from: string }> {
   const dir = path.join("models", "pipeline", size);
@@ -44,14 +44,15 @@ async function detector(size: "teacher" | "student"): Promise<{ model: Teacher; 
  * spatial harness, interleaved frame by frame so both see the same machine load.
  */
 async function harnessOverhead(print: (line: string) => void, frames: readonly Uint8Array[], state: Float32Array, env: SimEnvironment): Promise<void> {
-  // The pair and clip the nodes fly (config/perception.yaml, config/harness.yaml; checked together by
-  // test/app/nodesModelConfig.test.ts); the BC student's folder when the co-evolved one is missing.
-  const sdir = path.join("models", PIPELINE_DETECTOR_SUBDIR);
-  const { model } = fs.existsSync(path.join(sdir, "teacher.model.json")) ? { model: (await loadTeacher(sdir)).model } : await detector("student");
-  const hdir = path.join("models", "coevo", "harness-r2");
+  // The pair and clip the nodes fly (config/, as test/app/nodesModelConfig.test.ts checks them); the
+  // BC student's folder when the co-evolved one is missing.
+  const pair = configuredPair("config");
+  const coevo = fs.existsSync(path.join(pair.detectorDir, "teacher.model.json"));
+  const { model } = coevo ? { model: (await loadTeacher(pair.detectorDir)).model } : await detector("student");
+  const hdir = pair.harnessDir;
   const harness = fs.existsSync(path.join(hdir, "spatial_harness.model.json")) ? (await loadSpatialHarness(hdir)).model : new SpatialHarness();
-  const options = { regionClip: 2 };
-  print(`harness overhead: detector ${fs.existsSync(path.join(sdir, "teacher.model.json")) ? sdir : "models/pipeline/student"}, harness ${hdir}, region clip ${options.regionClip}`);
+  const options = { regionClip: pair.regionClip };
+  print(`harness overhead: detector ${coevo ? pair.detectorDir : "models/pipeline/student"}, harness ${hdir}, region clip ${options.regionClip}`);
   const off = new PlannerPilot({ type: "detector", detector: model });
   const on = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, options, apply: true } });
   // The multi-process layout: the harness node computes the image side (grey, imagined frame,

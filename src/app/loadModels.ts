@@ -16,6 +16,7 @@ import type { Teacher } from "../harness/models/Teacher";
 import type { HarnessNet } from "../harness/models/HarnessNet";
 import type { Student } from "../harness/models/Student";
 import type { NodeRegistry } from "../ros/launch/NodeFactory";
+import { parametersForNode, parseParameterFile, toOverrides } from "../ros/params";
 
 export class MissingModelsError extends Error {}
 
@@ -38,6 +39,28 @@ function trainingHint(dir: string): string {
 
 /** The pipeline detector the main job's perception nodes run (detector:=pipeline), under the model folder: the second co-evolution round's student (issue 13), as config/perception.yaml names it. */
 export const PIPELINE_DETECTOR_SUBDIR = path.join("coevo", "student-r2");
+
+export type ConfiguredPair = { detectorDir: string; harnessDir: string; regionClip: number; runawayDelta: number };
+
+/**
+ * What `configDir` (config/, read by launch/nodes.launch.xml) gives the perception, harness and
+ * safety nodes: the detector and spatial harness the nodes and `npm start` fly, the region clip,
+ * and the safety node's hover level. A missing or mistyped entry is an error naming it.
+ */
+export function configuredPair(configDir: string): ConfiguredPair {
+  const value = (node: string, name: string): string | number => {
+    const file = path.join(configDir, `${node}.yaml`);
+    const v = toOverrides(parametersForNode(parseParameterFile(readFileSync(file, "utf8"), file), `/${node}`))[name];
+    if (typeof v !== "string" && typeof v !== "number") throw new Error(`${file}: no string or number parameter ${name} for /${node}`);
+    return v;
+  };
+  return {
+    detectorDir: String(value("perception", "model_dir")),
+    harnessDir: String(value("harness", "spatial_harness_dir")),
+    regionClip: Number(value("harness", "region_clip")),
+    runawayDelta: Number(value("safety", "runaway_delta")),
+  };
+}
 
 export async function loadModels(modelDir: string): Promise<LoadedModels> {
   const detectorDir = path.join(modelDir, PIPELINE_DETECTOR_SUBDIR);

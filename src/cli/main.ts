@@ -1,4 +1,5 @@
 import { COMMANDS } from "./commands/index";
+import { printedHelp } from "./args";
 import { UsageError, type CliIO } from "./CliCommand";
 
 const stdio: CliIO = {
@@ -26,11 +27,8 @@ export async function main(argv: string[], io: CliIO = stdio): Promise<number> {
   }
   const cmd = await entry.load();
   // `drone-harness <command> --help` (or -h) anywhere in its arguments: the usage on stdout, exit 0,
-  // before the command parses anything or starts work.
-  if (rest.includes("--help") || rest.includes("-h")) {
-    io.out(`usage: ${cmd.usage}\n`);
-    return 0;
-  }
+  // before the command parses anything or starts work (for every command, so none repeats it).
+  if (printedHelp(rest, cmd.usage, io.out)) return 0;
   try {
     return await cmd.run(rest, io);
   } catch (err) {

@@ -7,19 +7,12 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PIPELINE_DETECTOR_SUBDIR } from "../../src/app/loadModels";
-import { parametersForNode, parseParameterFile, toOverrides } from "../../src/ros/params";
+import { configuredPair, PIPELINE_DETECTOR_SUBDIR } from "../../src/app/loadModels";
 
 const ROOT = join(__dirname, "..", "..");
-function params(node: string): Record<string, unknown> {
-  const file = join(ROOT, "config", `${node}.yaml`);
-  return toOverrides(parametersForNode(parseParameterFile(readFileSync(file, "utf8"), file), `/${node}`));
-}
 
 describe("the shipped configuration's models", () => {
-  const detector = params("perception").model_dir as string;
-  const harnessDir = params("harness").spatial_harness_dir as string;
-  const clip = params("harness").region_clip as number;
+  const { detectorDir: detector, harnessDir, regionClip: clip, runawayDelta } = configuredPair(join(ROOT, "config"));
 
   it("the main job's detector is the perception node's model_dir, and both model folders exist", () => {
     expect(detector).toBe(join("models", PIPELINE_DETECTOR_SUBDIR));
@@ -38,6 +31,6 @@ describe("the shipped configuration's models", () => {
   });
 
   it("the safety node's runaway level is 1.2 x the region clip", () => {
-    expect(params("safety").runaway_delta as number).toBeCloseTo(1.2 * clip, 9);
+    expect(runawayDelta).toBeCloseTo(1.2 * clip, 9);
   });
 });

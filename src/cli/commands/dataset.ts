@@ -13,7 +13,7 @@ import { generateFramesParallel } from "../../harness/data/node/generateFramesPa
 import { SeedSource, type Split } from "../../harness/data/SeedSplit";
 import { DEFAULT_VIEWS } from "../../harness/data/simViews";
 import { STATE_DIM } from "../../harness/models/stateVector";
-import { intArg, numberArg, printedHelp } from "../args";
+import { intArg, numberArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
@@ -109,7 +109,6 @@ function scaleRange(text: string | undefined): [number, number] {
 export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
-    if (printedHelp(args, USAGE, io.out)) return 0;
     const a = parseDatasetArgs(args);
     const scenario = loadScenarioFile(a.scenario);
     const seeds = new SeedSource(a.split, splitOfSeed).seeds(a.flights, a.firstSeed);

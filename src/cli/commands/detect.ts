@@ -43,16 +43,13 @@ export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<
   --out        output folder: <name>.wire.png (wire probability at the photo's size) and <name>.detections.json
 Photos of any size and aspect run at their native resolution (no resize).`;
 
-export type DetectArgs = { model: string; models: string; inputs: string[]; out: string; threshold: number; flipAverage: boolean; lineSupport?: LineSupportSpec; help: boolean };
+export type DetectArgs = { model: string; models: string; inputs: string[]; out: string; threshold: number; flipAverage: boolean; lineSupport?: LineSupportSpec };
 
 export function parseDetectArgs(args: string[]): DetectArgs {
-  const out: DetectArgs = { model: "photo", models: "models", inputs: [], out: "", threshold: 0.5, flipAverage: false, help: false };
+  const out: DetectArgs = { model: "photo", models: "models", inputs: [], out: "", threshold: 0.5, flipAverage: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     switch (a) {
-      case "--help":
-      case "-h":
-        return { ...out, help: true };
       case "--model":
         out.model = args[++i] ?? "";
         break;
@@ -151,10 +148,6 @@ export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
     const a = parseDetectArgs(args);
-    if (a.help) {
-      io.out(`usage: ${USAGE}\n`);
-      return 0;
-    }
     const files = listImages(a.inputs);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const net = await loadWireNet(a.model, a.models);

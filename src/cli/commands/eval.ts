@@ -15,7 +15,7 @@ import { evaluate, formatReport, ROWS, type RowName } from "../../harness/eval/e
 import { loadHarness, loadStudent, loadTeacher } from "../../harness/modelfile";
 import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainConfig";
 import { LAMBDA_INITIAL } from "../../harness/correction/constants";
-import { heldOutArg, intArg, printedHelp, requireScenario } from "../args";
+import { heldOutArg, intArg, requireScenario } from "../args";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 import { runHarnessEval } from "./evalHarness";
 
@@ -151,7 +151,6 @@ function readTrainingState(dir: string): TrainingState | undefined {
 export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
-    if (printedHelp(args, USAGE, io.out)) return 0;
     if (args.includes("--harness")) {
       await initBackend({ warn: (m) => io.err(`${m}\n`) });
       return runHarnessEval(args, io);

@@ -36,16 +36,13 @@ export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOI
 
 export type RealEvalRow = { method: string; set: string; photos: number; ap: number; f1: number; precision: number; recall: number; chance: number; msPerPhoto: number };
 
-type Args = { real: string; models: string; model: string[]; json: boolean; help: boolean; figure: string; lineSupport: LineSupportSpec[]; halfScale: boolean };
+type Args = { real: string; models: string; model: string[]; json: boolean; figure: string; lineSupport: LineSupportSpec[]; halfScale: boolean };
 
 function parseArgs(args: string[]): Args {
-  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, help: false, figure: "", lineSupport: [], halfScale: false };
+  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, figure: "", lineSupport: [], halfScale: false };
   for (let i = 0; i < args.length; i++) {
     const k = args[i] ?? "";
     switch (k) {
-      case "--help":
-      case "-h":
-        return { ...a, help: true };
       case "--real":
         a.real = args[++i] ?? "";
         break;
@@ -118,10 +115,6 @@ export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
     const a = parseArgs(args);
-    if (a.help) {
-      io.out(`usage: ${USAGE}\n`);
-      return 0;
-    }
     const refs = listRealPhotos(a.real);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const nets = [];

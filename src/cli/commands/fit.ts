@@ -24,7 +24,7 @@ import type { DetectorReport } from "../../harness/eval/detectorReport";
 import { DEFAULT_CAMERA_EFFECTS } from "../../vision/cameraEffects";
 import { DEFAULT_GROUND_CLUTTER } from "../../vision/groundClutter";
 import { DEFAULT_FOLIAGE_CLUTTER } from "../../vision/foliageClutter";
-import { intArg, lineSupportArg, numberArg, printedHelp } from "../args";
+import { intArg, lineSupportArg, numberArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
@@ -135,7 +135,6 @@ async function evaluateSaved(dir: string, valDir: string, lineSupport: readonly 
 export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
-    if (printedHelp(args, USAGE, io.out)) return 0;
     const a = parseFitArgs(args);
     const backend = await initBackend({ warn: (m) => io.err(`${m}\n`) });
     if (a.evaluate !== undefined) return evaluateSaved(a.evaluate, a.val, a.lineSupport, io.out);

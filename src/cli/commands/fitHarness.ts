@@ -22,7 +22,7 @@ import { SpatialHarness } from "../../harness/spatial/SpatialHarness";
 import type { RiskTarget, SpatialFlight } from "../../harness/spatial/spatialRollouts";
 import { trainSpatialHarness, validateSpatialHarness } from "../../harness/spatial/trainSpatialHarness";
 import { DETECTOR_CELL_PX } from "../../harness/runtime/DetectorRuntime";
-import { intArg, numberArg, printedHelp, valueArg } from "../args";
+import { intArg, numberArg, valueArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
@@ -81,7 +81,6 @@ export function outcomeCounts(flights: readonly SpatialFlight[]): Record<string,
 export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
-    if (printedHelp(args, USAGE, io.out)) return 0;
     const a = parseFitHarnessArgs(args);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const scenario = loadScenarioFile(a.scenario);

@@ -19,7 +19,7 @@ import { SeedSource } from "../../harness/data/SeedSplit";
 import { loadSpatialHarness, saveModel } from "../../harness/modelfile";
 import { ppoHarnessUpdate, type PpoHarnessStats } from "../../harness/spatial/ppoSpatialHarness";
 import { DETECTOR_CELL_PX } from "../../harness/runtime/DetectorRuntime";
-import { intArg, numberArg, printedHelp, valueArg } from "../args";
+import { intArg, numberArg, valueArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { outcomeCounts } from "./fitHarness";
 
@@ -66,7 +66,6 @@ type IterationRecord = { iteration: number; seeds: [number, number]; outcomes: R
 export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
-    if (printedHelp(args, USAGE, io.out)) return 0;
     const a = parseFitHarnessPpoArgs(args);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const scenario = loadScenarioFile(a.scenario);

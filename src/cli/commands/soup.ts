@@ -12,7 +12,7 @@ import { initBackend } from "../../harness/backend";
 import { averageWeights } from "../../harness/layers/averageWeights";
 import { loadTeacher, saveModel } from "../../harness/modelfile";
 import { Teacher } from "../../harness/models/Teacher";
-import { printedHelp, valueArg } from "../args";
+import { valueArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE = "drone-harness soup --models <detector dir>,<detector dir>[,...] --out <dir>";
@@ -34,7 +34,6 @@ export function parseSoupArgs(args: readonly string[]): { models: string[]; out:
 export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
-    if (printedHelp(args, USAGE, io.out)) return 0;
     const a = parseSoupArgs(args);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const loaded = await Promise.all(a.models.map(async (m) => (await loadTeacher(m)).model));

@@ -16,7 +16,7 @@ import { checkModelJson, loadHarness, loadStudent, modelPaths, saveModel } from 
 import { HarnessNet } from "../../harness/models/HarnessNet";
 import { assertTransferSource } from "../../harness/transfer/transferSource";
 import { runTransfer, type TransferReport, type TransferRunOptions } from "../../harness/transfer/transferRun";
-import { intArg, printedHelp } from "../args";
+import { intArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { TRANSFER_REAL_USAGE, transferReal } from "./transferReal";
 
@@ -132,7 +132,6 @@ export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
     // `transfer --real <dir>`: few-shot adaptation of the detector to real photographs (issue 14).
-    if (printedHelp(args, USAGE, io.out)) return 0;
     if (args.includes("--real")) return transferReal(args, io);
     const a = parseTransferArgs(args);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });

@@ -143,11 +143,11 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
       };
       if (sample.features.length !== cells * HARNESS_CELL_CHANNELS) throw new Error(`features length ${sample.features.length}, expected ${cells * HARNESS_CELL_CHANNELS}`);
       sensitivityGroundTruth(det, rgb, width, height, harness, env, eps, warped, base, sample.sgt);
-      if (options.riskTarget === "contact") for (let c = 0; c < cells; c++) if (sample.near[c] === 1) sample.riskTarget[regionOfCell(c, cols)] = 1;
-      if (options.riskTarget === "wire-contact") {
-        const nearWire = nearThreatCells(wireOnly(truth.visibleMask), truth.depth, { width, height, cell_px: DETECTOR_CELL_PX }, harness.rates[2]!);
-        for (let c = 0; c < cells; c++) if (nearWire[c] === 1) sample.riskTarget[regionOfCell(c, cols)] = 1;
-      }
+      const contact =
+        options.riskTarget === "contact" ? sample.near
+        : options.riskTarget === "wire-contact" ? nearThreatCells(wireOnly(truth.visibleMask), truth.depth, { width, height, cell_px: DETECTOR_CELL_PX }, harness.rates[2]!)
+        : undefined;
+      if (contact !== undefined) for (let c = 0; c < cells; c++) if (contact[c] === 1) sample.riskTarget[regionOfCell(c, cols)] = 1;
       samples.push(sample);
     }
     const ev = env.step(action);
