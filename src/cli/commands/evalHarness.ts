@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--workers N] [--ap-every N] [--json]`
+ *  [--rows name,...] [--region-clip X] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -46,6 +46,7 @@ export type EvalHarnessArgs = {
   regionClip?: number;
   workers: number;
   apEvery: number;
+  attributeStrikes: boolean;
   json: boolean;
 };
 
@@ -53,7 +54,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
   const a: EvalHarnessArgs = {
     scenario: "", split: "test", flights: 100, firstSeed: 0, conditions: ["nominal", "perturbed"],
     bc: "models/pipeline/student", bcHarness: "models/coevo/bc-harness", coevo: "models/coevo/student", coevoHarness: "models/coevo/harness",
-    rows: [...DEFAULT_HARNESS_ROWS], workers: 2, apEvery: 4, json: false,
+    rows: [...DEFAULT_HARNESS_ROWS], workers: 2, apEvery: 4, attributeStrikes: false, json: false,
   };
   for (let i = 0; i < args.length; i++) {
     const f = args[i] ?? "";
@@ -89,6 +90,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       case "--region-clip": a.regionClip = numberArg(f, args[++i], 1e-3, 100); break;
       case "--workers": a.workers = intArg(f, args[++i], 1); break;
       case "--ap-every": a.apEvery = intArg(f, args[++i], 1); break;
+      case "--attribute-strikes": a.attributeStrikes = true; break;
       case "--json": a.json = true; break;
       default: throw new UsageError(`unknown argument "${f}"`);
     }
@@ -123,7 +125,7 @@ export async function runHarnessEval(args: readonly string[], io: CliIO): Promis
     }
   }
   const seeds = harnessEvalSeeds({ split: a.split, splitOf: splitOfSeed, flights: a.flights, firstSeed: a.firstSeed });
-  const jobs: HarnessRowJob[] = a.conditions.flatMap((condition) => arms.map((arm) => ({ scenario, split: a.split, controlPeriod_s: FULL_CONFIG.controlPeriod_s, seeds, condition, arm, apEvery: a.apEvery })));
+  const jobs: HarnessRowJob[] = a.conditions.flatMap((condition) => arms.map((arm) => ({ scenario, split: a.split, controlPeriod_s: FULL_CONFIG.controlPeriod_s, seeds, condition, arm, apEvery: a.apEvery, ...(a.attributeStrikes ? { attributeStrikes: true } : {}) })));
   io.err(`eval --harness: ${arms.length} rows x ${a.conditions.length} conditions on ${seeds.length} ${a.split} seeds, ${a.workers} worker(s)\n`);
   const t0 = performance.now();
   const rows = await runHarnessRowJobs(jobs, a.workers, (job, row) => io.err(`${rowProgress(job.condition, row, seeds.length, a.split)} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`));

@@ -25,6 +25,7 @@ import { cellLabelsFromMask, nearThreatCells } from "./CellLabels";
 import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
 import { percentile } from "./Percentiles";
 import { PlannerPilot, type ActionFormulaCounts, type HarnessTarget } from "./PlannerPilot";
+import { SightRecorder, attributeStrike, formatStrikeCounts, type StepSight, type StrikeAttribution } from "./strikeAttribution";
 import { ThinObstacleAp, type ThinObstacleApReport } from "./ThinObstacleAp";
 import type { PlannerOptions } from "../../control/LocalPlanner";
 
@@ -35,7 +36,7 @@ export type HarnessArm = {
 };
 
 /** One control step of a flight, for the paired traces. */
-export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number };
+export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; sight?: StepSight };
 
 export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[] };
 
@@ -50,6 +51,8 @@ export type HarnessRow = {
   flights: ArmFlight[];
   /** The literal action-logit formula over every decision of the row (rows with the "actions" target). */
   actionFormula?: ActionFormulaCounts;
+  /** What the planner saw before each wire/branch strike (`attributeStrikes`). */
+  strikes?: StrikeAttribution[];
 };
 
 export type PairedComparison = {
@@ -76,6 +79,8 @@ export type HarnessEvalOptions = {
   planner?: Partial<PlannerOptions>;
   /** Render the ground truth every n-th control step for the AP. Default 4 (1 s at 4 Hz). */
   apEvery?: number;
+  /** Render the ground truth at every step and attribute each wire/branch strike (strikeAttribution.ts). */
+  attributeStrikes?: boolean;
   /** Pairs of arm names (ON, OFF) to compare. */
   pairs?: readonly [string, string][];
   progress?: (line: string) => void;
@@ -102,7 +107,10 @@ export function mcnemarExactP(b: number, c: number): number {
   return Math.min(1, 2 * tail);
 }
 
-function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: Partial<PlannerOptions> | undefined, apEvery: number, apAll: ThinObstacleAp, apApproach: ThinObstacleAp, frames: { all: number; approach: number }, formula: ActionFormulaCounts): ArmFlight {
+type ArmRecorders = { apEvery: number; apAll: ThinObstacleAp; apApproach: ThinObstacleAp; frames: { all: number; approach: number }; formula: ActionFormulaCounts; sight?: SightRecorder };
+
+function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: Partial<PlannerOptions> | undefined, rec: ArmRecorders): ArmFlight {
+  const { apEvery, apAll, apApproach, frames, formula } = rec;
   const pilot = new PlannerPilot({ type: "detector", detector: arm.detector, ...(arm.harness === undefined ? {} : { harness: arm.harness }) }, planner);
   const { width, height } = env;
   const grid = { width, height, cell_px: DETECTOR_CELL_PX };
@@ -115,7 +123,7 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
   for (let step = 0; step < 100000; step++) {
     const record = step % apEvery === 0;
     // The oracle correction reads every frame's ground truth; other arms only every apEvery-th.
-    if (record || pilot.needsTruth) env.render(rgb, mask, truth);
+    if (record || pilot.needsTruth || rec.sight !== undefined) env.render(rgb, mask, truth);
     else env.render(rgb);
     env.sensorState(state);
     const action = pilot.act(rgb, state, env, pilot.needsTruth ? { mask, ...truth } : undefined);
@@ -123,7 +131,8 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     const threat = pilot.lastThreat;
     let maxThreat = 0;
     for (const t of threat) maxThreat = Math.max(maxThreat, t);
-    trace.push({ step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0 });
+    const sight = rec.sight?.sight(truth.visibleMask, truth.depth, threat);
+    trace.push({ step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(sight === undefined ? {} : { sight }) });
     if (record) {
       // The class probabilities the planner's grid came from: corrected when the harness corrects the detections.
       const probs = pilot.plannerClassProbs;
@@ -184,16 +193,22 @@ export function comparePaired(on: HarnessRow, off: HarnessRow, window = 3): Pair
 }
 
 /** Flies one row (arm) over `seeds` in one condition: outcomes, traces and AP. */
-export function flyHarnessRow(arm: HarnessArm, seeds: readonly number[], condition: "nominal" | "perturbed", options: Pick<HarnessEvalOptions, "split" | "splitOf" | "factory" | "planner" | "apEvery">): HarnessRow {
+export function flyHarnessRow(arm: HarnessArm, seeds: readonly number[], condition: "nominal" | "perturbed", options: Pick<HarnessEvalOptions, "split" | "splitOf" | "factory" | "planner" | "apEvery" | "attributeStrikes">): HarnessRow {
   const source = new SeedSource(options.split, options.splitOf);
   const apAll = new ThinObstacleAp();
   const apApproach = new ThinObstacleAp();
   const frames = { all: 0, approach: 0 };
   const formula: ActionFormulaCounts = { decisions: 0, changed: 0, norms: [], clipped: 0 };
-  const flights = seeds.map((s) => flyArm(arm, options.factory(source.require(s), { perturbed: condition === "perturbed" }), options.planner, options.apEvery ?? 4, apAll, apApproach, frames, formula));
+  let sight: SightRecorder | undefined;
+  const flights = seeds.map((s) => {
+    const env = options.factory(source.require(s), { perturbed: condition === "perturbed" });
+    if (options.attributeStrikes === true) sight ??= new SightRecorder({ width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX });
+    return flyArm(arm, env, options.planner, { apEvery: options.apEvery ?? 4, apAll, apApproach, frames, formula, ...(sight === undefined ? {} : { sight }) });
+  });
   const outcomes = flights.map((f) => f.outcome);
   const goals = outcomes.filter((o) => o.type === "goal").length;
   const row: HarnessRow = { name: arm.name, rates: flightRates(outcomes), success95: wilsonInterval(goals, outcomes.length), apAll: apAll.report(), apApproach: apApproach.report(), frames, flights };
+  if (options.attributeStrikes === true) row.strikes = flights.flatMap((f) => attributeStrike(f.trace, f.outcome) ?? []);
   return formula.decisions > 0 ? { ...row, actionFormula: formula } : row;
 }
 
@@ -250,6 +265,14 @@ export function formatHarnessReport(report: HarnessEvalReport): string {
     lines.push("|---|---|---|---|---|---|---|");
     for (const r of c.rows) {
       lines.push(`| ${r.name} | ${pct(r.rates.collisionRate)} ${ci(r.rates.collisionRate95)} | ${pct(r.rates.successRate)} ${ci(r.success95)} | ${pct(r.rates.timeoutRate)} | ${f3(r.apAll.wire)} | ${f3(r.apApproach.wire)} | ${r.frames.all} (${r.frames.approach}) |`);
+    }
+    for (const r of c.rows) {
+      if (r.strikes === undefined) continue;
+      lines.push("");
+      lines.push(`${r.name}: what the planner saw in the 3 s before each wire/branch strike (near-threat cells of the struck class; flagged = its threat >= 0.5): ${formatStrikeCounts(r.strikes)}`);
+      for (const s of r.strikes) {
+        lines.push(`- seed ${s.seed}: ${s.obstacle} at ${s.time_s.toFixed(2)} s, ${s.kind}; in view ${s.framesInView} of ${s.frames} frames, max threat ${s.maxThreat.toFixed(2)}, its cells flagged ${(100 * s.coverage).toFixed(0)} %, ${s.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame${s.firstFlagged_s === undefined ? "" : `, first flagged ${s.firstFlagged_s.toFixed(2)} s before`}`);
+      }
     }
     for (const r of c.rows) {
       const f = r.actionFormula;

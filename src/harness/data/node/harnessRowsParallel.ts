@@ -28,6 +28,8 @@ export type HarnessRowJob = {
   arm: ArmFiles;
   planner?: Partial<PlannerOptions>;
   apEvery: number;
+  /** Render the truth at every step and attribute each wire/branch strike (eval/strikeAttribution.ts). */
+  attributeStrikes?: boolean;
 };
 
 export async function loadArm(files: ArmFiles): Promise<HarnessArm> {
@@ -47,6 +49,7 @@ export async function runHarnessRowJob(job: HarnessRowJob): Promise<HarnessRow> 
       splitOf: splitOfSeed,
       factory: simEnvironmentFactory(job.scenario, job.split, { controlPeriod_s: job.controlPeriod_s }),
       apEvery: job.apEvery,
+      ...(job.attributeStrikes === true ? { attributeStrikes: true } : {}),
       ...(job.planner === undefined ? {} : { planner: job.planner }),
     });
   } finally {

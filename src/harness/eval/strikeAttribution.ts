@@ -1,0 +1,146 @@
+/**
+ * What the planner saw before a wire or branch strike (issue 13: which collisions a better
+ * detection could have prevented at all).
+ *
+ * Every control step of an attributed flight records, per thin class (wire, branch), how many
+ * cells of the detection grid hold a near-threat pixel of that class (the simulator's visible
+ * mask and depth, nearThreatCells: under 12 m) and the largest threat the planner read on those
+ * cells (its input grid, corrected when the harness corrects), with how many of them it flagged
+ * and how many cells it flagged where no near-threat structure is (false alarms that crowd
+ * the way out). After a strike, the last `window_s` seconds of the struck class decide its kind:
+ * - "not in view": no near-threat cell of that class in the window (the obstacle was outside the
+ *   camera's field of view, or hidden, until the end): no detector could have flagged it;
+ * - "in view, not flagged": visible and near, but the planner's threat on those cells stayed
+ *   under `flagThreat` in every frame: a detection miss;
+ * - "flagged late": flagged for the first time less than `late_s` before the impact;
+ * - "flagged in time": flagged earlier, and still hit: the planner's reaction, not the detector.
+ * The class is that of the struck obstacle, not its identity (the mask holds classes, not
+ * objects): another wire in view counts as seen.
+ */
+import { DETECTION_CLASSES } from "../actions";
+import { nearThreatCells, type GridSpec } from "./CellLabels";
+import type { FlightOutcome } from "./FlightMetrics";
+
+/**
+ * One frame: near-threat cells of each thin class, how many of them the planner flagged, its
+ * largest threat on them, and the cells it flagged that hold no near-threat structure at all.
+ */
+export type StepSight = { wireNear: number; wireFlagged: number; wireThreat: number; branchNear: number; branchFlagged: number; branchThreat: number; flaggedElsewhere: number };
+
+export const STRIKE_KINDS = ["not in view", "in view, not flagged", "flagged late", "flagged in time"] as const;
+export type StrikeKind = (typeof STRIKE_KINDS)[number];
+
+export type StrikeOptions = {
+  /** Seconds before the impact that are read. Default 3 (the planner's horizon, SPEC "Pipeline"). */
+  window_s: number;
+  /** Planner threat at or above which a cell counts as flagged. Default 0.5. */
+  flagThreat: number;
+  /** A first flag closer than this to the impact is late, s. Default 1. */
+  late_s: number;
+};
+
+export const DEFAULT_STRIKE_OPTIONS: Readonly<StrikeOptions> = Object.freeze({ window_s: 3, flagThreat: 0.5, late_s: 1 });
+
+export type StrikeAttribution = {
+  seed: number;
+  obstacle: "wire" | "branch";
+  time_s: number;
+  kind: StrikeKind;
+  /** Frames of the window with a near-threat cell of the struck class / frames in the window. */
+  framesInView: number;
+  frames: number;
+  /** Largest planner threat on those cells in the window (0 when never in view). */
+  maxThreat: number;
+  /** Mean over the in-view frames of the share of those cells flagged (0 when never in view). */
+  coverage: number;
+  /** Mean number of flagged cells holding no near-threat structure, over the window's frames. */
+  flaggedElsewhere: number;
+  /** Seconds before the impact of the first flagged frame in the window. */
+  firstFlagged_s?: number;
+};
+
+const WIRE = DETECTION_CLASSES.indexOf("wire");
+const BRANCH = DETECTION_CLASSES.indexOf("branch");
+
+function classNearThreat(visibleMask: Uint8Array, depth: Float32Array, grid: GridSpec, classId: number, scratch: Uint8Array, cells: Uint8Array): Uint8Array {
+  for (let i = 0; i < visibleMask.length; i++) scratch[i] = visibleMask[i] === classId ? 1 : 0;
+  return nearThreatCells(scratch, depth, grid, 0, undefined, cells);
+}
+
+/** Reuses its buffers between frames of one grid. */
+export class SightRecorder {
+  private readonly scratch: Uint8Array;
+  private readonly cells: Uint8Array;
+
+  constructor(
+    private readonly grid: GridSpec,
+    private readonly flagThreat = DEFAULT_STRIKE_OPTIONS.flagThreat,
+  ) {
+    this.scratch = new Uint8Array(grid.width * grid.height);
+    this.cells = new Uint8Array((grid.width / grid.cell_px) * (grid.height / grid.cell_px));
+  }
+
+  /** The near-threat cells of each thin class in this frame and what the planner read on them and elsewhere. */
+  sight(visibleMask: Uint8Array, depth: Float32Array, threat: ArrayLike<number>): StepSight {
+    if (threat.length !== this.cells.length) throw new RangeError(`threat.length=${threat.length}, expected ${this.cells.length} grid cells`);
+    const of = (classId: number): [number, number, number] => {
+      const near = classNearThreat(visibleMask, depth, this.grid, classId, this.scratch, this.cells);
+      let n = 0;
+      let flagged = 0;
+      let max = 0;
+      for (let i = 0; i < near.length; i++) {
+        if (near[i] !== 1) continue;
+        n++;
+        const t = threat[i] ?? 0;
+        if (t >= this.flagThreat) flagged++;
+        max = Math.max(max, t);
+      }
+      return [n, flagged, max];
+    };
+    const [wireNear, wireFlagged, wireThreat] = of(WIRE);
+    const [branchNear, branchFlagged, branchThreat] = of(BRANCH);
+    const anyNear = nearThreatCells(visibleMask, depth, this.grid, 0, undefined, this.cells);
+    let flaggedElsewhere = 0;
+    for (let i = 0; i < anyNear.length; i++) if (anyNear[i] === 0 && (threat[i] ?? 0) >= this.flagThreat) flaggedElsewhere++;
+    return { wireNear, wireFlagged, wireThreat, branchNear, branchFlagged, branchThreat, flaggedElsewhere };
+  }
+}
+
+/** The kind of a wire or branch strike from the sights of its last steps; undefined for any other outcome. */
+export function attributeStrike(steps: readonly { time_s: number; sight?: StepSight }[], outcome: FlightOutcome, options: StrikeOptions = DEFAULT_STRIKE_OPTIONS): StrikeAttribution | undefined {
+  if (outcome.type !== "collision" || (outcome.obstacle !== "wire" && outcome.obstacle !== "branch")) return undefined;
+  const obstacle = outcome.obstacle;
+  const impact = outcome.time_s;
+  let frames = 0;
+  let framesInView = 0;
+  let maxThreat = 0;
+  let coverage = 0;
+  let elsewhere = 0;
+  let firstFlagged: number | undefined;
+  for (const s of steps) {
+    if (s.sight === undefined || s.time_s > impact || impact - s.time_s > options.window_s) continue;
+    frames++;
+    elsewhere += s.sight.flaggedElsewhere;
+    const near = obstacle === "wire" ? s.sight.wireNear : s.sight.branchNear;
+    if (near === 0) continue;
+    framesInView++;
+    coverage += (obstacle === "wire" ? s.sight.wireFlagged : s.sight.branchFlagged) / near;
+    const threat = obstacle === "wire" ? s.sight.wireThreat : s.sight.branchThreat;
+    maxThreat = Math.max(maxThreat, threat);
+    if (threat >= options.flagThreat && firstFlagged === undefined) firstFlagged = impact - s.time_s;
+  }
+  if (frames === 0) throw new RangeError(`seed ${outcome.seed}: no recorded sight in the ${options.window_s} s before the impact at ${impact} s`);
+  const kind: StrikeKind = framesInView === 0 ? "not in view" : firstFlagged === undefined ? "in view, not flagged" : firstFlagged < options.late_s ? "flagged late" : "flagged in time";
+  const shares = { coverage: framesInView === 0 ? 0 : coverage / framesInView, flaggedElsewhere: elsewhere / frames };
+  return { seed: outcome.seed, obstacle, time_s: impact, kind, framesInView, frames, maxThreat, ...shares, ...(firstFlagged === undefined ? {} : { firstFlagged_s: firstFlagged }) };
+}
+
+/** Counts per obstacle and kind, as "wire: not in view 3, ...". */
+export function formatStrikeCounts(strikes: readonly StrikeAttribution[]): string {
+  return (["wire", "branch"] as const)
+    .map((o) => {
+      const mine = strikes.filter((s) => s.obstacle === o);
+      return `${o} ${mine.length} (${STRIKE_KINDS.map((k) => `${k} ${mine.filter((s) => s.kind === k).length}`).join(", ")})`;
+    })
+    .join("; ");
+}

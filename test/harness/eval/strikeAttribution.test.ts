@@ -1,0 +1,93 @@
+import { initBackend } from "../../../src/harness/backend";
+import type { Split } from "../../../src/harness/data/SeedSplit";
+import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
+import { SightRecorder, attributeStrike, formatStrikeCounts, type StepSight } from "../../../src/harness/eval/strikeAttribution";
+import type { FlightOutcome } from "../../../src/harness/eval/FlightMetrics";
+import { Teacher } from "../../../src/harness/models/Teacher";
+import { FakeEnvironment } from "../training/fakeEnvironment";
+
+const none: StepSight = { wireNear: 0, wireFlagged: 0, wireThreat: 0, branchNear: 0, branchFlagged: 0, branchThreat: 0, flaggedElsewhere: 2 };
+const wire = (threat: number): StepSight => ({ ...none, wireNear: 4, wireFlagged: threat >= 0.5 ? 1 : 0, wireThreat: threat });
+/** Steps every 0.25 s up to the impact at 10 s. */
+const steps = (sights: StepSight[]): { time_s: number; sight: StepSight }[] => sights.map((sight, i) => ({ time_s: 10 - 0.25 * (sights.length - 1 - i), sight }));
+const times = (n: number, s: StepSight): StepSight[] => Array.from({ length: n }, () => s);
+const strike = (obstacle: "wire" | "branch" | "ground"): FlightOutcome => ({ type: "collision", seed: 7, time_s: 10, obstacle });
+
+describe("attributeStrike", () => {
+  it("names what the planner saw of the struck class in the last 3 s", () => {
+    expect(attributeStrike(steps(times(12, none)), strike("wire"))?.kind).toBe("not in view");
+    expect(attributeStrike(steps(times(12, wire(0.3))), strike("wire"))?.kind).toBe("in view, not flagged");
+    // First flag 0.25 s before the impact: late; 1.75 s before: in time.
+    const late = attributeStrike(steps([...times(10, wire(0.2)), wire(0.7), wire(0.9)]), strike("wire"));
+    expect(late).toMatchObject({ kind: "flagged late", firstFlagged_s: 0.25, framesInView: 12, frames: 12, maxThreat: 0.9, flaggedElsewhere: 2 });
+    expect(late!.coverage).toBeCloseTo((2 * 0.25) / 12, 9);
+    const early = attributeStrike(steps([wire(0.1), ...times(4, none), wire(0.6), ...times(7, wire(0.2))]), strike("wire"));
+    expect(early).toMatchObject({ kind: "flagged in time", firstFlagged_s: 1.75, framesInView: 9, frames: 13 });
+    // A wire in view says nothing about a branch strike.
+    expect(attributeStrike(steps(times(12, wire(0.9))), strike("branch"))?.kind).toBe("not in view");
+  });
+
+  it("reads only the window before the impact", () => {
+    // Flagged 5 s before, then out of view: not in view within the 3 s window.
+    const s = steps([wire(0.9), ...times(20, none)]);
+    expect(attributeStrike(s, strike("wire"))?.kind).toBe("not in view");
+    expect(attributeStrike(s, strike("wire"), { window_s: 6, flagThreat: 0.5, late_s: 1 })?.kind).toBe("flagged in time");
+  });
+
+  it("attributes only wire and branch strikes, and refuses a flight without sights", () => {
+    expect(attributeStrike(steps([wire(0.9)]), strike("ground"))).toBeUndefined();
+    expect(attributeStrike(steps([wire(0.9)]), { type: "goal", seed: 1, time_s: 10 })).toBeUndefined();
+    expect(() => attributeStrike([{ time_s: 9.5 }], strike("wire"))).toThrow("no recorded sight");
+  });
+
+  it("counts per obstacle and kind", () => {
+    const a = attributeStrike(steps([wire(0.9)]), strike("wire"))!;
+    expect(formatStrikeCounts([a, a])).toBe("wire 2 (not in view 0, in view, not flagged 0, flagged late 2, flagged in time 0); branch 0 (not in view 0, in view, not flagged 0, flagged late 0, flagged in time 0)");
+  });
+});
+
+describe("SightRecorder", () => {
+  it("counts the near cells of each class and the planner's largest threat on them", () => {
+    const grid = { width: 16, height: 16, cell_px: 8 };
+    const mask = new Uint8Array(256);
+    const depth = new Float32Array(256);
+    mask[0] = 1; // wire in cell 0 at 5 m
+    depth[0] = 5;
+    mask[8] = 1; // wire in cell 1 at 30 m: not near
+    depth[8] = 30;
+    mask[16 * 8 + 8] = 2; // branch in cell 3 at 11 m
+    depth[16 * 8 + 8] = 11;
+    const threat = Float32Array.from([0.4, 0.95, 0.1, 0.6]);
+    // Cell 1 is flagged but its wire is 30 m away: a flag elsewhere.
+    expect(new SightRecorder(grid).sight(mask, depth, threat)).toEqual({
+      wireNear: 1, wireFlagged: 0, wireThreat: expect.closeTo(0.4, 6), branchNear: 1, branchFlagged: 1, branchThreat: expect.closeTo(0.6, 6), flaggedElsewhere: 1,
+    });
+    expect(new SightRecorder(grid, 0.3).sight(mask, depth, threat)).toMatchObject({ wireFlagged: 1, branchFlagged: 1, flaggedElsewhere: 1 });
+    expect(() => new SightRecorder(grid).sight(mask, depth, new Float32Array(5))).toThrow("expected 4 grid cells");
+  });
+});
+
+describe("eval --harness --attribute-strikes (fake environment)", () => {
+  beforeAll(async () => {
+    await initBackend({ prefer: "wasm" });
+  });
+
+  it("attributes every wire strike without changing a flight", () => {
+    const splitOf = (seed: number): Split => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
+    const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+    const options = { split: "test" as const, splitOf, factory: (s: number) => new FakeEnvironment(s), flights: 6, conditions: ["nominal" as const] };
+    const plain = evaluateHarnessRows([{ name: "bc", detector }], options).conditions[0]!.rows[0]!;
+    const attributed = evaluateHarnessRows([{ name: "bc", detector }], { ...options, attributeStrikes: true }).conditions[0]!.rows[0]!;
+    detector.dispose();
+    expect(attributed.flights.map((f) => f.outcome)).toEqual(plain.flights.map((f) => f.outcome));
+    expect(plain.strikes).toBeUndefined();
+    const struck = attributed.flights.filter((f) => f.outcome.type === "collision").map((f) => f.outcome.seed);
+    expect(struck.length).toBeGreaterThan(0);
+    expect(attributed.strikes!.map((s) => s.seed)).toEqual(struck);
+    // The fake wire is drawn in view until the drone reaches it.
+    for (const s of attributed.strikes!) expect(s.kind).not.toBe("not in view");
+    const text = formatHarnessReport({ split: "test", conditions: [{ condition: "nominal", seeds: [], rows: [attributed], pairs: [] }] });
+    expect(text).toContain(`bc: what the planner saw in the 3 s before each wire/branch strike`);
+    expect(text).toContain(`- seed ${struck[0]}: wire at`);
+  });
+});
