@@ -18,7 +18,7 @@ import { FULL_CONFIG } from "../../harness/training/trainConfig";
 import { intArg, numberArg, valueArg } from "../args";
 import { UsageError, type CliIO } from "../CliCommand";
 
-export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off", "coevo_student_action_formula", "bc_student_oracle", "coevo_student_oracle"] as const;
+export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off", "coevo_student_action_formula", "bc_student_oracle", "coevo_student_oracle", "coevo_student_fill", "coevo_student_fill_wire", "coevo_student_clean"] as const;
 /** Rows flown unless --rows names them (the literal action formula costs 3 extra detector passes per decision). */
 export const DEFAULT_HARNESS_ROWS: readonly HarnessRowName[] = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off"];
 export type HarnessRowName = (typeof HARNESS_ROWS)[number];
@@ -30,6 +30,9 @@ export const HARNESS_PAIRS: readonly [HarnessRowName, HarnessRowName][] = [
   ["coevo_student_action_formula", "coevo_student_off"],
   ["bc_student_oracle", "bc_student"],
   ["coevo_student_oracle", "coevo_student_off"],
+  ["coevo_student_fill", "coevo_student_off"],
+  ["coevo_student_fill_wire", "coevo_student_off"],
+  ["coevo_student_clean", "coevo_student_off"],
 ];
 
 export type EvalHarnessArgs = {
@@ -112,6 +115,10 @@ function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
     // Upper bounds of the spatial correction's form (not harnesses): r from the simulator's near-threat cells, the whole region clip on them.
     case "bc_student_oracle": return { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, apply: true, target: "oracle", ...options };
     case "coevo_student_oracle": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: true, target: "oracle", ...options };
+    // Error decomposition (PlannerPilot TruthMix; not harnesses): the OFF arm's grid with its gaps filled or its false alarms removed from the truth.
+    case "coevo_student_fill": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, truthMix: "fill", ...options };
+    case "coevo_student_fill_wire": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, truthMix: "fill-wire", ...options };
+    case "coevo_student_clean": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, truthMix: "clean", ...options };
   }
 }
 

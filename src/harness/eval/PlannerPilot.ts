@@ -7,7 +7,7 @@
  * Goal bearing, distance and altitude difference come from DroneEnvironment.navigation().
  */
 import { LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
-import { NUM_ACTIONS } from "../actions";
+import { DETECTION_CLASSES, NUM_ACTIONS } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
 import { movedNavigation, type Navigation } from "../../control/navigation";
 import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
@@ -23,6 +23,8 @@ import { SGT_EPSILON } from "../diagnostics/constants";
 import { nearThreatCells } from "./CellLabels";
 import type { FrameTruth, Pilot } from "./flyClosedLoop";
 
+const WIRE_CLASS = DETECTION_CLASSES.indexOf("wire");
+
 /** Where the threat grid comes from. */
 export type ThreatSource =
   | { type: "oracle" }
@@ -35,7 +37,20 @@ export type ThreatSource =
        * uncorrected grid: the harness-OFF arm of a paired comparison with identical inputs.
        */
       harness?: { model: SpatialHarness | SpatialHarnessWeights; options?: Partial<SpatialHarnessOptions>; apply: boolean; target?: HarnessTarget };
+      /** Mends one kind of the grid's errors with the frame's ground truth (an upper bound, not a harness). */
+      truthMix?: TruthMix;
     };
+
+/**
+ * Error decomposition of the planner's grid (thirteenth session): which of the detector's errors
+ * the collisions come from, each mended with the simulator's near-threat cells (nearThreatCells)
+ * after the detector (and the harness, if applied):
+ * - "fill": every near-threat cell raised to 1 (no gap along any near structure; false alarms kept);
+ * - "fill-wire": the same for the cells of near wires only;
+ * - "clean": every cell without a near-threat structure set to 0 (false alarms removed; gaps kept).
+ */
+export const TRUTH_MIXES = ["fill", "fill-wire", "clean"] as const;
+export type TruthMix = (typeof TRUTH_MIXES)[number];
 
 /**
  * What an applied harness corrects: "detections" (default; the spatial delta on the free logit of
@@ -71,6 +86,8 @@ export class PlannerPilot implements Pilot {
   private near = new Uint8Array(0);
   private oracleThreat = new Float32Array(0);
   private oracleCounts = new Uint16Array(0);
+  private mixed = new Float32Array(0);
+  private wireMask = new Uint8Array(0);
   private runtime: DetectorRuntime | undefined;
   private harness: SpatialHarnessRuntime | undefined;
   private lastHarness: SpatialStepInfo | undefined;
@@ -82,7 +99,7 @@ export class PlannerPilot implements Pilot {
     options: Partial<PlannerOptions> = {},
   ) {
     this.planner = new LocalPlanner(options);
-    this.needsTruth = source.type === "oracle" || (source.type === "detector" && source.harness?.target === "oracle");
+    this.needsTruth = source.type === "oracle" || (source.type === "detector" && (source.harness?.target === "oracle" || source.truthMix !== undefined));
     this.needsImage = source.type !== "oracle";
     // Checks the detector's outputs now rather than at the first frame.
     if (source.type === "detector") this.runtime = new DetectorRuntime(source.detector, DETECTOR_CELL_PX, DETECTOR_CELL_PX);
@@ -161,6 +178,26 @@ export class PlannerPilot implements Pilot {
     this.threat = this.oracleThreat;
   }
 
+  /** TruthMix: the grid the planner reads, with one kind of error mended from the frame's truth. */
+  private mixTruth(mix: TruthMix, truth: FrameTruth | undefined, env: DroneEnvironment, rows: number, cols: number): void {
+    if (truth === undefined) throw new Error(`truth mix "${mix}" needs the frame's ground truth (render it when the pilot's needsTruth is set)`);
+    const n = rows * cols;
+    if (this.near.length !== n) this.near = new Uint8Array(n);
+    if (this.mixed.length !== n) this.mixed = new Float32Array(n);
+    let mask = truth.visibleMask;
+    if (mix === "fill-wire") {
+      if (this.wireMask.length !== mask.length) this.wireMask = new Uint8Array(mask.length);
+      for (let i = 0; i < mask.length; i++) this.wireMask[i] = mask[i] === WIRE_CLASS ? 1 : 0;
+      mask = this.wireMask;
+    }
+    nearThreatCells(mask, truth.depth, { width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX }, this.nav.forwardSpeed_m_s, undefined, this.near);
+    for (let i = 0; i < n; i++) {
+      const t = this.threat[i]!;
+      this.mixed[i] = mix === "clean" ? (this.near[i] === 1 ? t : 0) : this.near[i] === 1 ? 1 : t;
+    }
+    this.threat = this.mixed;
+  }
+
   act(rgb: Uint8Array, _state: Float32Array, env: DroneEnvironment, truth?: FrameTruth): number {
     const rows = env.height / DETECTOR_CELL_PX;
     const cols = env.width / DETECTOR_CELL_PX;
@@ -213,6 +250,7 @@ export class PlannerPilot implements Pilot {
             this.runtime.sobelGain = this.lastHarness.textureGain;
           }
         }
+        if (this.source.truthMix !== undefined) this.mixTruth(this.source.truthMix, truth, env, rows, cols);
         break;
       }
     }

@@ -24,8 +24,8 @@ import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHa
 import { cellLabelsFromMask, nearThreatCells } from "./CellLabels";
 import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
 import { percentile } from "./Percentiles";
-import { PlannerPilot, type ActionFormulaCounts, type HarnessTarget } from "./PlannerPilot";
-import { SightRecorder, attributeStrike, formatStrikeCounts, type StepSight, type StrikeAttribution } from "./strikeAttribution";
+import { PlannerPilot, type ActionFormulaCounts, type HarnessTarget, type TruthMix } from "./PlannerPilot";
+import { SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, summarizeSights, type StepSight, type StrikeAttribution } from "./strikeAttribution";
 import { ThinObstacleAp, type ThinObstacleApReport } from "./ThinObstacleAp";
 import type { PlannerOptions } from "../../control/LocalPlanner";
 
@@ -33,6 +33,8 @@ export type HarnessArm = {
   name: string;
   detector: Teacher;
   harness?: { model: SpatialHarness | SpatialHarnessWeights; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget };
+  /** Mends one kind of the grid's errors from the truth (an upper bound; PlannerPilot TruthMix). */
+  truthMix?: TruthMix;
 };
 
 /** One control step of a flight, for the paired traces. */
@@ -111,7 +113,7 @@ type ArmRecorders = { apEvery: number; apAll: ThinObstacleAp; apApproach: ThinOb
 
 function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: Partial<PlannerOptions> | undefined, rec: ArmRecorders): ArmFlight {
   const { apEvery, apAll, apApproach, frames, formula } = rec;
-  const pilot = new PlannerPilot({ type: "detector", detector: arm.detector, ...(arm.harness === undefined ? {} : { harness: arm.harness }) }, planner);
+  const pilot = new PlannerPilot({ type: "detector", detector: arm.detector, ...(arm.harness === undefined ? {} : { harness: arm.harness }), ...(arm.truthMix === undefined ? {} : { truthMix: arm.truthMix }) }, planner);
   const { width, height } = env;
   const grid = { width, height, cell_px: DETECTOR_CELL_PX };
   const rgb = new Uint8Array(width * height * 3);
@@ -269,9 +271,12 @@ export function formatHarnessReport(report: HarnessEvalReport): string {
     for (const r of c.rows) {
       if (r.strikes === undefined) continue;
       lines.push("");
-      lines.push(`${r.name}: what the planner saw in the 3 s before each wire/branch strike (near-threat cells of the struck class; flagged = its threat >= 0.5): ${formatStrikeCounts(r.strikes)}`);
+      lines.push(`${r.name}: what the planner saw in the 3 s before each wire/branch strike (near-threat cells of the struck class; flagged = its threat >= 0.5; manoeuvres c cruise, s slow, h hover, u climb, d descend, l/r yaw): ${formatStrikeCounts(r.strikes)}`);
+      const { struck, notStruck } = summarizeSights(r.flights);
+      const g = (x: typeof struck): string => `${x.flights} flights, ${x.nearWireFrames} frames with a near wire: ${(100 * x.wireCoverage).toFixed(0)} % of its cells flagged, ${x.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame`;
+      lines.push(`  per-flight means, flights that struck a wire: ${g(struck)}; the others: ${g(notStruck)}`);
       for (const s of r.strikes) {
-        lines.push(`- seed ${s.seed}: ${s.obstacle} at ${s.time_s.toFixed(2)} s, ${s.kind}; in view ${s.framesInView} of ${s.frames} frames, max threat ${s.maxThreat.toFixed(2)}, its cells flagged ${(100 * s.coverage).toFixed(0)} %, ${s.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame${s.firstFlagged_s === undefined ? "" : `, first flagged ${s.firstFlagged_s.toFixed(2)} s before`}`);
+        lines.push(`- seed ${s.seed}: ${s.obstacle} at ${s.time_s.toFixed(2)} s, ${s.kind}; in view ${s.framesInView} of ${s.frames} frames, max threat ${s.maxThreat.toFixed(2)}, its cells flagged ${(100 * s.coverage).toFixed(0)} %, ${s.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame${s.firstFlagged_s === undefined ? "" : `, first flagged ${s.firstFlagged_s.toFixed(2)} s before`}; manoeuvres ${formatStrikeActions(s.actions)}`);
       }
     }
     for (const r of c.rows) {

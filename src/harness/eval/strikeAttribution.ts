@@ -17,7 +17,7 @@
  * The class is that of the struck obstacle, not its identity (the mask holds classes, not
  * objects): another wire in view counts as seen.
  */
-import { DETECTION_CLASSES } from "../actions";
+import { ACTIONS, DETECTION_CLASSES, type ActionName } from "../actions";
 import { nearThreatCells, type GridSpec } from "./CellLabels";
 import type { FlightOutcome } from "./FlightMetrics";
 
@@ -57,6 +57,8 @@ export type StrikeAttribution = {
   flaggedElsewhere: number;
   /** Seconds before the impact of the first flagged frame in the window. */
   firstFlagged_s?: number;
+  /** The manoeuvres chosen in the window, oldest first (ACTIONS indices). */
+  actions: number[];
 };
 
 const WIRE = DETECTION_CLASSES.indexOf("wire");
@@ -107,7 +109,7 @@ export class SightRecorder {
 }
 
 /** The kind of a wire or branch strike from the sights of its last steps; undefined for any other outcome. */
-export function attributeStrike(steps: readonly { time_s: number; sight?: StepSight }[], outcome: FlightOutcome, options: StrikeOptions = DEFAULT_STRIKE_OPTIONS): StrikeAttribution | undefined {
+export function attributeStrike(steps: readonly { time_s: number; action?: number; sight?: StepSight }[], outcome: FlightOutcome, options: StrikeOptions = DEFAULT_STRIKE_OPTIONS): StrikeAttribution | undefined {
   if (outcome.type !== "collision" || (outcome.obstacle !== "wire" && outcome.obstacle !== "branch")) return undefined;
   const obstacle = outcome.obstacle;
   const impact = outcome.time_s;
@@ -117,9 +119,11 @@ export function attributeStrike(steps: readonly { time_s: number; sight?: StepSi
   let coverage = 0;
   let elsewhere = 0;
   let firstFlagged: number | undefined;
+  const actions: number[] = [];
   for (const s of steps) {
     if (s.sight === undefined || s.time_s > impact || impact - s.time_s > options.window_s) continue;
     frames++;
+    if (s.action !== undefined) actions.push(s.action);
     elsewhere += s.sight.flaggedElsewhere;
     const near = obstacle === "wire" ? s.sight.wireNear : s.sight.branchNear;
     if (near === 0) continue;
@@ -132,7 +136,47 @@ export function attributeStrike(steps: readonly { time_s: number; sight?: StepSi
   if (frames === 0) throw new RangeError(`seed ${outcome.seed}: no recorded sight in the ${options.window_s} s before the impact at ${impact} s`);
   const kind: StrikeKind = framesInView === 0 ? "not in view" : firstFlagged === undefined ? "in view, not flagged" : firstFlagged < options.late_s ? "flagged late" : "flagged in time";
   const shares = { coverage: framesInView === 0 ? 0 : coverage / framesInView, flaggedElsewhere: elsewhere / frames };
-  return { seed: outcome.seed, obstacle, time_s: impact, kind, framesInView, frames, maxThreat, ...shares, ...(firstFlagged === undefined ? {} : { firstFlagged_s: firstFlagged }) };
+  return { seed: outcome.seed, obstacle, time_s: impact, kind, framesInView, frames, maxThreat, ...shares, actions, ...(firstFlagged === undefined ? {} : { firstFlagged_s: firstFlagged }) };
+}
+
+/** Per-flight means of what the planner read, for flights that struck a wire and flights that did not. */
+export type SightSummary = { flights: number; nearWireFrames: number; wireCoverage: number; flaggedElsewhere: number };
+
+/**
+ * Mean over flights of each flight's wire coverage (flagged / near wire cells, averaged over its
+ * frames with a near wire) and of its cells flagged elsewhere per frame, split by whether the
+ * flight ended on a wire: the comparison the strikes alone cannot make.
+ */
+export function summarizeSights(flights: readonly { outcome: FlightOutcome; trace: readonly { sight?: StepSight }[] }[]): { struck: SightSummary; notStruck: SightSummary } {
+  const acc = (): SightSummary => ({ flights: 0, nearWireFrames: 0, wireCoverage: 0, flaggedElsewhere: 0 });
+  const struck = acc();
+  const notStruck = acc();
+  for (const f of flights) {
+    const sights = f.trace.flatMap((t) => (t.sight === undefined ? [] : [t.sight]));
+    const near = sights.filter((s) => s.wireNear > 0);
+    if (sights.length === 0 || near.length === 0) continue;
+    const into = f.outcome.type === "collision" && f.outcome.obstacle === "wire" ? struck : notStruck;
+    into.flights++;
+    into.nearWireFrames += near.length;
+    into.wireCoverage += near.reduce((a, s) => a + s.wireFlagged / s.wireNear, 0) / near.length;
+    into.flaggedElsewhere += sights.reduce((a, s) => a + s.flaggedElsewhere, 0) / sights.length;
+  }
+  for (const g of [struck, notStruck]) {
+    if (g.flights === 0) continue;
+    g.wireCoverage /= g.flights;
+    g.flaggedElsewhere /= g.flights;
+  }
+  return { struck, notStruck };
+}
+
+/** The window's manoeuvres as letters: c cruise, s slow, h hover, u climb, d descend, l / r yaw. */
+export function formatStrikeActions(actions: readonly number[]): string {
+  const letter: Record<ActionName, string> = { cruise: "c", slow: "s", hover: "h", climb: "u", descend: "d", yaw_left: "l", yaw_right: "r" };
+  return actions.map((a) => {
+    const name = ACTIONS[a];
+    if (name === undefined) throw new RangeError(`action ${a}, expected an index of ACTIONS (0..${ACTIONS.length - 1})`);
+    return letter[name];
+  }).join("");
 }
 
 /** Counts per obstacle and kind, as "wire: not in view 3, ...". */

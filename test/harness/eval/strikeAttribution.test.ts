@@ -1,7 +1,7 @@
 import { initBackend } from "../../../src/harness/backend";
 import type { Split } from "../../../src/harness/data/SeedSplit";
 import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
-import { SightRecorder, attributeStrike, formatStrikeCounts, type StepSight } from "../../../src/harness/eval/strikeAttribution";
+import { SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, summarizeSights, type StepSight } from "../../../src/harness/eval/strikeAttribution";
 import type { FlightOutcome } from "../../../src/harness/eval/FlightMetrics";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { FakeEnvironment } from "../training/fakeEnvironment";
@@ -9,7 +9,7 @@ import { FakeEnvironment } from "../training/fakeEnvironment";
 const none: StepSight = { wireNear: 0, wireFlagged: 0, wireThreat: 0, branchNear: 0, branchFlagged: 0, branchThreat: 0, flaggedElsewhere: 2 };
 const wire = (threat: number): StepSight => ({ ...none, wireNear: 4, wireFlagged: threat >= 0.5 ? 1 : 0, wireThreat: threat });
 /** Steps every 0.25 s up to the impact at 10 s. */
-const steps = (sights: StepSight[]): { time_s: number; sight: StepSight }[] => sights.map((sight, i) => ({ time_s: 10 - 0.25 * (sights.length - 1 - i), sight }));
+const steps = (sights: StepSight[]): { time_s: number; action: number; sight: StepSight }[] => sights.map((sight, i) => ({ time_s: 10 - 0.25 * (sights.length - 1 - i), action: i % 2 === 0 ? 0 : 3, sight }));
 const times = (n: number, s: StepSight): StepSight[] => Array.from({ length: n }, () => s);
 const strike = (obstacle: "wire" | "branch" | "ground"): FlightOutcome => ({ type: "collision", seed: 7, time_s: 10, obstacle });
 
@@ -21,6 +21,8 @@ describe("attributeStrike", () => {
     const late = attributeStrike(steps([...times(10, wire(0.2)), wire(0.7), wire(0.9)]), strike("wire"));
     expect(late).toMatchObject({ kind: "flagged late", firstFlagged_s: 0.25, framesInView: 12, frames: 12, maxThreat: 0.9, flaggedElsewhere: 2 });
     expect(late!.coverage).toBeCloseTo((2 * 0.25) / 12, 9);
+    expect(formatStrikeActions(late!.actions)).toBe("cucucucucucu");
+    expect(() => formatStrikeActions([7])).toThrow("expected an index of ACTIONS");
     const early = attributeStrike(steps([wire(0.1), ...times(4, none), wire(0.6), ...times(7, wire(0.2))]), strike("wire"));
     expect(early).toMatchObject({ kind: "flagged in time", firstFlagged_s: 1.75, framesInView: 9, frames: 13 });
     // A wire in view says nothing about a branch strike.
@@ -43,6 +45,19 @@ describe("attributeStrike", () => {
   it("counts per obstacle and kind", () => {
     const a = attributeStrike(steps([wire(0.9)]), strike("wire"))!;
     expect(formatStrikeCounts([a, a])).toBe("wire 2 (not in view 0, in view, not flagged 0, flagged late 2, flagged in time 0); branch 0 (not in view 0, in view, not flagged 0, flagged late 0, flagged in time 0)");
+  });
+});
+
+describe("summarizeSights", () => {
+  it("averages per flight, split by whether the flight ended on a wire", () => {
+    const flight = (outcome: FlightOutcome, sights: StepSight[]) => ({ outcome, trace: sights.map((sight) => ({ sight })) });
+    const { struck, notStruck } = summarizeSights([
+      flight(strike("wire"), [wire(0.9), wire(0.1)]), // coverage (1/4 + 0) / 2, elsewhere 2
+      flight({ type: "goal", seed: 1, time_s: 9 }, [wire(0.9), none, { ...none, flaggedElsewhere: 8 }]), // coverage 1/4, elsewhere 4
+      flight({ type: "goal", seed: 2, time_s: 9 }, [none]), // no near wire: left out
+    ]);
+    expect(struck).toEqual({ flights: 1, nearWireFrames: 2, wireCoverage: 0.125, flaggedElsewhere: 2 });
+    expect(notStruck).toEqual({ flights: 1, nearWireFrames: 1, wireCoverage: 0.25, flaggedElsewhere: 4 });
   });
 });
 
@@ -89,5 +104,6 @@ describe("eval --harness --attribute-strikes (fake environment)", () => {
     const text = formatHarnessReport({ split: "test", conditions: [{ condition: "nominal", seeds: [], rows: [attributed], pairs: [] }] });
     expect(text).toContain(`bc: what the planner saw in the 3 s before each wire/branch strike`);
     expect(text).toContain(`- seed ${struck[0]}: wire at`);
+    expect(text).toContain(`per-flight means, flights that struck a wire: ${struck.length} flights`);
   });
 });

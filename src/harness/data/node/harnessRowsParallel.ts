@@ -8,7 +8,7 @@ import * as os from "node:os";
 import { splitOfSeed, type Scenario } from "../../../../sim";
 import { initBackend } from "../../backend";
 import { flyHarnessRow, type HarnessArm, type HarnessRow } from "../../eval/harnessRows";
-import type { HarnessTarget } from "../../eval/PlannerPilot";
+import type { HarnessTarget, TruthMix } from "../../eval/PlannerPilot";
 import { loadSpatialHarness, loadTeacher } from "../../modelfile";
 import type { SpatialHarnessOptions } from "../../runtime/SpatialHarnessRuntime";
 import type { Split } from "../SeedSplit";
@@ -17,7 +17,7 @@ import { compiledWorkerScript, runWorkerQueue } from "./workerQueue";
 import type { PlannerOptions } from "../../../control/LocalPlanner";
 
 /** A row as files: the student detector directory and, optionally, the harness directory. */
-export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget };
+export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget; truthMix?: TruthMix };
 
 export type HarnessRowJob = {
   scenario: Scenario;
@@ -35,9 +35,10 @@ export type HarnessRowJob = {
 export async function loadArm(files: ArmFiles): Promise<HarnessArm> {
   await initBackend();
   const detector = (await loadTeacher(files.detectorDir)).model;
-  if (files.harnessDir === undefined) return { name: files.name, detector };
+  const mix = files.truthMix === undefined ? {} : { truthMix: files.truthMix };
+  if (files.harnessDir === undefined) return { name: files.name, detector, ...mix };
   const model = (await loadSpatialHarness(files.harnessDir)).model;
-  return { name: files.name, detector, harness: { model, apply: files.apply, ...(files.options === undefined ? {} : { options: files.options }), ...(files.target === undefined ? {} : { target: files.target }) } };
+  return { name: files.name, detector, ...mix, harness: { model, apply: files.apply, ...(files.options === undefined ? {} : { options: files.options }), ...(files.target === undefined ? {} : { target: files.target }) } };
 }
 
 /** Flies one job in this thread. */

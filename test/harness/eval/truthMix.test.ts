@@ -1,0 +1,65 @@
+import { initBackend } from "../../../src/harness/backend";
+import type { Split } from "../../../src/harness/data/SeedSplit";
+import { evaluateHarnessRows } from "../../../src/harness/eval/harnessRows";
+import { PlannerPilot, type TruthMix } from "../../../src/harness/eval/PlannerPilot";
+import { Teacher } from "../../../src/harness/models/Teacher";
+import { FakeEnvironment } from "../training/fakeEnvironment";
+
+beforeAll(async () => {
+  await initBackend({ prefer: "wasm" });
+});
+
+/** One decision on the fake environment's first frame (its wire is one image row at 6-8 m: near). */
+function decide(detector: Teacher, truthMix?: TruthMix): { threat: Float32Array; raw: Float32Array; wireCells: number[] } {
+  const env = new FakeEnvironment(8);
+  const pilot = new PlannerPilot({ type: "detector", detector, ...(truthMix === undefined ? {} : { truthMix }) });
+  const rgb = new Uint8Array(64 * 64 * 3);
+  const truth = { mask: new Uint8Array(64 * 64), visibleMask: new Uint8Array(64 * 64), depth: new Float32Array(64 * 64) };
+  env.render(rgb, truth.mask, truth);
+  pilot.act(rgb, new Float32Array(0), env, truth);
+  const wireCells = new Set<number>();
+  truth.visibleMask.forEach((c, i) => {
+    if (c === 1) wireCells.add(Math.floor(Math.floor(i / 64) / 8) * 8 + Math.floor((i % 64) / 8));
+  });
+  return { threat: Float32Array.from(pilot.lastThreat), raw: Float32Array.from(pilot.detectorRuntime!.threat), wireCells: [...wireCells] };
+}
+
+describe("PlannerPilot truth mixes (error decomposition, not harnesses)", () => {
+  let detector: Teacher;
+  beforeAll(() => {
+    detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+  });
+  afterAll(() => detector.dispose());
+
+  it("needs the truth only when mixing", () => {
+    expect(new PlannerPilot({ type: "detector", detector }).needsTruth).toBe(false);
+    expect(new PlannerPilot({ type: "detector", detector, truthMix: "clean" }).needsTruth).toBe(true);
+    const env = new FakeEnvironment(8);
+    expect(() => new PlannerPilot({ type: "detector", detector, truthMix: "fill" }).act(new Uint8Array(64 * 64 * 3), new Float32Array(0), env)).toThrow('truth mix "fill" needs the frame\'s ground truth');
+  });
+
+  it("fill raises the near cells to 1 and keeps the rest; clean zeroes all but the near cells", () => {
+    const plain = decide(detector);
+    expect(plain.wireCells.length).toBe(8);
+    expect(Array.from(plain.threat)).toEqual(Array.from(plain.raw));
+    const near = new Set(plain.wireCells);
+    for (const mix of ["fill", "fill-wire"] as const) {
+      const { threat, raw } = decide(detector, mix);
+      threat.forEach((t, i) => expect(t).toBe(near.has(i) ? 1 : raw[i]));
+    }
+    const clean = decide(detector, "clean");
+    clean.threat.forEach((t, i) => expect(t).toBe(near.has(i) ? clean.raw[i] : 0));
+    // The untrained detector flags cells off the wire: there is something for "clean" to remove.
+    expect(plain.raw.some((t, i) => !near.has(i) && t > 0)).toBe(true);
+  });
+
+  it("flies as an eval row whose planner read the filled grid", () => {
+    const splitOf = (seed: number): Split => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
+    const report = evaluateHarnessRows([{ name: "off", detector }, { name: "fill", detector, truthMix: "fill-wire" }], { split: "test", splitOf, factory: (s) => new FakeEnvironment(s), flights: 6, conditions: ["nominal"] });
+    const [off, fill] = report.conditions[0]!.rows;
+    expect(fill!.flights.map((f) => f.outcome.seed)).toEqual(off!.flights.map((f) => f.outcome.seed));
+    // The wire is near from the first frame: the filled grid's largest threat is 1 there, the detector's is not.
+    for (const f of fill!.flights) expect(f.trace[0]!.maxThreat).toBe(1);
+    for (const f of off!.flights) expect(f.trace[0]!.maxThreat).toBeLessThan(1);
+  });
+});
