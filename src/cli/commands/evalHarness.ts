@@ -18,7 +18,7 @@ import { FULL_CONFIG } from "../../harness/training/trainConfig";
 import { intArg, numberArg, valueArg } from "../args";
 import { UsageError, type CliIO } from "../CliCommand";
 
-export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off", "coevo_student_action_formula", "bc_student_oracle", "coevo_student_oracle", "coevo_student_fill", "coevo_student_fill_wire", "coevo_student_clean"] as const;
+export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off", "coevo_student_action_formula", "bc_student_oracle", "coevo_student_oracle", "coevo_student_fill", "coevo_student_fill_wire", "coevo_student_clean", "coevo_student_linefill", "coevo_student_linefill2"] as const;
 /** Rows flown unless --rows names them (the literal action formula costs 3 extra detector passes per decision). */
 export const DEFAULT_HARNESS_ROWS: readonly HarnessRowName[] = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off"];
 export type HarnessRowName = (typeof HARNESS_ROWS)[number];
@@ -33,6 +33,8 @@ export const HARNESS_PAIRS: readonly [HarnessRowName, HarnessRowName][] = [
   ["coevo_student_fill", "coevo_student_off"],
   ["coevo_student_fill_wire", "coevo_student_off"],
   ["coevo_student_clean", "coevo_student_off"],
+  ["coevo_student_linefill", "coevo_student_off"],
+  ["coevo_student_linefill2", "coevo_student_off"],
 ];
 
 export type EvalHarnessArgs = {
@@ -119,6 +121,9 @@ function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
     case "coevo_student_fill": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, truthMix: "fill", ...options };
     case "coevo_student_fill_wire": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, truthMix: "fill-wire", ...options };
     case "coevo_student_clean": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, truthMix: "clean", ...options };
+    // Gap filling along lines, no truth (PlannerPilot LineFill): segment half-length 0.2 of the grid, gain 1 or 2.
+    case "coevo_student_linefill": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, lineFill: { fraction: 0.2, gain: 1 }, ...options };
+    case "coevo_student_linefill2": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, lineFill: { fraction: 0.2, gain: 2 }, ...options };
   }
 }
 

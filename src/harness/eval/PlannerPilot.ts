@@ -21,6 +21,7 @@ import { warpImage } from "../spatial/warp";
 import { DELTA_NORM_MAX } from "../correction/constants";
 import { SGT_EPSILON } from "../diagnostics/constants";
 import { nearThreatCells } from "./CellLabels";
+import { lineSupport } from "./lineSupport";
 import type { FrameTruth, Pilot } from "./flyClosedLoop";
 
 const WIRE_CLASS = DETECTION_CLASSES.indexOf("wire");
@@ -39,7 +40,26 @@ export type ThreatSource =
       harness?: { model: SpatialHarness | SpatialHarnessWeights; options?: Partial<SpatialHarnessOptions>; apply: boolean; target?: HarnessTarget };
       /** Mends one kind of the grid's errors with the frame's ground truth (an upper bound, not a harness). */
       truthMix?: TruthMix;
+      /** Fills gaps along straight structures of the grid (no truth; see LineFill). */
+      lineFill?: LineFill;
     };
+
+/**
+ * Gap filling along lines (thirteenth session; not a harness, no training): the planner reads
+ * t'(c) = max(t(c), min(1, gain * LS(c))), LS the best mean of the threat grid along a straight
+ * segment through c (lineSupport.ts, half-length `fraction` of the grid's longer side). A wire
+ * flagged on a quarter of its cells gets its gaps raised toward the segment's mean; a short blob
+ * is diluted by the segment's empty cells.
+ */
+export type LineFill = { fraction: number; gain: number };
+
+/** t' = max(t, min(1, gain * LS(t))) into `out` (LineFill). */
+export function lineFilled(threat: ArrayLike<number>, rows: number, cols: number, fill: LineFill, out = new Float32Array(rows * cols)): Float32Array {
+  if (!(fill.fraction > 0 && fill.fraction <= 1) || !(fill.gain > 0 && Number.isFinite(fill.gain))) throw new RangeError(`line fill fraction=${fill.fraction}, gain=${fill.gain}: expected a fraction in (0, 1] and a finite gain > 0`);
+  const ls = lineSupport(threat, rows, cols, Math.max(1, Math.round(fill.fraction * Math.max(rows, cols))));
+  for (let i = 0; i < ls.length; i++) out[i] = Math.max(threat[i]!, Math.min(1, fill.gain * ls[i]!));
+  return out;
+}
 
 /**
  * Error decomposition of the planner's grid (thirteenth session): which of the detector's errors
@@ -87,6 +107,7 @@ export class PlannerPilot implements Pilot {
   private oracleThreat = new Float32Array(0);
   private oracleCounts = new Uint16Array(0);
   private mixed = new Float32Array(0);
+  private filled = new Float32Array(0);
   private wireMask = new Uint8Array(0);
   private runtime: DetectorRuntime | undefined;
   private harness: SpatialHarnessRuntime | undefined;
@@ -178,6 +199,12 @@ export class PlannerPilot implements Pilot {
     this.threat = this.oracleThreat;
   }
 
+  /** LineFill: the grid the planner reads, gaps along straight structures raised. */
+  private fillLines(fill: LineFill, rows: number, cols: number): void {
+    if (this.filled.length !== rows * cols) this.filled = new Float32Array(rows * cols);
+    this.threat = lineFilled(this.threat, rows, cols, fill, this.filled);
+  }
+
   /** TruthMix: the grid the planner reads, with one kind of error mended from the frame's truth. */
   private mixTruth(mix: TruthMix, truth: FrameTruth | undefined, env: DroneEnvironment, rows: number, cols: number): void {
     if (truth === undefined) throw new Error(`truth mix "${mix}" needs the frame's ground truth (render it when the pilot's needsTruth is set)`);
@@ -250,6 +277,7 @@ export class PlannerPilot implements Pilot {
             this.runtime.sobelGain = this.lastHarness.textureGain;
           }
         }
+        if (this.source.lineFill !== undefined) this.fillLines(this.source.lineFill, rows, cols);
         if (this.source.truthMix !== undefined) this.mixTruth(this.source.truthMix, truth, env, rows, cols);
         break;
       }

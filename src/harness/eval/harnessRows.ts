@@ -24,7 +24,7 @@ import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHa
 import { cellLabelsFromMask, nearThreatCells } from "./CellLabels";
 import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
 import { percentile } from "./Percentiles";
-import { PlannerPilot, type ActionFormulaCounts, type HarnessTarget, type TruthMix } from "./PlannerPilot";
+import { PlannerPilot, type ActionFormulaCounts, type HarnessTarget, type LineFill, type TruthMix } from "./PlannerPilot";
 import { SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, summarizeSights, type StepSight, type StrikeAttribution } from "./strikeAttribution";
 import { ThinObstacleAp, type ThinObstacleApReport } from "./ThinObstacleAp";
 import type { PlannerOptions } from "../../control/LocalPlanner";
@@ -35,6 +35,8 @@ export type HarnessArm = {
   harness?: { model: SpatialHarness | SpatialHarnessWeights; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget };
   /** Mends one kind of the grid's errors from the truth (an upper bound; PlannerPilot TruthMix). */
   truthMix?: TruthMix;
+  /** Gap filling along lines of the planner's grid (PlannerPilot LineFill). */
+  lineFill?: LineFill;
 };
 
 /** One control step of a flight, for the paired traces. */
@@ -113,7 +115,7 @@ type ArmRecorders = { apEvery: number; apAll: ThinObstacleAp; apApproach: ThinOb
 
 function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: Partial<PlannerOptions> | undefined, rec: ArmRecorders): ArmFlight {
   const { apEvery, apAll, apApproach, frames, formula } = rec;
-  const pilot = new PlannerPilot({ type: "detector", detector: arm.detector, ...(arm.harness === undefined ? {} : { harness: arm.harness }), ...(arm.truthMix === undefined ? {} : { truthMix: arm.truthMix }) }, planner);
+  const pilot = new PlannerPilot({ type: "detector", detector: arm.detector, ...(arm.harness === undefined ? {} : { harness: arm.harness }), ...(arm.truthMix === undefined ? {} : { truthMix: arm.truthMix }), ...(arm.lineFill === undefined ? {} : { lineFill: arm.lineFill }) }, planner);
   const { width, height } = env;
   const grid = { width, height, cell_px: DETECTOR_CELL_PX };
   const rgb = new Uint8Array(width * height * 3);

@@ -1,7 +1,7 @@
 import { initBackend } from "../../../src/harness/backend";
 import type { Split } from "../../../src/harness/data/SeedSplit";
 import { evaluateHarnessRows } from "../../../src/harness/eval/harnessRows";
-import { PlannerPilot, type TruthMix } from "../../../src/harness/eval/PlannerPilot";
+import { PlannerPilot, lineFilled, type TruthMix } from "../../../src/harness/eval/PlannerPilot";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { FakeEnvironment } from "../training/fakeEnvironment";
 
@@ -61,5 +61,27 @@ describe("PlannerPilot truth mixes (error decomposition, not harnesses)", () => 
     // The wire is near from the first frame: the filled grid's largest threat is 1 there, the detector's is not.
     for (const f of fill!.flights) expect(f.trace[0]!.maxThreat).toBe(1);
     for (const f of off!.flights) expect(f.trace[0]!.maxThreat).toBeLessThan(1);
+  });
+});
+
+describe("lineFilled (gap filling along lines, no truth)", () => {
+  it("raises the gaps of a dashed line and leaves a short blob and the background alone", () => {
+    const rows = 32;
+    const cols = 32;
+    const t = new Float32Array(rows * cols).fill(0.05);
+    for (let c = 0; c < cols; c += 4) t[10 * cols + c] = 0.9; // a wire flagged on a quarter of its cells
+    t[25 * cols + 20] = 0.9; // a blob of one cell
+    const once = lineFilled(t, rows, cols, { fraction: 0.2, gain: 1 });
+    const twice = lineFilled(t, rows, cols, { fraction: 0.2, gain: 2 });
+    const gap = 10 * cols + 14;
+    expect(once[gap]).toBeGreaterThan(0.25);
+    expect(twice[gap]).toBeGreaterThan(0.5);
+    expect(twice[gap]).toBeGreaterThan(once[gap]!);
+    // The blob's neighbour stays well under the wire's gaps; the background far from both is untouched but for the mean of its segment.
+    expect(twice[25 * cols + 22]).toBeLessThan(twice[gap]! / 2);
+    expect(once[2 * cols + 2]).toBeCloseTo(0.05, 5);
+    // Never lowers a cell.
+    t.forEach((v, i) => expect(once[i]).toBeGreaterThanOrEqual(v));
+    expect(() => lineFilled(t, rows, cols, { fraction: 0, gain: 1 })).toThrow("expected a fraction in (0, 1]");
   });
 });

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import { splitOfSeed, type Scenario } from "../../../../sim";
 import { initBackend } from "../../backend";
 import { flyHarnessRow, type HarnessArm, type HarnessRow } from "../../eval/harnessRows";
-import type { HarnessTarget, TruthMix } from "../../eval/PlannerPilot";
+import type { HarnessTarget, LineFill, TruthMix } from "../../eval/PlannerPilot";
 import { loadSpatialHarness, loadTeacher } from "../../modelfile";
 import type { SpatialHarnessOptions } from "../../runtime/SpatialHarnessRuntime";
 import type { Split } from "../SeedSplit";
@@ -17,7 +17,7 @@ import { compiledWorkerScript, runWorkerQueue } from "./workerQueue";
 import type { PlannerOptions } from "../../../control/LocalPlanner";
 
 /** A row as files: the student detector directory and, optionally, the harness directory. */
-export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget; truthMix?: TruthMix };
+export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget; truthMix?: TruthMix; lineFill?: LineFill };
 
 export type HarnessRowJob = {
   scenario: Scenario;
@@ -35,7 +35,7 @@ export type HarnessRowJob = {
 export async function loadArm(files: ArmFiles): Promise<HarnessArm> {
   await initBackend();
   const detector = (await loadTeacher(files.detectorDir)).model;
-  const mix = files.truthMix === undefined ? {} : { truthMix: files.truthMix };
+  const mix = { ...(files.truthMix === undefined ? {} : { truthMix: files.truthMix }), ...(files.lineFill === undefined ? {} : { lineFill: files.lineFill }) };
   if (files.harnessDir === undefined) return { name: files.name, detector, ...mix };
   const model = (await loadSpatialHarness(files.harnessDir)).model;
   return { name: files.name, detector, ...mix, harness: { model, apply: files.apply, ...(files.options === undefined ? {} : { options: files.options }), ...(files.target === undefined ? {} : { target: files.target }) } };
