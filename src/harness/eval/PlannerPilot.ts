@@ -49,15 +49,18 @@ export type ThreatSource =
  * t'(c) = max(t(c), min(1, gain * LS(c))), LS the best mean of the threat grid along a straight
  * segment through c (lineSupport.ts, half-length `fraction` of the grid's longer side). A wire
  * flagged on a quarter of its cells gets its gaps raised toward the segment's mean; a short blob
- * is diluted by the segment's empty cells.
+ * is diluted by the segment's empty cells. With `floor`, only cells whose LS reaches it are raised
+ * (a gate: the background and short blobs, whose segment means stay under it, are left as they are).
  */
-export type LineFill = { fraction: number; gain: number };
+export type LineFill = { fraction: number; gain: number; floor?: number };
 
-/** t' = max(t, min(1, gain * LS(t))) into `out` (LineFill). */
+/** t' = max(t, min(1, gain * LS(t))) into `out`, where LS(t) >= floor (LineFill). */
 export function lineFilled(threat: ArrayLike<number>, rows: number, cols: number, fill: LineFill, out = new Float32Array(rows * cols)): Float32Array {
   if (!(fill.fraction > 0 && fill.fraction <= 1) || !(fill.gain > 0 && Number.isFinite(fill.gain))) throw new RangeError(`line fill fraction=${fill.fraction}, gain=${fill.gain}: expected a fraction in (0, 1] and a finite gain > 0`);
   const ls = lineSupport(threat, rows, cols, Math.max(1, Math.round(fill.fraction * Math.max(rows, cols))));
-  for (let i = 0; i < ls.length; i++) out[i] = Math.max(threat[i]!, Math.min(1, fill.gain * ls[i]!));
+  const floor = fill.floor ?? 0;
+  if (!(floor >= 0 && floor <= 1)) throw new RangeError(`line fill floor=${floor}: expected a number in [0, 1]`);
+  for (let i = 0; i < ls.length; i++) out[i] = ls[i]! >= floor ? Math.max(threat[i]!, Math.min(1, fill.gain * ls[i]!)) : threat[i]!;
   return out;
 }
 

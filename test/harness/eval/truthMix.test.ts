@@ -83,5 +83,12 @@ describe("lineFilled (gap filling along lines, no truth)", () => {
     // Never lowers a cell.
     t.forEach((v, i) => expect(once[i]).toBeGreaterThanOrEqual(v));
     expect(() => lineFilled(t, rows, cols, { fraction: 0, gain: 1 })).toThrow("expected a fraction in (0, 1]");
+    // The gate: with floor 0.2 the dashed line's gaps (segment mean about 0.26) still rise, the background and the blob's neighbour do not.
+    const gated = lineFilled(t, rows, cols, { fraction: 0.2, gain: 2, floor: 0.2 });
+    expect(gated[gap]).toBeCloseTo(twice[gap]!, 6);
+    expect(gated[25 * cols + 22]).toBeCloseTo(0.05, 6);
+    expect(gated[2 * cols + 2]).toBeCloseTo(0.05, 6);
+    expect(twice[2 * cols + 2]).toBeCloseTo(0.1, 5);
+    expect(() => lineFilled(t, rows, cols, { fraction: 0.2, gain: 2, floor: 2 })).toThrow("expected a number in [0, 1]");
   });
 });
