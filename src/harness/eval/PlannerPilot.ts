@@ -7,7 +7,7 @@
  * Goal bearing, distance and altitude difference come from DroneEnvironment.navigation().
  */
 import { LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
-import { DETECTION_CLASSES, NUM_ACTIONS } from "../actions";
+import { DETECTION_CLASSES, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
 import { movedNavigation, type Navigation } from "../../control/navigation";
 import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
@@ -51,13 +51,16 @@ export type ThreatSource =
  * flagged on a quarter of its cells gets its gaps raised toward the segment's mean; a short blob
  * is diluted by the segment's empty cells. With `floor`, only cells whose LS reaches it are raised
  * (a gate: the background and short blobs, whose segment means stay under it, are left as they are).
+ * With `wireOnly`, LS is taken on the detector's wire-class probabilities instead of the threat
+ * grid (the threat grid is what is raised): crowns and other blobs of threat are not completed.
  */
-export type LineFill = { fraction: number; gain: number; floor?: number };
+export type LineFill = { fraction: number; gain: number; floor?: number; wireOnly?: boolean };
 
-/** t' = max(t, min(1, gain * LS(t))) into `out`, where LS(t) >= floor (LineFill). */
-export function lineFilled(threat: ArrayLike<number>, rows: number, cols: number, fill: LineFill, out = new Float32Array(rows * cols)): Float32Array {
+/** t' = max(t, min(1, gain * LS(p))) into `out`, where LS(p) >= floor (LineFill); p is the threat itself unless given. */
+export function lineFilled(threat: ArrayLike<number>, rows: number, cols: number, fill: LineFill, out = new Float32Array(rows * cols), support: ArrayLike<number> = threat): Float32Array {
   if (!(fill.fraction > 0 && fill.fraction <= 1) || !(fill.gain > 0 && Number.isFinite(fill.gain))) throw new RangeError(`line fill fraction=${fill.fraction}, gain=${fill.gain}: expected a fraction in (0, 1] and a finite gain > 0`);
-  const ls = lineSupport(threat, rows, cols, Math.max(1, Math.round(fill.fraction * Math.max(rows, cols))));
+  if (support.length !== threat.length) throw new RangeError(`line fill support length ${support.length}, expected the threat grid's ${threat.length}`);
+  const ls = lineSupport(support, rows, cols, Math.max(1, Math.round(fill.fraction * Math.max(rows, cols))));
   const floor = fill.floor ?? 0;
   if (!(floor >= 0 && floor <= 1)) throw new RangeError(`line fill floor=${floor}: expected a number in [0, 1]`);
   for (let i = 0; i < ls.length; i++) out[i] = ls[i]! >= floor ? Math.max(threat[i]!, Math.min(1, fill.gain * ls[i]!)) : threat[i]!;
@@ -111,6 +114,7 @@ export class PlannerPilot implements Pilot {
   private oracleCounts = new Uint16Array(0);
   private mixed = new Float32Array(0);
   private filled = new Float32Array(0);
+  private wireProbs = new Float32Array(0);
   private wireMask = new Uint8Array(0);
   private runtime: DetectorRuntime | undefined;
   private harness: SpatialHarnessRuntime | undefined;
@@ -205,7 +209,15 @@ export class PlannerPilot implements Pilot {
   /** LineFill: the grid the planner reads, gaps along straight structures raised. */
   private fillLines(fill: LineFill, rows: number, cols: number): void {
     if (this.filled.length !== rows * cols) this.filled = new Float32Array(rows * cols);
-    this.threat = lineFilled(this.threat, rows, cols, fill, this.filled);
+    let support: Float32Array = this.threat;
+    if (fill.wireOnly === true) {
+      const probs = this.plannerClassProbs;
+      if (probs === undefined) throw new Error("line fill on wires needs the detector's class probabilities");
+      if (this.wireProbs.length !== rows * cols) this.wireProbs = new Float32Array(rows * cols);
+      for (let i = 0; i < rows * cols; i++) this.wireProbs[i] = probs[i * NUM_DETECTION_CLASSES + WIRE_CLASS]!;
+      support = this.wireProbs;
+    }
+    this.threat = lineFilled(this.threat, rows, cols, fill, this.filled, support);
   }
 
   /** TruthMix: the grid the planner reads, with one kind of error mended from the frame's truth. */

@@ -53,6 +53,19 @@ describe("PlannerPilot truth mixes (error decomposition, not harnesses)", () => 
     expect(plain.raw.some((t, i) => !near.has(i) && t > 0)).toBe(true);
   });
 
+  it("the wire-gated line fill reads the detector's wire probabilities and never lowers the grid", () => {
+    const env = new FakeEnvironment(8);
+    const rgb = new Uint8Array(64 * 64 * 3);
+    env.render(rgb);
+    const pilot = new PlannerPilot({ type: "detector", detector, lineFill: { fraction: 0.2, gain: 2, floor: 0, wireOnly: true } });
+    pilot.act(rgb, new Float32Array(0), env);
+    const raw = pilot.detectorRuntime!.threat;
+    const wires = Float32Array.from({ length: 64 }, (_, i) => pilot.plannerClassProbs![i * 4 + 1]!);
+    const expected = lineFilled(raw, 8, 8, { fraction: 0.2, gain: 2, floor: 0 }, undefined, wires);
+    expect(Array.from(pilot.lastThreat)).toEqual(Array.from(expected));
+    expect(Array.from(pilot.lastThreat)).not.toEqual(Array.from(lineFilled(raw, 8, 8, { fraction: 0.2, gain: 2, floor: 0 })));
+  });
+
   it("flies as an eval row whose planner read the filled grid", () => {
     const splitOf = (seed: number): Split => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
     const report = evaluateHarnessRows([{ name: "off", detector }, { name: "fill", detector, truthMix: "fill-wire" }], { split: "test", splitOf, factory: (s) => new FakeEnvironment(s), flights: 6, conditions: ["nominal"] });
@@ -90,5 +103,12 @@ describe("lineFilled (gap filling along lines, no truth)", () => {
     expect(gated[2 * cols + 2]).toBeCloseTo(0.05, 6);
     expect(twice[2 * cols + 2]).toBeCloseTo(0.1, 5);
     expect(() => lineFilled(t, rows, cols, { fraction: 0.2, gain: 2, floor: 2 })).toThrow("expected a number in [0, 1]");
+    // Support from another map (the wire probabilities): the threat is raised where that map has a line, not where the threat has one.
+    const wires = new Float32Array(rows * cols).fill(0.05);
+    for (let c = 0; c < cols; c++) wires[20 * cols + c] = 0.6;
+    const byWires = lineFilled(t, rows, cols, { fraction: 0.2, gain: 2, floor: 0.3 }, undefined, wires);
+    expect(byWires[20 * cols + 5]).toBeCloseTo(1, 6);
+    expect(byWires[gap]).toBeCloseTo(t[gap]!, 6);
+    expect(() => lineFilled(t, rows, cols, { fraction: 0.2, gain: 2 }, undefined, new Float32Array(3))).toThrow("support length 3");
   });
 });
