@@ -108,28 +108,30 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
 
 function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
   const options = a.regionClip === undefined ? {} : { options: { regionClip: a.regionClip } };
+  const bc = { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, ...options };
+  const coevo = { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, ...options };
   switch (row) {
     case "bc_student": return { name: row, detectorDir: a.bc, apply: false };
-    case "bc_student_harness": return { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, apply: true, ...options };
-    case "coevo_student_harness": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: true, ...options };
+    case "bc_student_harness": return { ...bc, apply: true };
+    case "coevo_student_harness": return { ...coevo, apply: true };
     // The OFF arm runs the same harness without applying it: identical inputs, its risk traced.
-    case "coevo_student_off": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, ...options };
+    case "coevo_student_off": return { ...coevo, apply: false };
     // The seed's literal formula on the planner's action logits (S by finite differences, r and lambda from the harness).
-    case "coevo_student_action_formula": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: true, target: "actions", ...options };
+    case "coevo_student_action_formula": return { ...coevo, apply: true, target: "actions" };
     // Upper bounds of the spatial correction's form (not harnesses): r from the simulator's near-threat cells, the whole region clip on them.
-    case "bc_student_oracle": return { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, apply: true, target: "oracle", ...options };
-    case "coevo_student_oracle": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: true, target: "oracle", ...options };
+    case "bc_student_oracle": return { ...bc, apply: true, target: "oracle" };
+    case "coevo_student_oracle": return { ...coevo, apply: true, target: "oracle" };
     // Error decomposition (PlannerPilot TruthMix; not harnesses): the OFF arm's grid with its gaps filled or its false alarms removed from the truth.
-    case "coevo_student_fill": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, truthMix: "fill", ...options };
-    case "coevo_student_fill_wire": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, truthMix: "fill-wire", ...options };
-    case "coevo_student_clean": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, truthMix: "clean", ...options };
+    case "coevo_student_fill": return { ...coevo, apply: false, truthMix: "fill" };
+    case "coevo_student_fill_wire": return { ...coevo, apply: false, truthMix: "fill-wire" };
+    case "coevo_student_clean": return { ...coevo, apply: false, truthMix: "clean" };
     // Gap filling along lines, no truth (PlannerPilot LineFill): segment half-length 0.2 of the grid, gain 1 or 2.
-    case "coevo_student_linefill": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, lineFill: { fraction: 0.2, gain: 1 }, ...options };
-    case "coevo_student_linefill2": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, lineFill: { fraction: 0.2, gain: 2 }, ...options };
+    case "coevo_student_linefill": return { ...coevo, apply: false, lineFill: { fraction: 0.2, gain: 1 } };
+    case "coevo_student_linefill2": return { ...coevo, apply: false, lineFill: { fraction: 0.2, gain: 2 } };
     // Gain 2 only where the segment mean reaches 0.3 (the background and one-cell blobs stay under it).
-    case "coevo_student_linegate": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, lineFill: { fraction: 0.2, gain: 2, floor: 0.3 }, ...options };
+    case "coevo_student_linegate": return { ...coevo, apply: false, lineFill: { fraction: 0.2, gain: 2, floor: 0.3 } };
     // The same gate with the segment means taken on the wire-class probabilities: only wires are completed.
-    case "coevo_student_wiregate": return { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, apply: false, lineFill: { fraction: 0.2, gain: 2, floor: 0.3, wireOnly: true }, ...options };
+    case "coevo_student_wiregate": return { ...coevo, apply: false, lineFill: { fraction: 0.2, gain: 2, floor: 0.3, wireOnly: true } };
   }
 }
 

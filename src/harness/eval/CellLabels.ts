@@ -66,6 +66,13 @@ export function cellLabelsFromMask(mask: Uint8Array, grid: GridSpec, out?: Uint8
   return labels;
 }
 
+/** The pixels of one class of a label mask kept (with their label), all others 0: `out`. */
+export function classOnly(mask: Uint8Array, classId: number, out: Uint8Array = new Uint8Array(mask.length)): Uint8Array {
+  if (out.length !== mask.length) throw new RangeError(`out.length=${out.length}, expected mask.length=${mask.length}`);
+  for (let i = 0; i < mask.length; i++) out[i] = mask[i] === classId ? classId : 0;
+  return out;
+}
+
 /** When a structure counts as a near threat (issue 12; SPEC "Pipeline": the planner's horizon). */
 export type NearThreatOptions = {
   /** Depth below which a structure is near, m. Default 12. */

@@ -20,7 +20,7 @@ import { DETECTOR_OUTPUTS_PER_CELL } from "../spatial/spatialFeatures";
 import { warpImage } from "../spatial/warp";
 import { DELTA_NORM_MAX } from "../correction/constants";
 import { SGT_EPSILON } from "../diagnostics/constants";
-import { nearThreatCells } from "./CellLabels";
+import { classOnly, nearThreatCells } from "./CellLabels";
 import { lineSupport } from "./lineSupport";
 import type { FrameTruth, Pilot } from "./flyClosedLoop";
 
@@ -75,8 +75,7 @@ export function lineFilled(threat: ArrayLike<number>, rows: number, cols: number
  * - "fill-wire": the same for the cells of near wires only;
  * - "clean": every cell without a near-threat structure set to 0 (false alarms removed; gaps kept).
  */
-export const TRUTH_MIXES = ["fill", "fill-wire", "clean"] as const;
-export type TruthMix = (typeof TRUTH_MIXES)[number];
+export type TruthMix = "fill" | "fill-wire" | "clean";
 
 /**
  * What an applied harness corrects: "detections" (default; the spatial delta on the free logit of
@@ -229,8 +228,7 @@ export class PlannerPilot implements Pilot {
     let mask = truth.visibleMask;
     if (mix === "fill-wire") {
       if (this.wireMask.length !== mask.length) this.wireMask = new Uint8Array(mask.length);
-      for (let i = 0; i < mask.length; i++) this.wireMask[i] = mask[i] === WIRE_CLASS ? 1 : 0;
-      mask = this.wireMask;
+      mask = classOnly(mask, WIRE_CLASS, this.wireMask);
     }
     nearThreatCells(mask, truth.depth, { width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX }, this.nav.forwardSpeed_m_s, undefined, this.near);
     for (let i = 0; i < n; i++) {

@@ -18,7 +18,7 @@
  * objects): another wire in view counts as seen.
  */
 import { ACTIONS, DETECTION_CLASSES, type ActionName } from "../actions";
-import { nearThreatCells, type GridSpec } from "./CellLabels";
+import { classOnly, nearThreatCells, type GridSpec } from "./CellLabels";
 import type { FlightOutcome } from "./FlightMetrics";
 
 /**
@@ -64,10 +64,6 @@ export type StrikeAttribution = {
 const WIRE = DETECTION_CLASSES.indexOf("wire");
 const BRANCH = DETECTION_CLASSES.indexOf("branch");
 
-function classNearThreat(visibleMask: Uint8Array, depth: Float32Array, grid: GridSpec, classId: number, scratch: Uint8Array, cells: Uint8Array): Uint8Array {
-  for (let i = 0; i < visibleMask.length; i++) scratch[i] = visibleMask[i] === classId ? 1 : 0;
-  return nearThreatCells(scratch, depth, grid, 0, undefined, cells);
-}
 
 /** Reuses its buffers between frames of one grid. */
 export class SightRecorder {
@@ -86,7 +82,7 @@ export class SightRecorder {
   sight(visibleMask: Uint8Array, depth: Float32Array, threat: ArrayLike<number>): StepSight {
     if (threat.length !== this.cells.length) throw new RangeError(`threat.length=${threat.length}, expected ${this.cells.length} grid cells`);
     const of = (classId: number): [number, number, number] => {
-      const near = classNearThreat(visibleMask, depth, this.grid, classId, this.scratch, this.cells);
+      const near = nearThreatCells(classOnly(visibleMask, classId, this.scratch), depth, this.grid, 0, undefined, this.cells);
       let n = 0;
       let flagged = 0;
       let max = 0;

@@ -18,7 +18,7 @@
  */
 import { SGT_EPSILON } from "../diagnostics/constants";
 import type { DroneEnvironment } from "../data/DroneEnvironment";
-import { nearThreatCells } from "../eval/CellLabels";
+import { classOnly, nearThreatCells } from "../eval/CellLabels";
 import type { FlightOutcome } from "../eval/FlightMetrics";
 import { PlannerPilot } from "../eval/PlannerPilot";
 import type { Teacher } from "../models/Teacher";
@@ -83,8 +83,7 @@ const WIRE_LABEL = DETECTION_CLASSES.indexOf("wire");
 
 /** Mask pixels of the wire class kept, all others 0 (the "wire-contact" target). */
 export function wireOnly(mask: Uint8Array, out = new Uint8Array(mask.length)): Uint8Array {
-  for (let i = 0; i < mask.length; i++) out[i] = mask[i] === WIRE_LABEL ? WIRE_LABEL : 0;
-  return out;
+  return classOnly(mask, WIRE_LABEL, out);
 }
 
 
@@ -112,6 +111,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
   const rgb = new Uint8Array(width * height * 3);
   const mask = new Uint8Array(width * height);
   const truth = { visibleMask: new Uint8Array(width * height), depth: new Float32Array(width * height) };
+  const wires = new Uint8Array(width * height);
   const state = new Float32Array(STATE_DIM);
   const warped = new Float32Array(width * height * 3);
   const base = new Float32Array(cells);
@@ -145,7 +145,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
       sensitivityGroundTruth(det, rgb, width, height, harness, env, eps, warped, base, sample.sgt);
       const contact =
         options.riskTarget === "contact" ? sample.near
-        : options.riskTarget === "wire-contact" ? nearThreatCells(wireOnly(truth.visibleMask), truth.depth, { width, height, cell_px: DETECTOR_CELL_PX }, harness.rates[2]!)
+        : options.riskTarget === "wire-contact" ? nearThreatCells(wireOnly(truth.visibleMask, wires), truth.depth, { width, height, cell_px: DETECTOR_CELL_PX }, harness.rates[2]!)
         : undefined;
       if (contact !== undefined) for (let c = 0; c < cells; c++) if (contact[c] === 1) sample.riskTarget[regionOfCell(c, cols)] = 1;
       samples.push(sample);
