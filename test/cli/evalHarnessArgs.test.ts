@@ -28,13 +28,14 @@ describe("eval --harness --rows", () => {
 
 describe("fit-harness --risk-target", () => {
   const base = ["--detector", "models/coevo/student", "--scenario", "default", "--flights", "2", "--out", "/tmp/h"];
-  it("keeps the collision target by default and accepts contact and wire-contact", () => {
+  it("keeps the collision target by default and accepts contact, wire-contact and wire-gap", () => {
     expect(parseFitHarnessArgs(base).riskTarget).toBe("collision");
     expect(parseFitHarnessArgs([...base, "--risk-target", "contact"]).riskTarget).toBe("contact");
     expect(parseFitHarnessArgs([...base, "--risk-target", "wire-contact"]).riskTarget).toBe("wire-contact");
+    expect(parseFitHarnessArgs([...base, "--risk-target", "wire-gap"]).riskTarget).toBe("wire-gap");
   });
   it("names the flag and the accepted values for anything else", () => {
-    expect(() => parseFitHarnessArgs([...base, "--risk-target", "near"])).toThrow("--risk-target near: expected collision, contact or wire-contact");
+    expect(() => parseFitHarnessArgs([...base, "--risk-target", "near"])).toThrow("--risk-target near: expected collision, contact, wire-contact or wire-gap");
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * `drone-harness fit-harness --detector <dir> --scenario <yaml> --flights N --val-flights N --out <dir>
  *  [--harness <dir>] [--init <dir>] [--first-seed N] [--val-first-seed N] [--workers N] [--steps N]
- *  [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact] [--region-clip X]`
+ *  [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact|wire-gap] [--region-clip X]`
  * The harness phase of one co-evolution round (issue 13 item 3): the student detector (frozen)
  * + the planner (+ the harness of the previous round, `--harness`, applied) fly train-split
  * seeds on worker threads; the visited frames give the harness's inputs, S_gt by finite
@@ -20,14 +20,15 @@ import { splitOfSeed } from "../../../sim";
 import { loadSpatialHarness, saveModel } from "../../harness/modelfile";
 import { SpatialHarness } from "../../harness/spatial/SpatialHarness";
 import type { RiskTarget, SpatialFlight } from "../../harness/spatial/spatialRollouts";
-import { trainSpatialHarness, validateSpatialHarness } from "../../harness/spatial/trainSpatialHarness";
+import { predictSensitivities, trainSpatialHarness, validateSpatialHarness } from "../../harness/spatial/trainSpatialHarness";
+import { targetShare, type TargetShare } from "../../harness/spatial/targetShare";
 import { DETECTOR_CELL_PX } from "../../harness/runtime/DetectorRuntime";
 import { intArg, numberArg, valueArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness fit-harness --detector <fit dir> --scenario <yaml> --flights N --val-flights N --out <dir> [--harness <dir>] [--init <dir>] " +
-  "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact] [--region-clip X] [--control-period S]";
+  "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact|wire-gap] [--region-clip X] [--control-period S]";
 
 type Args = {
   detector: string; scenario: string; flights: number; valFlights: number; out: string; harness?: string; init?: string;
@@ -57,7 +58,7 @@ export function parseFitHarnessArgs(args: readonly string[]): Args {
       case "--horizon": a.horizon = intArg(f, args[++i], 1); break;
       case "--risk-target": {
         const t = v();
-        if (t !== "collision" && t !== "contact" && t !== "wire-contact") throw new UsageError(`--risk-target ${t}: expected collision, contact or wire-contact`);
+        if (t !== "collision" && t !== "contact" && t !== "wire-contact" && t !== "wire-gap") throw new UsageError(`--risk-target ${t}: expected collision, contact, wire-contact or wire-gap`);
         a.riskTarget = t;
         break;
       }
@@ -69,6 +70,11 @@ export function parseFitHarnessArgs(args: readonly string[]): Args {
   if (a.detector === "" || a.scenario === "" || a.out === "" || a.flights === 0) throw new UsageError("--detector, --scenario, --flights and --out are required");
   if (a.regionClip !== undefined && a.harness === undefined) throw new UsageError("--region-clip is the clip of the applied harness: give --harness too");
   return a;
+}
+
+/** One line of targetShare's figures. */
+export function formatTargetShare(t: TargetShare, what: string): string {
+  return `push on the target's cells with a perfect risk and ${what}: ${(100 * t.meanShare).toFixed(1)} % of ||delta_region||^2 (an even spread: ${(100 * t.meanUniform).toFixed(1)} %) over ${t.regions} risky val regions, ${t.silentRegions} with no push`;
 }
 
 /** Flights per outcome type (goal, collision, timeout). */
@@ -110,6 +116,9 @@ export const command: CliCommand = {
     const before = valSamples.length > 0 ? validateSpatialHarness(harness, valSamples, rows, cols) : undefined;
     const r = trainSpatialHarness(harness, trainSamples, valSamples, { rows, cols, steps: a.steps, batch: a.batch, learningRate: a.lr, seed: 1, reportEvery: 250, progress: (l) => io.err(`${l}\n`) });
     const final = valSamples.length > 0 ? validateSpatialHarness(harness, valSamples, rows, cols) : undefined;
+    // Where a perfect risk's push would land in the risky regions: S_gt against the trained S (targetShare.ts).
+    const predicted = valSamples.length > 0 && a.riskTarget !== "collision" ? predictSensitivities(harness, valSamples, rows, cols) : undefined;
+    const share = predicted === undefined ? undefined : { sgt: targetShare(valSamples, rows, cols), predicted: targetShare(valSamples, rows, cols, (i) => predicted[i]!) };
     const commandLine = `drone-harness fit-harness ${args.join(" ")}`;
     await saveModel(a.out, harness, { scenario: a.scenario, seed: 1, notes: commandLine });
     const positives = (fs: readonly SpatialFlight[]): number => fs.reduce((s, f) => s + f.samples.reduce((t, x) => t + x.riskTarget.reduce((u, v) => u + v, 0), 0), 0);
@@ -124,11 +133,13 @@ export const command: CliCommand = {
       training: { steps: r.steps, finalLoss: r.finalLoss, curve: r.curve, elapsed_s: (performance.now() - t0) / 1000 - rolloutS },
       validationBefore: before,
       validation: final,
+      targetShare: share,
     };
     fs.mkdirSync(a.out, { recursive: true });
     fs.writeFileSync(path.join(a.out, "fit-harness.json"), `${JSON.stringify(meta, null, 2)}\n`);
     io.out(`fit-harness: ${harness.parameterCount()} parameters; rollouts ${JSON.stringify(meta.rollouts.train.outcomes)} train, ${JSON.stringify(meta.rollouts.val.outcomes)} val in ${rolloutS.toFixed(0)} s\n`);
     if (final !== undefined) io.out(`  validation: risk AP ${final.riskAp.toFixed(3)} (${before?.riskAp.toFixed(3) ?? "NaN"} before), ${final.positiveRegions} positive regions of ${final.samples} samples; S mse ${final.sMse.toFixed(4)} (${before?.sMse.toFixed(4) ?? "NaN"} before)\n`);
+    if (share !== undefined) io.out(`  ${formatTargetShare(share.sgt, "S_gt")}\n  ${formatTargetShare(share.predicted, "trained S")}\n`);
     io.out(`  model: ${path.join(a.out, "spatial_harness.model.json")}\n`);
     return 0;
   },

@@ -13,7 +13,11 @@
  *    structure the drone would reach within the planner's horizon (time to contact under 3 s,
  *    12 control steps, or under 12 m) if it held its course, whatever this flight then did;
  *    "wire-contact": the same with wire pixels only (label "wire", the simulator's CLASS_WIRE), so crowns,
- *    branches and trunks within the horizon do not make a region risky.
+ *    branches and trunks within the horizon do not make a region risky;
+ *    "wire-gap": the wire-contact cells that the student's own, uncorrected near-threat output
+ *    leaves unflagged (probability < WIRE_GAP_FLAG, the planner's flag level): the gaps along near
+ *    wires that the thirteenth session's error decomposition traced the collisions to (mending
+ *    them from the truth took the round-2 student's val collisions from 10 / 17 % to 0 / 0 %).
  * Pure: environments come from the caller; no files.
  */
 import { SGT_EPSILON } from "../diagnostics/constants";
@@ -45,6 +49,8 @@ export type SpatialSample = {
   near: Uint8Array;
   /** Risk target per region (0/1), filled when the flight ends. */
   riskTarget: Uint8Array;
+  /** With a contact-type target: the cells (0/1) that made their regions risky. */
+  targetCells?: Uint8Array;
   /** With `policy` (the PPO ablation): the draws of this decision and their return. */
   policy?: PolicyRecord;
 };
@@ -76,16 +82,34 @@ export type SpatialRolloutOptions = {
   policy?: RiskPolicyOptions;
 };
 
-export type RiskTarget = "collision" | "contact" | "wire-contact";
+export type RiskTarget = "collision" | "contact" | "wire-contact" | "wire-gap";
+
+/** A cell the planner reads as flagged: near-threat probability at least this (the flag level of the thirteenth session's attribution). */
+export const WIRE_GAP_FLAG = 0.5;
 
 /** The wire label of the visible-pixel masks (the label masks share DETECTION_CLASSES' ids). */
 const WIRE_LABEL = DETECTION_CLASSES.indexOf("wire");
 
 /** Mask pixels of the wire class kept, all others 0 (the "wire-contact" target). */
-export function wireOnly(mask: Uint8Array, out = new Uint8Array(mask.length)): Uint8Array {
+export function wireOnly(mask: Uint8Array, out: Uint8Array = new Uint8Array(mask.length)): Uint8Array {
   return classOnly(mask, WIRE_LABEL, out);
 }
 
+
+/** The "wire-gap" cells: near wire cells (0/1) whose near-threat probability is under WIRE_GAP_FLAG. */
+export function wireGapCells(nearWire: ArrayLike<number>, threat: ArrayLike<number>, out: Uint8Array = new Uint8Array(nearWire.length)): Uint8Array {
+  if (threat.length !== nearWire.length || out.length !== nearWire.length) throw new RangeError(`wireGapCells: near ${nearWire.length}, threat ${threat.length}, out ${out.length} cells`);
+  for (let c = 0; c < nearWire.length; c++) out[c] = nearWire[c] === 1 && threat[c]! < WIRE_GAP_FLAG ? 1 : 0;
+  return out;
+}
+
+/** The cells making their regions risky under a contact-type target (undefined for "collision"); before S_gt overwrites the detector's outputs. */
+function contactCells(target: RiskTarget, near: Uint8Array, truth: { visibleMask: Uint8Array; depth: Float32Array }, wires: Uint8Array, grid: { width: number; height: number }, speed: number, threat: () => Float32Array): Uint8Array | undefined {
+  if (target === "collision") return undefined;
+  if (target === "contact") return near;
+  const nearWire = nearThreatCells(wireOnly(truth.visibleMask, wires), truth.depth, { ...grid, cell_px: DETECTOR_CELL_PX }, speed);
+  return target === "wire-gap" ? wireGapCells(nearWire, threat(), nearWire) : nearWire;
+}
 
 /** Flies one rollout flight and returns its recorded samples. */
 export function flySpatialRollout(env: DroneEnvironment, options: SpatialRolloutOptions): SpatialFlight {
@@ -142,12 +166,12 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
         ...(sampler?.last === undefined ? {} : { policy: sampler.last }),
       };
       if (sample.features.length !== cells * HARNESS_CELL_CHANNELS) throw new Error(`features length ${sample.features.length}, expected ${cells * HARNESS_CELL_CHANNELS}`);
+      const contact = contactCells(options.riskTarget ?? "collision", sample.near, truth, wires, env, harness.rates[2]!, () => det.threat);
+      if (contact !== undefined) {
+        sample.targetCells = Uint8Array.from(contact);
+        for (let c = 0; c < cells; c++) if (contact[c] === 1) sample.riskTarget[regionOfCell(c, cols)] = 1;
+      }
       sensitivityGroundTruth(det, rgb, width, height, harness, env, eps, warped, base, sample.sgt);
-      const contact =
-        options.riskTarget === "contact" ? sample.near
-        : options.riskTarget === "wire-contact" ? nearThreatCells(wireOnly(truth.visibleMask, wires), truth.depth, { width, height, cell_px: DETECTOR_CELL_PX }, harness.rates[2]!)
-        : undefined;
-      if (contact !== undefined) for (let c = 0; c < cells; c++) if (contact[c] === 1) sample.riskTarget[regionOfCell(c, cols)] = 1;
       samples.push(sample);
     }
     const ev = env.step(action);

@@ -89,6 +89,18 @@ export function validateSpatialHarness(harness: SpatialHarness, samples: readonl
   return { samples: samples.length, positiveRegions: labels.filter((l) => l === 1).length, riskAp: averagePrecision({ scores, labels }), sMse: n === 0 ? NaN : se / n };
 }
 
+/** The harness's predicted S for every sample (NUM_SENSITIVITY_DIMS per cell), in batches of 64. */
+export function predictSensitivities(harness: SpatialHarness, samples: readonly SpatialSample[], rows: number, cols: number): Float32Array[] {
+  const out: Float32Array[] = [];
+  const per = rows * cols * NUM_SENSITIVITY_DIMS;
+  for (let i = 0; i < samples.length; i += 64) {
+    const part = samples.slice(i, i + 64);
+    const s = tf.tidy(() => harness.forwardTensors(stackSamples(part, rows, cols).x).sensitivity.dataSync() as Float32Array);
+    for (let k = 0; k < part.length; k++) out.push(s.slice(k * per, (k + 1) * per));
+  }
+  return out;
+}
+
 export function trainSpatialHarness(harness: SpatialHarness, train: readonly SpatialSample[], val: readonly SpatialSample[], o: SpatialTrainOptions): SpatialTrainResult {
   if (train.length === 0) throw new RangeError("trainSpatialHarness: no training samples");
   let pos = 0;

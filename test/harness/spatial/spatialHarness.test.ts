@@ -15,7 +15,7 @@ import { probabilitiesFromLogits } from "../../../src/harness/runtime/DetectorRu
 import { SpatialHarnessRuntime } from "../../../src/harness/runtime/SpatialHarnessRuntime";
 import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, SpatialHarness, spatialWorkspace, type SpatialHarnessWeights } from "../../../src/harness/spatial/SpatialHarness";
 import { applySpatialDelta, spatialDelta } from "../../../src/harness/spatial/spatialCorrection";
-import { flySpatialRollout, wireOnly, type RiskTarget } from "../../../src/harness/spatial/spatialRollouts";
+import { flySpatialRollout, WIRE_GAP_FLAG, wireGapCells, wireOnly, type RiskTarget } from "../../../src/harness/spatial/spatialRollouts";
 import { trainSpatialHarness } from "../../../src/harness/spatial/trainSpatialHarness";
 import { warpCamera, warpImage } from "../../../src/harness/spatial/warp";
 import { makeNavigation } from "../../../src/control/navigation";
@@ -379,6 +379,32 @@ describe("risk targets (fake environment)", () => {
     expect(targets(new BranchEnvironment(0), "contact")).toEqual(wires);
     expect(targets(new BranchEnvironment(0), "wire-contact").every((v) => v === 0)).toBe(true);
     detector.dispose();
+  });
+
+  it("the wire-gap target keeps the near wire cells the student leaves unflagged", () => {
+    expect(Array.from(wireGapCells([1, 1, 1, 0, 0], [0.1, WIRE_GAP_FLAG, 0.49, 0.1, 0.9]))).toEqual([1, 0, 1, 0, 0]);
+    expect(() => wireGapCells([1, 0], [0.1])).toThrow("wireGapCells: near 2, threat 1, out 2 cells");
+    // A student whose near-threat output is pinned (bias +-20 on its threat channel): flagging
+    // everything leaves no gap; flagging nothing leaves every near wire cell a gap.
+    const pinned = (bias: number): Teacher => {
+      const d = tinyDetector();
+      const b = d.trainableVariables().find((v) => v.name.endsWith("head/out/b"));
+      if (b === undefined) throw new Error("no head/out/b");
+      const values = Array.from(b.dataSync());
+      values[4] = bias;
+      b.assign(tf.tensor1d(values));
+      return d;
+    };
+    const fly = (detector: Teacher, riskTarget: RiskTarget) => flySpatialRollout(new FakeEnvironment(0), { detector, recordEvery: 1, horizonSteps: 10, riskTarget }).samples;
+    const sure = pinned(20);
+    const blind = pinned(-20);
+    const contact = fly(blind, "wire-contact");
+    expect(contact.some((s) => s.riskTarget.some((v) => v === 1))).toBe(true);
+    expect(fly(blind, "wire-gap").map((s) => Array.from(s.targetCells ?? []))).toEqual(contact.map((s) => Array.from(s.targetCells ?? [])));
+    expect(fly(sure, "wire-gap").every((s) => s.riskTarget.every((v) => v === 0) && s.targetCells?.every((v) => v === 0))).toBe(true);
+    expect(fly(sure, "collision").every((s) => s.targetCells === undefined)).toBe(true);
+    sure.dispose();
+    blind.dispose();
   });
 });
 
