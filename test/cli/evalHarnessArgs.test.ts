@@ -23,6 +23,8 @@ describe("eval --harness --rows", () => {
     expect(parseEvalHarnessArgs(["--scenario", "default", "--rows", "coevo_student_off,coevo_student_oracle", "--region-clip", "2"])).toMatchObject({ rows: ["coevo_student_off", "coevo_student_oracle"], regionClip: 2 });
     expect(HARNESS_PAIRS).toContainEqual(["coevo_student_oracle", "coevo_student_off"]);
     expect(HARNESS_PAIRS).toContainEqual(["bc_student_oracle", "bc_student"]);
+    expect(DEFAULT_HARNESS_ROWS).not.toContain("coevo_student_gap_oracle");
+    expect(HARNESS_PAIRS).toContainEqual(["coevo_student_gap_oracle", "coevo_student_off"]);
   });
 });
 

@@ -18,7 +18,7 @@ import { FULL_CONFIG } from "../../harness/training/trainConfig";
 import { intArg, numberArg, valueArg } from "../args";
 import { UsageError, type CliIO } from "../CliCommand";
 
-export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off", "coevo_student_action_formula", "bc_student_oracle", "coevo_student_oracle", "coevo_student_fill", "coevo_student_fill_wire", "coevo_student_clean", "coevo_student_linefill", "coevo_student_linefill2", "coevo_student_linegate", "coevo_student_wiregate"] as const;
+export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off", "coevo_student_action_formula", "bc_student_oracle", "coevo_student_oracle", "coevo_student_fill", "coevo_student_fill_wire", "coevo_student_clean", "coevo_student_linefill", "coevo_student_linefill2", "coevo_student_linegate", "coevo_student_wiregate", "coevo_student_gap_oracle"] as const;
 /** Rows flown unless --rows names them (the literal action formula costs 3 extra detector passes per decision). */
 export const DEFAULT_HARNESS_ROWS: readonly HarnessRowName[] = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off"];
 export type HarnessRowName = (typeof HARNESS_ROWS)[number];
@@ -37,6 +37,7 @@ export const HARNESS_PAIRS: readonly [HarnessRowName, HarnessRowName][] = [
   ["coevo_student_linefill2", "coevo_student_off"],
   ["coevo_student_linegate", "coevo_student_off"],
   ["coevo_student_wiregate", "coevo_student_off"],
+  ["coevo_student_gap_oracle", "coevo_student_off"],
 ];
 
 export type EvalHarnessArgs = {
@@ -132,6 +133,8 @@ function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
     case "coevo_student_linegate": return { ...coevo, apply: false, lineFill: { fraction: 0.2, gain: 2, floor: 0.3 } };
     // The same gate with the segment means taken on the wire-class probabilities: only wires are completed.
     case "coevo_student_wiregate": return { ...coevo, apply: false, lineFill: { fraction: 0.2, gain: 2, floor: 0.3, wireOnly: true } };
+    // The harness's own correction with a perfect risk: r from the truth's wire-gap regions, S, lambda and clip the harness's (not a harness).
+    case "coevo_student_gap_oracle": return { ...coevo, apply: true, target: "gap-risk" };
   }
 }
 

@@ -121,3 +121,13 @@ export function nearThreatCells(
   }
   return labels;
 }
+
+/** A cell the planner reads as flagged: near-threat probability at least this (the flag level of the thirteenth session's strike attribution). */
+export const WIRE_GAP_FLAG = 0.5;
+
+/** The "wire-gap" cells: near wire cells (0/1) whose near-threat probability is under WIRE_GAP_FLAG (the gaps the truth fill mended). */
+export function wireGapCells(nearWire: ArrayLike<number>, threat: ArrayLike<number>, out: Uint8Array = new Uint8Array(nearWire.length)): Uint8Array {
+  if (threat.length !== nearWire.length || out.length !== nearWire.length) throw new RangeError(`wireGapCells: near ${nearWire.length}, threat ${threat.length}, out ${out.length} cells`);
+  for (let c = 0; c < nearWire.length; c++) out[c] = nearWire[c] === 1 && threat[c]! < WIRE_GAP_FLAG ? 1 : 0;
+  return out;
+}

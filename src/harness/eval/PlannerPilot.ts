@@ -20,7 +20,7 @@ import { DETECTOR_OUTPUTS_PER_CELL } from "../spatial/spatialFeatures";
 import { warpImage } from "../spatial/warp";
 import { DELTA_NORM_MAX } from "../correction/constants";
 import { SGT_EPSILON } from "../diagnostics/constants";
-import { classOnly, nearThreatCells } from "./CellLabels";
+import { classOnly, nearThreatCells, wireGapCells } from "./CellLabels";
 import { lineSupport } from "./lineSupport";
 import type { FrameTruth, Pilot } from "./flyClosedLoop";
 
@@ -87,8 +87,12 @@ export type TruthMix = "fill" | "fill-wire" | "clean";
  * goes to those cells, split evenly: each of a region's k near cells gets regionClip / sqrt(k) on
  * its near-threat logit (||delta_region||_2 = regionClip). The harness still runs (its trace is
  * kept); its own delta and the texture rule are not applied.
+ * "gap-risk" (fourteenth session): the harness's own correction (its S, lambda, clip and texture
+ * rule) with only its region risk replaced by the truth's: r = 1 on the regions holding a wire-gap
+ * cell (a near wire cell the student leaves unflagged; CellLabels.wireGapCells), 0 elsewhere. It
+ * separates the two halves of the harness: a perfect risk with the harness's own S and clip.
  */
-export type HarnessTarget = "detections" | "actions" | "oracle";
+export type HarnessTarget = "detections" | "actions" | "oracle" | "gap-risk";
 
 /** Counts of the literal action-logit formula over the decisions of a pilot ("actions" target). */
 export type ActionFormulaCounts = {
@@ -115,6 +119,8 @@ export class PlannerPilot implements Pilot {
   private filled = new Float32Array(0);
   private wireProbs = new Float32Array(0);
   private wireMask = new Uint8Array(0);
+  private gapCells = new Uint8Array(0);
+  private gapRegions = new Float32Array(0);
   private runtime: DetectorRuntime | undefined;
   private harness: SpatialHarnessRuntime | undefined;
   private lastHarness: SpatialStepInfo | undefined;
@@ -126,7 +132,8 @@ export class PlannerPilot implements Pilot {
     options: Partial<PlannerOptions> = {},
   ) {
     this.planner = new LocalPlanner(options);
-    this.needsTruth = source.type === "oracle" || (source.type === "detector" && (source.harness?.target === "oracle" || source.truthMix !== undefined));
+    const truthTarget = source.type === "detector" && (source.harness?.target === "oracle" || source.harness?.target === "gap-risk");
+    this.needsTruth = source.type === "oracle" || truthTarget || (source.type === "detector" && source.truthMix !== undefined);
     this.needsImage = source.type !== "oracle";
     // Checks the detector's outputs now rather than at the first frame.
     if (source.type === "detector") this.runtime = new DetectorRuntime(source.detector, DETECTOR_CELL_PX, DETECTOR_CELL_PX);
@@ -205,6 +212,20 @@ export class PlannerPilot implements Pilot {
     this.threat = this.oracleThreat;
   }
 
+  /** The "gap-risk" target: 1 on the regions holding a near wire cell the student's own threat leaves under the flag level. */
+  private markGapRegions(truth: FrameTruth | undefined, env: DroneEnvironment, rows: number, cols: number): void {
+    if (truth === undefined) throw new Error("the gap-risk target needs the frame's ground truth (render it when the pilot's needsTruth is set)");
+    const n = rows * cols;
+    if (this.gapCells.length !== n) this.gapCells = new Uint8Array(n);
+    if (this.gapRegions.length !== n / (REGION_CELLS * REGION_CELLS)) this.gapRegions = new Float32Array(n / (REGION_CELLS * REGION_CELLS));
+    if (this.wireMask.length !== truth.visibleMask.length) this.wireMask = new Uint8Array(truth.visibleMask.length);
+    const wires = classOnly(truth.visibleMask, WIRE_CLASS, this.wireMask);
+    nearThreatCells(wires, truth.depth, { width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX }, this.nav.forwardSpeed_m_s, undefined, this.gapCells);
+    wireGapCells(this.gapCells, (this.runtime as DetectorRuntime).threat, this.gapCells);
+    this.gapRegions.fill(0);
+    for (let i = 0; i < n; i++) if (this.gapCells[i] === 1) this.gapRegions[regionOfCell(i, cols)] = 1;
+  }
+
   /** LineFill: the grid the planner reads, gaps along straight structures raised. */
   private fillLines(fill: LineFill, rows: number, cols: number): void {
     if (this.filled.length !== rows * cols) this.filled = new Float32Array(rows * cols);
@@ -259,7 +280,9 @@ export class PlannerPilot implements Pilot {
         }
         const h = this.source.harness;
         if (h !== undefined && (this.harness === undefined || this.harness.width !== env.width || this.harness.height !== env.height)) {
-          this.harness = new SpatialHarnessRuntime(h.model, env.width, env.height, h.options);
+          // "gap-risk": the harness's risk replaced in place by the truth's regions (gapRegions, set before each step).
+          const options = h.target === "gap-risk" ? { ...h.options, riskPolicy: (risk: Float32Array) => risk.set(this.gapRegions) } : h.options;
+          this.harness = new SpatialHarnessRuntime(h.model, env.width, env.height, options);
         }
         // Probabilities nobody reads are not computed; every reader here goes through the getters.
         this.runtime.deferProbabilities = true;
@@ -276,9 +299,10 @@ export class PlannerPilot implements Pilot {
             this.runtime.infer(rgb, this.harness.grey);
             this.harness.prepareFromGrey(this.nav, env.time_s);
           } else this.runtime.infer(rgb);
+          if (h.target === "gap-risk") this.markGapRegions(truth, env, rows, cols);
           this.lastHarness = this.harness.step(this.runtime.logits, rgb, this.nav, env.time_s);
           // The uncorrected probabilities are computed only where the planner reads them.
-          const corrects = h.apply && (h.target ?? "detections") === "detections";
+          const corrects = h.apply && (h.target === undefined || h.target === "detections" || h.target === "gap-risk");
           if (!corrects) this.threat = this.runtime.threat;
           if (h.target === "oracle") {
             if (truth === undefined) throw new Error("the oracle correction needs the frame's ground truth (render it when the pilot's needsTruth is set)");

@@ -15,14 +15,14 @@
  *    "wire-contact": the same with wire pixels only (label "wire", the simulator's CLASS_WIRE), so crowns,
  *    branches and trunks within the horizon do not make a region risky;
  *    "wire-gap": the wire-contact cells that the student's own, uncorrected near-threat output
- *    leaves unflagged (probability < WIRE_GAP_FLAG, the planner's flag level): the gaps along near
+ *    leaves unflagged (probability < WIRE_GAP_FLAG, the planner's flag level; CellLabels.ts): the gaps along near
  *    wires that the thirteenth session's error decomposition traced the collisions to (mending
  *    them from the truth took the round-2 student's val collisions from 10 / 17 % to 0 / 0 %).
  * Pure: environments come from the caller; no files.
  */
 import { SGT_EPSILON } from "../diagnostics/constants";
 import type { DroneEnvironment } from "../data/DroneEnvironment";
-import { classOnly, nearThreatCells } from "../eval/CellLabels";
+import { classOnly, nearThreatCells, wireGapCells } from "../eval/CellLabels";
 import type { FlightOutcome } from "../eval/FlightMetrics";
 import { PlannerPilot } from "../eval/PlannerPilot";
 import type { Teacher } from "../models/Teacher";
@@ -84,8 +84,6 @@ export type SpatialRolloutOptions = {
 
 export type RiskTarget = "collision" | "contact" | "wire-contact" | "wire-gap";
 
-/** A cell the planner reads as flagged: near-threat probability at least this (the flag level of the thirteenth session's attribution). */
-export const WIRE_GAP_FLAG = 0.5;
 
 /** The wire label of the visible-pixel masks (the label masks share DETECTION_CLASSES' ids). */
 const WIRE_LABEL = DETECTION_CLASSES.indexOf("wire");
@@ -95,13 +93,6 @@ export function wireOnly(mask: Uint8Array, out: Uint8Array = new Uint8Array(mask
   return classOnly(mask, WIRE_LABEL, out);
 }
 
-
-/** The "wire-gap" cells: near wire cells (0/1) whose near-threat probability is under WIRE_GAP_FLAG. */
-export function wireGapCells(nearWire: ArrayLike<number>, threat: ArrayLike<number>, out: Uint8Array = new Uint8Array(nearWire.length)): Uint8Array {
-  if (threat.length !== nearWire.length || out.length !== nearWire.length) throw new RangeError(`wireGapCells: near ${nearWire.length}, threat ${threat.length}, out ${out.length} cells`);
-  for (let c = 0; c < nearWire.length; c++) out[c] = nearWire[c] === 1 && threat[c]! < WIRE_GAP_FLAG ? 1 : 0;
-  return out;
-}
 
 /** The cells making their regions risky under a contact-type target (undefined for "collision"); before S_gt overwrites the detector's outputs. */
 function contactCells(target: RiskTarget, near: Uint8Array, truth: { visibleMask: Uint8Array; depth: Float32Array }, wires: Uint8Array, grid: { width: number; height: number }, speed: number, threat: () => Float32Array): Uint8Array | undefined {

@@ -10,6 +10,7 @@ import { actionFormulaDelta } from "../../../src/harness/spatial/actionFormula";
 import { NUM_SENSITIVITY_DIMS, SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
 import { makeNavigation, movedNavigation } from "../../../src/control/navigation";
 import { FakeEnvironment } from "../training/fakeEnvironment";
+import { pinnedThreatDetector } from "./pinnedDetector";
 
 const splitOf = (seed: number): Split => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
 const J = NUM_SENSITIVITY_DIMS;
@@ -167,5 +168,59 @@ describe("PlannerPilot with the oracle correction (the spatial form's upper boun
     expect(raised).toBeGreaterThan(0);
     detector.dispose();
     harness.dispose();
+  });
+});
+
+describe("PlannerPilot with the gap-risk target (the harness's own correction with a perfect risk)", () => {
+  // FakeEnvironment's structure is a wire (mask class 1): with a blind student every near cell is a gap.
+  const fly = (bias: number) => {
+    const detector = pinnedThreatDetector(bias, 4);
+    const harness = new SpatialHarness({ seed: 6 });
+    const off = new PlannerPilot({ type: "detector", detector, harness: { model: harness, apply: false } });
+    const gap = new PlannerPilot({ type: "detector", detector, harness: { model: harness, apply: true, target: "gap-risk", options: { regionClip: 2 } } });
+    const env = new FakeEnvironment(8);
+    const rgb = new Uint8Array(64 * 64 * 3);
+    const truth = { mask: new Uint8Array(64 * 64), visibleMask: new Uint8Array(64 * 64), depth: new Float32Array(64 * 64) };
+    const state = new Float32Array(STATE_DIM);
+    expect(gap.needsTruth).toBe(true);
+    expect(() => gap.act(rgb, state, env)).toThrow("ground truth");
+    const frames: { risk: number[]; nearRegions: number[]; changedOutside: number; changedInside: number }[] = [];
+    for (let step = 0; step < 8; step++) {
+      env.render(rgb, truth.mask, truth);
+      const action = off.act(rgb, state, env);
+      gap.act(rgb, state, env, truth);
+      const near = nearThreatCells(truth.visibleMask, truth.depth, { width: 64, height: 64, cell_px: 8 }, makeNavigation().forwardSpeed_m_s);
+      // 8 x 8 cells = 2 x 2 regions of 4 x 4 cells.
+      const region = (i: number) => Math.floor(Math.floor(i / 8) / 4) * 2 + Math.floor((i % 8) / 4);
+      const nearRegions = [0, 0, 0, 0];
+      near.forEach((v, i) => v === 1 && (nearRegions[region(i)] = 1));
+      let changedOutside = 0;
+      let changedInside = 0;
+      for (let i = 0; i < 64; i++) {
+        if (gap.lastThreat[i] === off.lastThreat[i]) continue;
+        if (nearRegions[region(i)] === 1) changedInside++;
+        else changedOutside++;
+      }
+      frames.push({ risk: Array.from(gap.harnessRuntime!.risk), nearRegions, changedOutside, changedInside });
+      if (env.step(action).type !== "running") break;
+    }
+    detector.dispose();
+    harness.dispose();
+    return frames;
+  };
+
+  it("replaces the harness's risk by the regions holding a near wire cell the student leaves unflagged, and corrects only there", () => {
+    const blind = fly(-20);
+    expect(blind.some((f) => f.nearRegions.some((v) => v === 1))).toBe(true);
+    for (const f of blind) {
+      expect(f.risk).toEqual(f.nearRegions);
+      expect(f.changedOutside).toBe(0);
+    }
+    expect(blind.some((f) => f.changedInside > 0)).toBe(true);
+    // A student that flags everything leaves no gap: no region is risky and nothing changes.
+    for (const f of fly(20)) {
+      expect(f.risk.every((r) => r === 0)).toBe(true);
+      expect(f.changedInside + f.changedOutside).toBe(0);
+    }
   });
 });

@@ -15,11 +15,13 @@ import { probabilitiesFromLogits } from "../../../src/harness/runtime/DetectorRu
 import { SpatialHarnessRuntime } from "../../../src/harness/runtime/SpatialHarnessRuntime";
 import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, SpatialHarness, spatialWorkspace, type SpatialHarnessWeights } from "../../../src/harness/spatial/SpatialHarness";
 import { applySpatialDelta, spatialDelta } from "../../../src/harness/spatial/spatialCorrection";
-import { flySpatialRollout, WIRE_GAP_FLAG, wireGapCells, wireOnly, type RiskTarget } from "../../../src/harness/spatial/spatialRollouts";
+import { flySpatialRollout, wireOnly, type RiskTarget } from "../../../src/harness/spatial/spatialRollouts";
+import { WIRE_GAP_FLAG, wireGapCells } from "../../../src/harness/eval/CellLabels";
 import { trainSpatialHarness } from "../../../src/harness/spatial/trainSpatialHarness";
 import { warpCamera, warpImage } from "../../../src/harness/spatial/warp";
 import { makeNavigation } from "../../../src/control/navigation";
 import { FakeEnvironment } from "../training/fakeEnvironment";
+import { pinnedThreatDetector } from "./pinnedDetector";
 
 const splitOf = (seed: number): Split => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
 const tinyDetector = (seed = 1): Teacher => new Teacher({ channels: [4, 4, 4], headHidden: 4, seed, threatLogit: true });
@@ -386,18 +388,9 @@ describe("risk targets (fake environment)", () => {
     expect(() => wireGapCells([1, 0], [0.1])).toThrow("wireGapCells: near 2, threat 1, out 2 cells");
     // A student whose near-threat output is pinned (bias +-20 on its threat channel): flagging
     // everything leaves no gap; flagging nothing leaves every near wire cell a gap.
-    const pinned = (bias: number): Teacher => {
-      const d = tinyDetector();
-      const b = d.trainableVariables().find((v) => v.name.endsWith("head/out/b"));
-      if (b === undefined) throw new Error("no head/out/b");
-      const values = Array.from(b.dataSync());
-      values[4] = bias;
-      b.assign(tf.tensor1d(values));
-      return d;
-    };
     const fly = (detector: Teacher, riskTarget: RiskTarget) => flySpatialRollout(new FakeEnvironment(0), { detector, recordEvery: 1, horizonSteps: 10, riskTarget }).samples;
-    const sure = pinned(20);
-    const blind = pinned(-20);
+    const sure = pinnedThreatDetector(20);
+    const blind = pinnedThreatDetector(-20);
     const contact = fly(blind, "wire-contact");
     expect(contact.some((s) => s.riskTarget.some((v) => v === 1))).toBe(true);
     expect(fly(blind, "wire-gap").map((s) => Array.from(s.targetCells ?? []))).toEqual(contact.map((s) => Array.from(s.targetCells ?? [])));
