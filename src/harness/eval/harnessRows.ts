@@ -13,7 +13,7 @@
  * frame-by-frame trace around it, and McNemar's exact test on the discordant pairs.
  */
 import { ACTIONS, NUM_DETECTION_CLASSES } from "../actions";
-import { DELTA_NORM_MAX } from "../correction/constants";
+import { DELTA_NORM_MAX, DELTA_RUNAWAY } from "../correction/constants";
 import type { EnvironmentFactory } from "../data/DroneEnvironment";
 import { SeedSource, type Split, type SplitOf } from "../data/SeedSplit";
 import { STATE_DIM } from "../models/stateVector";
@@ -257,6 +257,24 @@ export function rowProgress(condition: string, row: HarnessRow, seeds: number, s
   return `eval --harness [${condition}] ${row.name}: collisions ${(100 * row.rates.collisionRate).toFixed(1)} %, success ${(100 * row.rates.successRate).toFixed(1)} %, wire AP approach ${row.apApproach.wire.toFixed(3)} (${row.frames.approach} frames) over ${seeds} ${split} seeds`;
 }
 
+/** How large the applied correction was over every decision of a row, and what the runaway alarm did to lambda. */
+export type CorrectionSummary = { decisions: number; maxDeltaP50: number; maxDeltaP90: number; lambdaP50: number; lambdaP10: number; aboveRunaway: number };
+
+/** From the rows' traces; undefined when no decision applied a correction (OFF rows, rows without a harness). */
+export function correctionSummary(flights: readonly ArmFlight[]): CorrectionSummary | undefined {
+  const deltas = flights.flatMap((f) => f.trace.map((s) => s.maxDelta));
+  if (!deltas.some((d) => d > 0)) return undefined;
+  const lambdas = flights.flatMap((f) => f.trace.map((s) => s.lambda));
+  return {
+    decisions: deltas.length,
+    maxDeltaP50: percentile(deltas, 50),
+    maxDeltaP90: percentile(deltas, 90),
+    lambdaP50: percentile(lambdas, 50),
+    lambdaP10: percentile(lambdas, 10),
+    aboveRunaway: deltas.filter((d) => d > DELTA_RUNAWAY).length / deltas.length,
+  };
+}
+
 const pct = formatPercent;
 const ci = formatInterval;
 const f3 = (x: number): string => (Number.isNaN(x) ? "NaN" : x.toFixed(3));
@@ -280,6 +298,12 @@ export function formatHarnessReport(report: HarnessEvalReport): string {
       for (const s of r.strikes) {
         lines.push(`- seed ${s.seed}: ${s.obstacle} at ${s.time_s.toFixed(2)} s, ${s.kind}; in view ${s.framesInView} of ${s.frames} frames, max threat ${s.maxThreat.toFixed(2)}, its cells flagged ${(100 * s.coverage).toFixed(0)} %, ${s.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame${s.firstFlagged_s === undefined ? "" : `, first flagged ${s.firstFlagged_s.toFixed(2)} s before`}; manoeuvres ${formatStrikeActions(s.actions)}`);
       }
+    }
+    for (const r of c.rows) {
+      const k = r.actionFormula === undefined ? correctionSummary(r.flights) : undefined;
+      if (k === undefined) continue;
+      lines.push("");
+      lines.push(`${r.name}: applied correction over ${k.decisions} decisions: max|delta| p50 ${f3(k.maxDeltaP50)}, p90 ${f3(k.maxDeltaP90)}; above the runaway level ${DELTA_RUNAWAY} in ${pct(k.aboveRunaway)}; lambda p50 ${f3(k.lambdaP50)}, p10 ${f3(k.lambdaP10)}`);
     }
     for (const r of c.rows) {
       const f = r.actionFormula;

@@ -8,7 +8,7 @@ import { initBackend } from "../../../src/harness/backend/initBackend";
 import type { RenderTruth } from "../../../src/harness/data/DroneEnvironment";
 import { CLASS_BRANCH, CLASS_POLE_TRUNK, CLASS_WIRE } from "../../../sim/World";
 import type { Split } from "../../../src/harness/data/SeedSplit";
-import { comparePaired, evaluateHarnessRows, formatHarnessReport, mcnemarExactP, type HarnessRow } from "../../../src/harness/eval/harnessRows";
+import { comparePaired, correctionSummary, evaluateHarnessRows, formatHarnessReport, mcnemarExactP, type HarnessRow } from "../../../src/harness/eval/harnessRows";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { DETECTOR_SIZES } from "../../../src/harness/training/detectorStage";
 import { probabilitiesFromLogits } from "../../../src/harness/runtime/DetectorRuntime";
@@ -357,6 +357,19 @@ describe("rollouts, harness training, paired rows (fake environment)", () => {
     expect(p.onOnlyCollisions).toEqual([]);
     expect(p.differing.map((d) => [d.seed, d.firstDifferentStep])).toEqual([[1, 2]]);
     expect(p.flightsWithDifferentDecisions).toBe(1);
+  });
+});
+
+describe("correctionSummary", () => {
+  it("summarises the applied correction: max|delta| percentiles, steps above the runaway level, lambda", () => {
+    const flight = (deltas: number[], lambdas: number[]) => ({
+      outcome: { type: "goal" as const, seed: 1, time_s: 1 },
+      trace: deltas.map((maxDelta, step) => ({ step, time_s: step / 4, action: 0, maxThreat: 0, maxRisk: 0, maxDelta, lambda: lambdas[step]! })),
+    });
+    const k = correctionSummary([flight([0, 0.2, 0.8, 1.0], [0.3, 0.3, 0.15, 0.15]), flight([0.55], [0.3])]);
+    expect(k).toEqual({ decisions: 5, maxDeltaP50: 0.55, maxDeltaP90: expect.closeTo(0.92, 6), lambdaP50: 0.3, lambdaP10: 0.15, aboveRunaway: 0.4 });
+    // An OFF arm applies nothing: no summary.
+    expect(correctionSummary([flight([0, 0], [0.3, 0.3])])).toBeUndefined();
   });
 });
 
