@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fourteenth session: pairs the wire-gap harness's val strikes (docs/results/eval-harness-gap-clip{2,4}-val-60.txt,
+# Fourteenth session: pairs the wire-gap harness's val strikes (docs/results/eval-harness-gap-clip{2,4,8}-val-60.txt,
 # --attribute-strikes) with the round-2 student OFF's on the same 60 val seeds. OFF's collision seeds are read from
 # docs/results/eval-truth-mix-r2-val-60.txt: its fill_wire row had no collision, so that pair's "only OFF" list is every
 # OFF collision (checked below). McNemar exact, per condition and over both. Run from the repository root after npm run build.
@@ -26,7 +26,7 @@ function strikes(file) {
   }
   return out;
 }
-for (const clip of [2, 4]) {
+for (const clip of [2, 4, 8]) {
   const on = strikes(`docs/results/eval-harness-gap-clip${clip}-val-60.txt`);
   let a = 0, b = 0;
   for (const c of ["nominal", "perturbed"]) {
