@@ -1,9 +1,9 @@
 // Pairs the wire/branch strikes of two rows flown with `eval --harness --attribute-strikes` on the same seeds, per
 // condition and over both, McNemar exact (fourteenth session; the thirteenth's linegate-pairing.sh made general).
-// Usage, from the repository root after npm run build: node docs/results/strike-pairing.js A.txt rowA B.txt rowB
+// Usage, from the repository root after npm run build: node docs/results/strike-pairing.js A.txt rowA B.txt rowB [nameA nameB]
 const fs = require("fs");
 const { mcnemarExactP } = require("../../dist/src/harness/eval/harnessRows");
-const [fileA, rowA, fileB, rowB] = process.argv.slice(2);
+const [fileA, rowA, fileB, rowB, nameA = rowA, nameB = rowB] = process.argv.slice(2);
 if (rowB === undefined) throw new Error("usage: node docs/results/strike-pairing.js A.txt rowA B.txt rowB");
 // Strike seeds per condition of one row, read from its "what the planner saw" block.
 function strikes(file, row) {
@@ -31,8 +31,8 @@ let onlyB = 0;
 for (const cond of ["nominal", "perturbed"]) {
   const x = [...a[cond]].filter((s) => !b[cond].has(s)).sort((p, q) => p - q);
   const y = [...b[cond]].filter((s) => !a[cond].has(s)).sort((p, q) => p - q);
-  console.log(`${cond}: ${rowA} ${a[cond].size} strikes, ${rowB} ${b[cond].size}; only ${rowA} ${x.length} [${x.join(", ")}], only ${rowB} ${y.length} [${y.join(", ")}]; McNemar exact p = ${mcnemarExactP(x.length, y.length).toFixed(3)}`);
+  console.log(`${cond}: ${nameA} ${a[cond].size} strikes, ${nameB} ${b[cond].size}; only ${nameA} ${x.length} [${x.join(", ")}], only ${nameB} ${y.length} [${y.join(", ")}]; McNemar exact p = ${mcnemarExactP(x.length, y.length).toFixed(3)}`);
   onlyA += x.length;
   onlyB += y.length;
 }
-console.log(`both conditions: only ${rowA} ${onlyA}, only ${rowB} ${onlyB}; McNemar exact p = ${mcnemarExactP(onlyA, onlyB).toFixed(3)}`);
+console.log(`both conditions: only ${nameA} ${onlyA}, only ${nameB} ${onlyB}; McNemar exact p = ${mcnemarExactP(onlyA, onlyB).toFixed(3)}`);

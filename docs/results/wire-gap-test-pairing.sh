@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 echo "# wire-gap harness (clip 8) vs OFF"
-node docs/results/strike-pairing.js docs/results/eval-harness-gap-clip8-test-100.txt coevo_student_harness docs/results/eval-strikes-r2-test-100.txt coevo_student_off
+node docs/results/strike-pairing.js docs/results/eval-harness-gap-clip8-test-100.txt coevo_student_harness docs/results/eval-strikes-r2-test-100.txt coevo_student_off wire-gap-clip8 OFF
 echo "# wire-gap harness (clip 8) vs harness-r2 (clip 2)"
-node docs/results/strike-pairing.js docs/results/eval-harness-gap-clip8-test-100.txt coevo_student_harness docs/results/eval-strikes-r2-test-100.txt coevo_student_harness
+node docs/results/strike-pairing.js docs/results/eval-harness-gap-clip8-test-100.txt coevo_student_harness docs/results/eval-strikes-r2-test-100.txt coevo_student_harness wire-gap-clip8 harness-r2
