@@ -84,7 +84,6 @@ export type SpatialRolloutOptions = {
 
 export type RiskTarget = "collision" | "contact" | "wire-contact" | "wire-gap";
 
-
 /** The wire label of the visible-pixel masks (the label masks share DETECTION_CLASSES' ids). */
 const WIRE_LABEL = DETECTION_CLASSES.indexOf("wire");
 
@@ -92,7 +91,6 @@ const WIRE_LABEL = DETECTION_CLASSES.indexOf("wire");
 export function wireOnly(mask: Uint8Array, out: Uint8Array = new Uint8Array(mask.length)): Uint8Array {
   return classOnly(mask, WIRE_LABEL, out);
 }
-
 
 /** The cells making their regions risky under a contact-type target (undefined for "collision"); before S_gt overwrites the detector's outputs. */
 function contactCells(target: RiskTarget, near: Uint8Array, truth: { visibleMask: Uint8Array; depth: Float32Array }, wires: Uint8Array, grid: { width: number; height: number }, speed: number, threat: () => Float32Array): Uint8Array | undefined {
