@@ -122,6 +122,11 @@ export function nearThreatCells(
   return labels;
 }
 
+/** nearThreatCells of one class's visible pixels only (classOnly into `scratch`, a mask-sized buffer). */
+export function nearClassCells(visibleMask: Uint8Array, classId: number, depth: Float32Array, grid: GridSpec, forwardSpeed_m_s: number, scratch: Uint8Array, out?: Uint8Array): Uint8Array {
+  return nearThreatCells(classOnly(visibleMask, classId, scratch), depth, grid, forwardSpeed_m_s, undefined, out);
+}
+
 /** A cell the planner reads as flagged: near-threat probability at least this (the flag level of the thirteenth session's strike attribution). */
 export const WIRE_GAP_FLAG = 0.5;
 

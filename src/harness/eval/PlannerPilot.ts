@@ -15,12 +15,12 @@ import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
 import { SpatialHarnessRuntime, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { actionFormulaDelta } from "../spatial/actionFormula";
-import { NUM_SENSITIVITY_DIMS, REGION_CELLS, regionOfCell } from "../spatial/SpatialHarness";
+import { markRegions, NUM_SENSITIVITY_DIMS, REGION_CELLS, regionOfCell } from "../spatial/SpatialHarness";
 import { DETECTOR_OUTPUTS_PER_CELL } from "../spatial/spatialFeatures";
 import { warpImage } from "../spatial/warp";
 import { DELTA_NORM_MAX } from "../correction/constants";
 import { SGT_EPSILON } from "../diagnostics/constants";
-import { classOnly, nearThreatCells, wireGapCells } from "./CellLabels";
+import { nearClassCells, nearThreatCells, wireGapCells } from "./CellLabels";
 import { lineSupport } from "./lineSupport";
 import type { FrameTruth, Pilot } from "./flyClosedLoop";
 
@@ -219,11 +219,10 @@ export class PlannerPilot implements Pilot {
     if (this.gapCells.length !== n) this.gapCells = new Uint8Array(n);
     if (this.gapRegions.length !== n / (REGION_CELLS * REGION_CELLS)) this.gapRegions = new Float32Array(n / (REGION_CELLS * REGION_CELLS));
     if (this.wireMask.length !== truth.visibleMask.length) this.wireMask = new Uint8Array(truth.visibleMask.length);
-    const wires = classOnly(truth.visibleMask, WIRE_CLASS, this.wireMask);
-    nearThreatCells(wires, truth.depth, { width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX }, this.nav.forwardSpeed_m_s, undefined, this.gapCells);
+    nearClassCells(truth.visibleMask, WIRE_CLASS, truth.depth, { width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX }, this.nav.forwardSpeed_m_s, this.wireMask, this.gapCells);
     wireGapCells(this.gapCells, (this.runtime as DetectorRuntime).threat, this.gapCells);
     this.gapRegions.fill(0);
-    for (let i = 0; i < n; i++) if (this.gapCells[i] === 1) this.gapRegions[regionOfCell(i, cols)] = 1;
+    markRegions(this.gapCells, cols, this.gapRegions);
   }
 
   /** LineFill: the grid the planner reads, gaps along straight structures raised. */
@@ -246,12 +245,11 @@ export class PlannerPilot implements Pilot {
     const n = rows * cols;
     if (this.near.length !== n) this.near = new Uint8Array(n);
     if (this.mixed.length !== n) this.mixed = new Float32Array(n);
-    let mask = truth.visibleMask;
+    const grid = { width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX };
     if (mix === "fill-wire") {
-      if (this.wireMask.length !== mask.length) this.wireMask = new Uint8Array(mask.length);
-      mask = classOnly(mask, WIRE_CLASS, this.wireMask);
-    }
-    nearThreatCells(mask, truth.depth, { width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX }, this.nav.forwardSpeed_m_s, undefined, this.near);
+      if (this.wireMask.length !== truth.visibleMask.length) this.wireMask = new Uint8Array(truth.visibleMask.length);
+      nearClassCells(truth.visibleMask, WIRE_CLASS, truth.depth, grid, this.nav.forwardSpeed_m_s, this.wireMask, this.near);
+    } else nearThreatCells(truth.visibleMask, truth.depth, grid, this.nav.forwardSpeed_m_s, undefined, this.near);
     for (let i = 0; i < n; i++) {
       const t = this.threat[i]!;
       this.mixed[i] = mix === "clean" ? (this.near[i] === 1 ? t : 0) : this.near[i] === 1 ? 1 : t;

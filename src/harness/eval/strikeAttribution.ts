@@ -18,7 +18,7 @@
  * objects): another wire in view counts as seen.
  */
 import { ACTIONS, DETECTION_CLASSES, type ActionName } from "../actions";
-import { classOnly, nearThreatCells, type GridSpec } from "./CellLabels";
+import { nearClassCells, nearThreatCells, type GridSpec } from "./CellLabels";
 import type { FlightOutcome } from "./FlightMetrics";
 
 /**
@@ -64,7 +64,6 @@ export type StrikeAttribution = {
 const WIRE = DETECTION_CLASSES.indexOf("wire");
 const BRANCH = DETECTION_CLASSES.indexOf("branch");
 
-
 /** Reuses its buffers between frames of one grid. */
 export class SightRecorder {
   private readonly scratch: Uint8Array;
@@ -82,7 +81,7 @@ export class SightRecorder {
   sight(visibleMask: Uint8Array, depth: Float32Array, threat: ArrayLike<number>): StepSight {
     if (threat.length !== this.cells.length) throw new RangeError(`threat.length=${threat.length}, expected ${this.cells.length} grid cells`);
     const of = (classId: number): [number, number, number] => {
-      const near = nearThreatCells(classOnly(visibleMask, classId, this.scratch), depth, this.grid, 0, undefined, this.cells);
+      const near = nearClassCells(visibleMask, classId, depth, this.grid, 0, this.scratch, this.cells);
       let n = 0;
       let flagged = 0;
       let max = 0;

@@ -30,6 +30,12 @@ export const REGION_CELLS = 4;
 export function regionOfCell(c: number, cols: number): number {
   return Math.floor(Math.floor(c / cols) / REGION_CELLS) * (cols / REGION_CELLS) + Math.floor((c % cols) / REGION_CELLS);
 }
+
+/** Sets out[region] = 1 for every region of a `cols`-wide grid holding a cell with cells[c] === 1 (the others are left as they are). */
+export function markRegions(cells: ArrayLike<number>, cols: number, out: { [region: number]: number }): void {
+  for (let c = 0; c < cells.length; c++) if (cells[c] === 1) out[regionOfCell(c, cols)] = 1;
+}
+
 /** State dimensions of S: yaw (rad), pitch (rad), forward move (m). */
 export const SENSITIVITY_DIMS = ["yaw", "pitch", "forward"] as const;
 export const NUM_SENSITIVITY_DIMS = SENSITIVITY_DIMS.length;

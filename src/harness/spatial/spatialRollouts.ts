@@ -28,7 +28,7 @@ import { PlannerPilot } from "../eval/PlannerPilot";
 import type { Teacher } from "../models/Teacher";
 import { STATE_DIM } from "../models/stateVector";
 import { DETECTOR_CELL_PX } from "../runtime/DetectorRuntime";
-import { SpatialHarness, type SpatialHarnessWeights, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, regionOfCell } from "./SpatialHarness";
+import { SpatialHarness, type SpatialHarnessWeights, HARNESS_CELL_CHANNELS, markRegions, NUM_SENSITIVITY_DIMS, REGION_CELLS } from "./SpatialHarness";
 import { DETECTOR_OUTPUTS_PER_CELL } from "./spatialFeatures";
 import { warpImage, type ImaginedMotion } from "./warp";
 import { assignReturns, RiskSampler, type PolicyRecord, type RiskPolicyOptions } from "./riskSampling";
@@ -158,7 +158,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
       const contact = contactCells(options.riskTarget ?? "collision", sample.near, truth, wires, env, harness.rates[2]!, () => det.threat);
       if (contact !== undefined) {
         sample.targetCells = Uint8Array.from(contact);
-        for (let c = 0; c < cells; c++) if (contact[c] === 1) sample.riskTarget[regionOfCell(c, cols)] = 1;
+        markRegions(contact, cols, sample.riskTarget);
       }
       sensitivityGroundTruth(det, rgb, width, height, harness, env, eps, warped, base, sample.sgt);
       samples.push(sample);
@@ -171,7 +171,7 @@ export function flySpatialRollout(env: DroneEnvironment, options: SpatialRollout
   if (outcome.type === "collision" && (options.riskTarget ?? "collision") === "collision") {
     for (const s of samples) {
       if (step - s.step > horizon) continue;
-      for (let c = 0; c < cells; c++) if (s.near[c] === 1) s.riskTarget[regionOfCell(c, cols)] = 1;
+      markRegions(s.near, cols, s.riskTarget);
     }
   }
   if (options.policy !== undefined) assignReturns(samples, step, environmentReward({ type: outcome.type }).reward, options.policy.gamma);
