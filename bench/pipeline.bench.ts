@@ -51,8 +51,8 @@ async function harnessOverhead(print: (line: string) => void, frames: readonly U
   const { model } = coevo ? { model: (await loadTeacher(pair.detectorDir)).model } : await detector("student");
   const hdir = pair.harnessDir;
   const harness = fs.existsSync(path.join(hdir, "spatial_harness.model.json")) ? (await loadSpatialHarness(hdir)).model : new SpatialHarness();
-  const options = { regionClip: pair.regionClip };
-  print(`harness overhead: detector ${coevo ? pair.detectorDir : "models/pipeline/student"}, harness ${hdir}, region clip ${options.regionClip}`);
+  const options = { regionClip: pair.regionClip, runawayDelta: pair.lambdaAlarmDelta === 0 ? Infinity : pair.lambdaAlarmDelta };
+  print(`harness overhead: detector ${coevo ? pair.detectorDir : "models/pipeline/student"}, harness ${hdir}, region clip ${options.regionClip}, lambda alarm ${options.runawayDelta}`);
   const off = new PlannerPilot({ type: "detector", detector: model });
   const on = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, options, apply: true } });
   // The multi-process layout: the harness node computes the image side (grey, imagined frame,

@@ -60,7 +60,7 @@ import {
 } from "./common/models/studentOutputMsg";
 import { createLaunchedLifecycleNode, wireLifecycle } from "./common/ros/wireLifecycle";
 import { loadSpatialCorrector, type SpatialCorrection, type SpatialCorrector } from "./common/models/SpatialCorrector";
-import { DELTA_NORM_MAX } from "../src/harness/correction/constants";
+import { DELTA_NORM_MAX, DELTA_RUNAWAY } from "../src/harness/correction/constants";
 import { DEFAULT_PLANNER_OPTIONS } from "../src/control/LocalPlanner";
 
 export const HARNESS_TOPICS = {
@@ -116,6 +116,7 @@ function declareHarnessParams(node: RosNode) {
     modelDir: declareString(node, "model_dir", "models", "Folder with harness.model.json + harness.weights.bin (relative to the working directory)"),
     spatialDir: declareString(node, "spatial_harness_dir", "models/coevo/harness", "Folder with spatial_harness.model.json: the harness of the pipeline detector's cells (issue 13); missing: its cells pass through uncorrected"),
     regionClip: declareDouble(node, "region_clip", DELTA_NORM_MAX, "Bound on ||delta||_2 per region of 4x4 cells (spatial harness)", { from: 0.001, to: 100 }),
+    lambdaAlarmDelta: declareDouble(node, "lambda_alarm_delta", DELTA_RUNAWAY, "Runtime runaway alarm of the spatial harness: max|delta| above this for 3 steps halves lambda (0 = no alarm)", { from: 0, to: 100 }),
     imaginedRollout: declareBool(node, "imagined_rollout", false, "Fill the harness's rollout channels with optical-flow warps of the camera frame (src/vision); false: zero padding, as in training"),
     cameraPitchRad: declareDouble(node, "camera_pitch_rad", SIM_CAMERA_PITCH_RAD, "Downward pitch of the camera's optical axis from the body x axis, rad (gyro -> optical frame for the rollout's rotation compensation)", { from: -Math.PI / 2, to: Math.PI / 2 }),
     ...declareSensorStateParams(node),
@@ -260,7 +261,7 @@ class HarnessNode {
       height: p.height,
       cameraPitchRad: p.cameraPitchRad,
     });
-    this.spatial = await loadSpatialCorrector(p.spatialDir, { regionClip: p.regionClip, cameraPitch_rad: p.cameraPitchRad }, this.logger);
+    this.spatial = await loadSpatialCorrector(p.spatialDir, { regionClip: p.regionClip, runawayDelta: p.lambdaAlarmDelta === 0 ? Infinity : p.lambdaAlarmDelta, cameraPitch_rad: p.cameraPitchRad }, this.logger);
     this.cameraInfoReceived = false;
     this.pubs = {
       obstacles: node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, HARNESS_TOPICS.obstacles, { qos: QOS_DEFAULT }),

@@ -40,12 +40,12 @@ function trainingHint(dir: string): string {
 /** The pipeline detector the main job's perception nodes run (detector:=pipeline), under the model folder: the second co-evolution round's student (issue 13), as config/perception.yaml names it. */
 export const PIPELINE_DETECTOR_SUBDIR = path.join("coevo", "student-r2");
 
-export type ConfiguredPair = { detectorDir: string; harnessDir: string; regionClip: number; runawayDelta: number };
+export type ConfiguredPair = { detectorDir: string; harnessDir: string; regionClip: number; lambdaAlarmDelta: number; runawayDelta: number; runawayCount: number };
 
 /**
  * What `configDir` (config/, read by launch/nodes.launch.xml) gives the perception, harness and
- * safety nodes: the detector and spatial harness the nodes and `npm start` fly, the region clip,
- * and the safety node's hover level. A missing or mistyped entry is an error naming it.
+ * safety nodes: the detector and spatial harness the nodes and `npm start` fly, the region clip, the
+ * harness runtime's lambda alarm and the safety node's hover rule. A missing or mistyped entry is an error naming it.
  */
 export function configuredPair(configDir: string): ConfiguredPair {
   const value = (node: string, name: string): string | number => {
@@ -58,7 +58,9 @@ export function configuredPair(configDir: string): ConfiguredPair {
     detectorDir: String(value("perception", "model_dir")),
     harnessDir: String(value("harness", "spatial_harness_dir")),
     regionClip: Number(value("harness", "region_clip")),
+    lambdaAlarmDelta: Number(value("harness", "lambda_alarm_delta")),
     runawayDelta: Number(value("safety", "runaway_delta")),
+    runawayCount: Number(value("safety", "runaway_count")),
   };
 }
 

@@ -172,6 +172,6 @@ export async function loadSpatialCorrector(dir: string, options: Partial<Spatial
   }
   await initBackend();
   const { model } = await loadSpatialHarness(dir);
-  logger.info(`spatial harness from ${dir}: ${model.parameterCount()} parameters, region clip ${options.regionClip ?? "default"}`);
+  logger.info(`spatial harness from ${dir}: ${model.parameterCount()} parameters, region clip ${options.regionClip ?? "default"}, lambda alarm at max|delta| ${options.runawayDelta ?? "default"}`);
   return new SpatialCorrector(model, options);
 }

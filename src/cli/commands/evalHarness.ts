@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -52,6 +52,8 @@ export type EvalHarnessArgs = {
   coevoHarness: string;
   rows: HarnessRowName[];
   regionClip?: number;
+  /** The harness runtime's runaway alarm level (SpatialHarnessOptions.runawayDelta); "none" = Infinity. */
+  runawayDelta?: number;
   workers: number;
   apEvery: number;
   attributeStrikes: boolean;
@@ -96,6 +98,11 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
         break;
       }
       case "--region-clip": a.regionClip = numberArg(f, args[++i], 1e-3, 100); break;
+      case "--runaway-level": {
+        const x = v();
+        a.runawayDelta = x === "none" ? Infinity : numberArg(f, x, 1e-3, 100);
+        break;
+      }
       case "--workers": a.workers = intArg(f, args[++i], 1); break;
       case "--ap-every": a.apEvery = intArg(f, args[++i], 1); break;
       case "--attribute-strikes": a.attributeStrikes = true; break;
@@ -108,7 +115,8 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
 }
 
 function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
-  const options = a.regionClip === undefined ? {} : { options: { regionClip: a.regionClip } };
+  const runtime = { ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }), ...(a.runawayDelta === undefined ? {} : { runawayDelta: a.runawayDelta }) };
+  const options = Object.keys(runtime).length === 0 ? {} : { options: runtime };
   const bc = { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, ...options };
   const coevo = { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, ...options };
   switch (row) {
@@ -155,6 +163,6 @@ export async function runHarnessEval(args: readonly string[], io: CliIO): Promis
   const byCondition = a.conditions.map((condition) => ({ condition, rows: rows.filter((_, i) => jobs[i]?.condition === condition) }));
   const report = harnessReport(a.split, seeds, byCondition, HARNESS_PAIRS);
   if (a.json) io.out(`${JSON.stringify({ scenario: a.scenario, rows: arms, ...report }, null, 2)}\n`);
-  else io.out(`${formatHarnessReport(report)}\n`);
+  else io.out(`${formatHarnessReport(report, a.runawayDelta)}\n`);
   return 0;
 }

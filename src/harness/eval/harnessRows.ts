@@ -40,7 +40,7 @@ export type HarnessArm = {
 };
 
 /** One control step of a flight, for the paired traces. */
-export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; sight?: StepSight };
+export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; sight?: StepSight };
 
 export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[] };
 
@@ -136,7 +136,7 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     let maxThreat = 0;
     for (const t of threat) maxThreat = Math.max(maxThreat, t);
     const sight = rec.sight?.sight(truth.visibleMask, truth.depth, threat);
-    trace.push({ step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(sight === undefined ? {} : { sight }) });
+    trace.push({ step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...(sight === undefined ? {} : { sight }) });
     if (record) {
       // The class probabilities the planner's grid came from: corrected when the harness corrects the detections.
       const probs = pilot.plannerClassProbs;
@@ -258,10 +258,42 @@ export function rowProgress(condition: string, row: HarnessRow, seeds: number, s
 }
 
 /** How large the applied correction was over every decision of a row, and what the runaway alarm did to lambda. */
-export type CorrectionSummary = { decisions: number; maxDeltaP50: number; maxDeltaP90: number; lambdaP50: number; lambdaP10: number; aboveRunaway: number };
+export type CorrectionSummary = {
+  decisions: number;
+  maxDeltaP50: number;
+  maxDeltaP90: number;
+  maxDeltaP99: number;
+  maxDeltaMax: number;
+  /**
+   * The largest level a hover rule "max|delta| above the level for `SUSTAINED_DECISIONS` decisions in
+   * a row" (config/safety.yaml runaway_delta, runaway_count) would have tripped at in these flights:
+   * over every window of that many consecutive decisions of one flight, the largest window minimum.
+   */
+  sustainedMax: number;
+  /** Share of decisions where at least one region's correction was scaled down to the clip. */
+  clippedShare: number;
+  lambdaP50: number;
+  lambdaP10: number;
+  /** The runaway level the share below was counted at. */
+  runawayLevel: number;
+  aboveRunaway: number;
+};
+
+/** The safety node's default runaway_count (nodes/safety.ts, config/safety.yaml). */
+export const SUSTAINED_DECISIONS = 5;
+
+function sustainedMaximum(series: readonly number[], window: number): number {
+  let best = 0;
+  for (let i = 0; i + window <= series.length; i++) {
+    let m = Infinity;
+    for (let k = i; k < i + window; k++) m = Math.min(m, series[k]!);
+    best = Math.max(best, m);
+  }
+  return best;
+}
 
 /** From the rows' traces; undefined when no decision applied a correction (OFF rows, rows without a harness). */
-export function correctionSummary(flights: readonly ArmFlight[]): CorrectionSummary | undefined {
+export function correctionSummary(flights: readonly ArmFlight[], runawayLevel: number = DELTA_RUNAWAY): CorrectionSummary | undefined {
   const deltas = flights.flatMap((f) => f.trace.map((s) => s.maxDelta));
   if (!deltas.some((d) => d > 0)) return undefined;
   const lambdas = flights.flatMap((f) => f.trace.map((s) => s.lambda));
@@ -269,9 +301,14 @@ export function correctionSummary(flights: readonly ArmFlight[]): CorrectionSumm
     decisions: deltas.length,
     maxDeltaP50: percentile(deltas, 50),
     maxDeltaP90: percentile(deltas, 90),
+    maxDeltaP99: percentile(deltas, 99),
+    maxDeltaMax: Math.max(...deltas),
+    sustainedMax: Math.max(...flights.map((f) => sustainedMaximum(f.trace.map((s) => s.maxDelta), SUSTAINED_DECISIONS))),
+    clippedShare: flights.reduce((n, f) => n + f.trace.filter((s) => (s.clipped ?? 0) > 0).length, 0) / deltas.length,
     lambdaP50: percentile(lambdas, 50),
     lambdaP10: percentile(lambdas, 10),
-    aboveRunaway: deltas.filter((d) => d > DELTA_RUNAWAY).length / deltas.length,
+    runawayLevel,
+    aboveRunaway: deltas.filter((d) => d > runawayLevel).length / deltas.length,
   };
 }
 
@@ -279,7 +316,8 @@ const pct = formatPercent;
 const ci = formatInterval;
 const f3 = (x: number): string => (Number.isNaN(x) ? "NaN" : x.toFixed(3));
 
-export function formatHarnessReport(report: HarnessEvalReport): string {
+/** `runawayLevel`: the harness runtime's runaway alarm level the rows flew with (eval --runaway-level). */
+export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: number = DELTA_RUNAWAY): string {
   const lines: string[] = [];
   for (const c of report.conditions) {
     lines.push(formatSeedRange(c.condition, c.seeds, report.split));
@@ -300,10 +338,10 @@ export function formatHarnessReport(report: HarnessEvalReport): string {
       }
     }
     for (const r of c.rows) {
-      const k = r.actionFormula === undefined ? correctionSummary(r.flights) : undefined;
+      const k = r.actionFormula === undefined ? correctionSummary(r.flights, runawayLevel) : undefined;
       if (k === undefined) continue;
       lines.push("");
-      lines.push(`${r.name}: applied correction over ${k.decisions} decisions: max|delta| p50 ${f3(k.maxDeltaP50)}, p90 ${f3(k.maxDeltaP90)}; above the runaway level ${DELTA_RUNAWAY} in ${pct(k.aboveRunaway)}; lambda p50 ${f3(k.lambdaP50)}, p10 ${f3(k.lambdaP10)}`);
+      lines.push(`${r.name}: applied correction over ${k.decisions} decisions: max|delta| p50 ${f3(k.maxDeltaP50)}, p90 ${f3(k.maxDeltaP90)}, p99 ${f3(k.maxDeltaP99)}, max ${f3(k.maxDeltaMax)}; held for ${SUSTAINED_DECISIONS} decisions in a row up to ${f3(k.sustainedMax)}; a region clipped in ${pct(k.clippedShare)}; ${Number.isFinite(k.runawayLevel) ? `above the runaway level ${k.runawayLevel} in ${pct(k.aboveRunaway)}` : "no runaway alarm"}; lambda p50 ${f3(k.lambdaP50)}, p10 ${f3(k.lambdaP10)}`);
     }
     for (const r of c.rows) {
       const f = r.actionFormula;

@@ -27,6 +27,13 @@ export type SpatialHarnessOptions = {
   regionClip: number;
   /** Distance imagined ahead, m. Default 1. */
   imagine_m: number;
+  /**
+   * The runtime's runaway alarm: three steps in a row with the applied max|delta| above this halve
+   * lambda (down to its floor). Default DELTA_RUNAWAY (0.6, SPEC/seed 5.1, set for the clip 0.5).
+   * With a larger regionClip this level, not the clip, bounds the usual correction (docs/coevolution.md
+   * "The runaway alarm at clips above 0.5").
+   */
+  runawayDelta: number;
   /** Lambda schedule (initial 0.3, decays while r < 0.2, grows while r > 0.7). */
   lambda: LambdaScheduleOptions;
   /**
@@ -50,6 +57,7 @@ export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = 
   cameraPitch_rad: (5 * Math.PI) / 180,
   regionClip: DELTA_NORM_MAX,
   imagine_m: 1,
+  runawayDelta: DELTA_RUNAWAY,
   lambda: {},
   cameraFrame: undefined,
   riskPolicy: undefined,
@@ -115,6 +123,7 @@ export class SpatialHarnessRuntime {
     }
     this.options = { ...DEFAULT_SPATIAL_HARNESS_OPTIONS, ...options };
     if (!(this.options.regionClip > 0)) throw new RangeError(`regionClip=${this.options.regionClip}, expected > 0`);
+    if (!(this.options.runawayDelta > 0)) throw new RangeError(`runawayDelta=${this.options.runawayDelta}, expected > 0 (Infinity: no alarm)`);
     if (!(this.options.imagine_m >= 0)) throw new RangeError(`imagine_m=${this.options.imagine_m}, expected >= 0`);
     this.weights = "snapshotWeights" in harness ? harness.snapshotWeights() : harness;
     const cf = this.options.cameraFrame;
@@ -235,9 +244,9 @@ export class SpatialHarnessRuntime {
     threatFromLogits(this.corrected, this.threat);
     this.probsStale = true;
     if (!this.deferClassProbabilities) this.computeClassProbabilities();
-    // Runaway alarm (seed): three steps in a row with max|delta| above DELTA_RUNAWAY halve lambda.
+    // Runaway alarm (seed): three steps in a row with max|delta| above options.runawayDelta halve lambda.
     let runaway = false;
-    this.above = stats.maxAbs > DELTA_RUNAWAY ? this.above + 1 : 0;
+    this.above = stats.maxAbs > this.options.runawayDelta ? this.above + 1 : 0;
     if (this.above >= 3) {
       this.schedule.reduceForRunaway();
       this.above = 0;

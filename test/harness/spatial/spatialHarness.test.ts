@@ -223,6 +223,36 @@ describe("SpatialHarnessRuntime", () => {
   });
 });
 
+describe("SpatialHarnessRuntime runaway alarm", () => {
+  const fly = (runawayDelta: number): { runaway: boolean; lambda: number }[] => {
+    const rt = new SpatialHarnessRuntime(new SpatialHarness({ seed: 5 }), 64, 64, { runawayDelta, regionClip: 8 });
+    const logits = new Float32Array(64 * 5);
+    for (let i = 0; i < logits.length; i++) logits[i] = Math.cos(i);
+    const rgb = new Uint8Array(64 * 64 * 3);
+    for (let i = 0; i < rgb.length; i++) rgb[i] = (i * 37) % 251;
+    const out: { runaway: boolean; lambda: number }[] = [];
+    for (let k = 0; k < 7; k++) {
+      const info = rt.step(logits, rgb, { ...makeNavigation(), altitude_m: 8, forwardSpeed_m_s: 4, yaw_rad: 0.1 * (k % 2) }, 0.25 * k);
+      expect(info.maxAbs).toBeGreaterThan(1e-4);
+      out.push({ runaway: info.runaway, lambda: info.lambda });
+    }
+    return out;
+  };
+
+  it("halves lambda after three steps above the level it is given, and never without a level", () => {
+    // The forward speed is a rate from the first step: steps 0-2 are above 1e-4, the alarm on step 2 (and 5),
+    // and lambda is halved from step 3 on (the schedule's own change per step is 1 % at most).
+    const low = fly(1e-4);
+    expect(low.map((s) => s.runaway)).toEqual([false, false, true, false, false, true, false]);
+    expect(low[3]!.lambda).toBeLessThan(0.6 * low[2]!.lambda);
+    expect(low[6]!.lambda).toBeLessThan(0.6 * low[5]!.lambda);
+    const none = fly(Infinity);
+    expect(none.some((s) => s.runaway)).toBe(false);
+    expect(none[6]!.lambda).toBeGreaterThan(0.6 * none[2]!.lambda);
+    expect(() => new SpatialHarnessRuntime(new SpatialHarness(), 64, 64, { runawayDelta: Number.NaN })).toThrow("runawayDelta=NaN, expected > 0");
+  });
+});
+
 describe("SpatialHarnessRuntime.prepare (the image side ahead of the detector)", () => {
   const logits = new Float32Array(64 * 5).map((_, i) => Math.cos(0.3 * i) * 2);
   const rgb = new Uint8Array(64 * 64 * 3).map((_, i) => (i * 53) % 251);
@@ -367,9 +397,26 @@ describe("correctionSummary", () => {
       trace: deltas.map((maxDelta, step) => ({ step, time_s: step / 4, action: 0, maxThreat: 0, maxRisk: 0, maxDelta, lambda: lambdas[step]! })),
     });
     const k = correctionSummary([flight([0, 0.2, 0.8, 1.0], [0.3, 0.3, 0.15, 0.15]), flight([0.55], [0.3])]);
-    expect(k).toEqual({ decisions: 5, maxDeltaP50: 0.55, maxDeltaP90: expect.closeTo(0.92, 6), lambdaP50: 0.3, lambdaP10: 0.15, aboveRunaway: 0.4 });
+    expect(k).toEqual({
+      decisions: 5, maxDeltaP50: 0.55, maxDeltaP90: expect.closeTo(0.92, 6), maxDeltaP99: expect.closeTo(0.992, 6), maxDeltaMax: 1,
+      // No flight has 5 decisions: no window for the safety node's rule.
+      sustainedMax: 0, clippedShare: 0, lambdaP50: 0.3, lambdaP10: 0.15, runawayLevel: 0.6, aboveRunaway: 0.4,
+    });
+    // The level is the row's: counted at 0.9, only the 1.0 is above.
+    expect(correctionSummary([flight([0, 0.2, 0.8, 1.0], [0.3, 0.3, 0.15, 0.15])], 0.9)).toMatchObject({ runawayLevel: 0.9, aboveRunaway: 0.25 });
     // An OFF arm applies nothing: no summary.
     expect(correctionSummary([flight([0, 0], [0.3, 0.3])])).toBeUndefined();
+  });
+
+  it("finds the level a 5-in-a-row hover rule would trip at (a spike is not sustained) and the share of clipped decisions", () => {
+    const deltas = [0.7, 0.9, 0.8, 0.75, 0.95, 0.2, 1.5, 1.6, 1.4, 1.3];
+    const trace = deltas.map((maxDelta, step) => ({ step, time_s: step / 4, action: 0, maxThreat: 0, maxRisk: 0, maxDelta, lambda: 0.01, ...(step === 6 || step === 7 ? { clipped: 3 } : {}) }));
+    // A flight's windows are its own: the second flight's four decisions at 1.2 are not joined to the first one's last.
+    const other = [1.2, 1.2, 1.2, 1.2].map((maxDelta, step) => ({ step, time_s: step / 4, action: 0, maxThreat: 0, maxRisk: 0, maxDelta, lambda: 0.01 }));
+    const k = correctionSummary([{ outcome: { type: "goal" as const, seed: 1, time_s: 2.5 }, trace }, { outcome: { type: "goal" as const, seed: 2, time_s: 1 }, trace: other }])!;
+    expect(k.sustainedMax).toBeCloseTo(0.7, 6);
+    expect(k.maxDeltaMax).toBe(1.6);
+    expect(k.clippedShare).toBeCloseTo(2 / 14, 6);
   });
 });
 
