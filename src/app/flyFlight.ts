@@ -17,6 +17,7 @@ import type {
   drone_harness_msgs__msg__GroundTruth as GroundTruthMsg,
   drone_harness_msgs__msg__HarnessCorrection as CorrectionMsg,
   drone_harness_msgs__msg__StudentOutput as StudentOutputMsg,
+  diagnostic_msgs__msg__DiagnosticArray as DiagnosticArrayMsg,
   geometry_msgs__msg__TwistStamped as TwistStampedMsg,
   sensor_msgs__msg__Image as ImageMsg,
   vision_msgs__msg__Detection2DArray as DetectionsMsg,
@@ -106,6 +107,10 @@ type ObservedFrame = {
   /** Wall ms from the image reaching the graph to the /cmd_vel of its stamp; undefined when none came. */
   latencyMs: number | undefined;
   command: { vx: number; vz: number; wz: number } | undefined;
+  /** The controller's command of the same stamp (/cmd_vel_raw), before the safety node. */
+  rawCommand: { vx: number; vz: number; wz: number } | undefined;
+  /** The safety node's last override reason on /diagnostics (undefined while it passes commands). */
+  safetyReason: string | undefined;
   truth: GroundTruthMsg | undefined;
   policy: StudentOutputMsg | undefined;
   student: StudentOutputMsg | undefined;
@@ -125,6 +130,8 @@ class FlightObserver {
   private cam: { stamp: bigint; t0: bigint; msg: ImageMsg } | undefined;
   private cmdAt: bigint | undefined;
   private cmd: { vx: number; vz: number; wz: number } | undefined;
+  private rawCmd: { stamp: bigint; vx: number; vz: number; wz: number } | undefined;
+  private safetyReason: string | undefined;
   private truth: GroundTruthMsg | undefined;
   private policy: StudentOutputMsg | undefined;
   private student: StudentOutputMsg | undefined;
@@ -145,6 +152,16 @@ class FlightObserver {
       if (this.cam !== undefined && this.cmdAt === undefined && stampNs(m.header.stamp) === this.cam.stamp) {
         this.cmdAt = hr();
         this.cmd = { vx: m.twist.linear.x, vz: m.twist.linear.z, wz: m.twist.angular.z };
+      }
+    });
+    obs.createSubscription<TwistStampedMsg>("geometry_msgs/msg/TwistStamped", "/cmd_vel_raw", reliable, (m) => {
+      this.rawCmd = { stamp: stampNs(m.header.stamp), vx: m.twist.linear.x, vz: m.twist.linear.z, wz: m.twist.angular.z };
+    });
+    obs.createSubscription<DiagnosticArrayMsg>("diagnostic_msgs/msg/DiagnosticArray", "/diagnostics", reliable, (m) => {
+      for (const st of m.status) {
+        if (st.hardware_id !== "safety") continue;
+        const value = (key: string): string | undefined => st.values.find((v) => v.key === key)?.value;
+        if (value("override") !== undefined) this.safetyReason = value("override") === "true" ? value("reason") ?? "" : undefined;
       }
     });
     obs.createSubscription<GroundTruthMsg>("drone_harness_msgs/msg/GroundTruth", "/sim/ground_truth", reliable, (m) => (this.truth = m));
@@ -170,6 +187,8 @@ class FlightObserver {
       image: c.msg,
       latencyMs: this.cmdAt === undefined ? undefined : Number(this.cmdAt - c.t0) / 1e6,
       command: this.cmd,
+      rawCommand: this.rawCmd !== undefined && this.rawCmd.stamp === c.stamp ? { vx: this.rawCmd.vx, vz: this.rawCmd.vz, wz: this.rawCmd.wz } : undefined,
+      safetyReason: this.safetyReason,
       truth: same(this.truth),
       policy: same(this.policy),
       student: same(this.student),
@@ -217,6 +236,7 @@ class FlightLog {
   private lastFrame: (() => FrameSample) | undefined;
   private readonly decisions = new DecisionCheck();
   private decisionsChanged = 0;
+  private readonly safetyOverrides: FlightRecord["safetyOverrides"] = { frames: 0, byCause: {} };
   private readonly changedFrames: FrameSample[] = [];
   // Cell labels of the current frame, reused (sized on the first frame from the grid).
   private labelBuf = new Uint8Array(0);
@@ -245,6 +265,7 @@ class FlightLog {
       if (this.withoutAt.length < 20) this.withoutAt.push(t);
     } else this.latencyMs.push(f.latencyMs);
     this.addSeries(f, sim);
+    this.countOverride(f);
     const { truth: gt, policy: pol, student: stu } = f;
     if (gt === undefined || pol === undefined || stu === undefined || f.correction === undefined) this.framesIncomplete++;
     const frame = this.frames - 1;
@@ -265,6 +286,15 @@ class FlightLog {
         offerSample(this.samples, o.keepSamples, 45, frame, thin, () => sampleOf({ thinPixels: thin }));
       }
     }
+  }
+
+  /** A frame whose /cmd_vel is not the controller's command of its stamp: the safety node overrode it. */
+  private countOverride(f: ObservedFrame): void {
+    const c = f.command, r = f.rawCommand;
+    if (c === undefined || r === undefined || (c.vx === r.vx && c.vz === r.vz && c.wz === r.wz)) return;
+    const cause = safetyCause(f.safetyReason);
+    this.safetyOverrides.frames++;
+    this.safetyOverrides.byCause[cause] = (this.safetyOverrides.byCause[cause] ?? 0) + 1;
   }
 
   private addSeries(f: ObservedFrame, sim: Simulation): void {
@@ -312,6 +342,7 @@ class FlightLog {
       minClearance: this.minClearance,
       samples: [...this.samples, ...this.changedFrames, ...(sim.collision !== undefined && this.lastFrame !== undefined ? [this.lastFrame()] : [])].sort((a, b) => a.frame - b.frame),
       decisionsChanged: this.decisionsChanged,
+      safetyOverrides: this.safetyOverrides,
       wallTime_ms: 0,
       callbackErrors,
       recorded: o.onStarted !== undefined,
@@ -326,6 +357,13 @@ function frameSampler(f: ObservedFrame, frame: number): (extra: Partial<FrameSam
     frame, time_s: f.time_s, width: image.width, height: image.height, rgb: Uint8Array.from(image.data), thinPixels: 0,
     raw: boxesOf(raw), corrected: boxesOf(corrected), truth: truth === undefined ? [] : truthBoxes(truth), ...extra,
   });
+}
+
+/** The cause of a safety override: its /diagnostics reason up to the first ':' ("harness", "gps", ...). */
+export function safetyCause(reason: string | undefined): string {
+  if (reason === undefined || reason === "") return "unknown";
+  const k = reason.indexOf(":");
+  return k > 0 ? reason.slice(0, k) : reason;
 }
 
 /** Wire and branch pixels of a ground-truth mask. */

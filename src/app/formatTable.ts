@@ -5,6 +5,12 @@ const f = (v: number, digits: number): string => (Number.isFinite(v) ? v.toFixed
 
 export type TableRow = { label: string; values: string[] };
 
+/** "12 (harness 9, waiting for first gps/fix 3)": the count, then each cause's share, most frequent first. */
+export function overrides(o: ArmSummary["safetyOverrides"]): string {
+  const causes = Object.entries(o.byCause).sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]));
+  return causes.length === 0 ? String(o.frames) : `${o.frames} (${causes.map(([c, n]) => `${c} ${n}`).join(", ")})`;
+}
+
 export function tableRows(arms: readonly ArmSummary[]): TableRow[] {
   const row = (label: string, g: (a: ArmSummary) => string): TableRow => ({ label, values: arms.map(g) });
   return [
@@ -23,6 +29,7 @@ export function tableRows(arms: readonly ArmSummary[]): TableRow[] {
     row("r mean / p95", (a) => `${f(a.risk.mean, 3)} / ${f(a.risk.p95, 3)}`),
     row("max|delta| mean / p99 / max", (a) => `${f(a.maxAbsDelta.mean, 3)} / ${f(a.maxAbsDelta.p99, 3)} / ${f(a.maxAbsDelta.max, 3)}`),
     row("frames where the correction changed the manoeuvre", (a) => String(a.decisionsChanged)),
+    row("frames overridden by the safety node (hover)", (a) => overrides(a.safetyOverrides)),
     row("frames without cmd_vel", (a) => String(a.framesWithoutCommand)),
     row("frames missing truth/policy/correction", (a) => String(a.framesIncomplete)),
     row("callback errors", (a) => String(a.callbackErrors)),

@@ -29,6 +29,8 @@ export type ArmSummary = {
   callbackErrors: number;
   /** Camera frames where the planner's manoeuvre on the corrected cells differs from the one on the student's cells. */
   decisionsChanged: number;
+  /** Camera frames the safety node overrode with hover, by cause (FlightRecord.safetyOverrides). */
+  safetyOverrides: { frames: number; byCause: Record<string, number> };
 };
 
 export function nearestRank(sorted: ArrayLike<number>, q: number): number {
@@ -71,5 +73,13 @@ export function summarizeArm(
     framesIncomplete: mine.reduce((a, f) => a + f.framesIncomplete, 0),
     callbackErrors: mine.reduce((a, f) => a + f.callbackErrors, 0),
     decisionsChanged: mine.reduce((a, f) => a + f.decisionsChanged, 0),
+    safetyOverrides: mine.reduce<ArmSummary["safetyOverrides"]>(
+      (acc, f) => {
+        acc.frames += f.safetyOverrides.frames;
+        for (const [cause, n] of Object.entries(f.safetyOverrides.byCause)) acc.byCause[cause] = (acc.byCause[cause] ?? 0) + n;
+        return acc;
+      },
+      { frames: 0, byCause: {} },
+    ),
   };
 }

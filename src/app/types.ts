@@ -85,6 +85,12 @@ export type FlightRecord = {
   samples: FrameSample[];
   /** Camera frames where the planner's manoeuvre on the corrected cells differs from the one on the student's cells. */
   decisionsChanged: number;
+  /**
+   * Camera frames whose /cmd_vel differs from the controller's /cmd_vel_raw of the same stamp (the
+   * safety node commanded hover), by the cause the safety node gave on /diagnostics at the time
+   * (its reason up to the first ':', e.g. "harness" for a runaway correction).
+   */
+  safetyOverrides: { frames: number; byCause: Record<string, number> };
   wallTime_ms: number;
   /** Callback errors on the graph during the flight (0 expected). */
   callbackErrors: number;

@@ -53,7 +53,7 @@ describe("report pieces", () => {
     const f = (arm: "on" | "off", collided: boolean): FlightRecord => ({
       arm, seed: 7, status: collided ? "collided" : "flying", simTime_s: 3, cameraFrames: 3, distance_m: 30,
       collision: collided ? { time_s: 3, x: 0, y: 31, z: 8, cls: 1 } : undefined, latencyMs: [], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
-      series: { time_s: [0, 1, 2], x: [0, 0, 0], y: [0, 15, 31], z: [8, 8, 8], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 0, callbackErrors: 0, decisionsChanged: 0, recorded: false,
+      series: { time_s: [0, 1, 2], x: [0, 0, 0], y: [0, 15, 31], z: [8, 8, 8], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 0, callbackErrors: 0, decisionsChanged: 0, safetyOverrides: { frames: 0, byCause: {} }, recorded: false,
     });
     const svg = topDownMap(world, [f("on", false), f("off", true)]);
     expect(svg).toContain('data-plot="map-seed-7"');
@@ -78,7 +78,7 @@ describe("identicalSeeds", () => {
   it("finds seeds whose ON and OFF paths coincide", () => {
     const f = (arm: "on" | "off", seed: number, x: number[]): FlightRecord => ({
       arm, seed, status: "flying", simTime_s: 1, cameraFrames: x.length, distance_m: 1, collision: undefined, latencyMs: [], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
-      series: { time_s: x.map((_, i) => i), x, y: x, z: x, risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 0, callbackErrors: 0, decisionsChanged: 0, recorded: false,
+      series: { time_s: x.map((_, i) => i), x, y: x, z: x, risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 0, callbackErrors: 0, decisionsChanged: 0, safetyOverrides: { frames: 0, byCause: {} }, recorded: false,
     });
     expect(identicalSeeds([f("on", 1, [0, 1, 2]), f("off", 1, [0, 1, 2]), f("on", 2, [0, 1, 2]), f("off", 2, [0, 1, 2.5])])).toEqual([1]);
   });
@@ -86,7 +86,7 @@ describe("identicalSeeds", () => {
   it("counts the commands that differ between the arms frame by frame, and when the first did", () => {
     const f = (arm: "on" | "off", seed: number, vz: number[]): FlightRecord => ({
       arm, seed, status: "flying", simTime_s: 1, cameraFrames: vz.length, distance_m: 1, collision: undefined, latencyMs: [], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
-      series: { time_s: vz.map((_, i) => i / 10), x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: vz.map(() => 4), cmdVz: vz, cmdYawRate: vz.map(() => 0) }, samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 0, callbackErrors: 0, decisionsChanged: 0, recorded: false,
+      series: { time_s: vz.map((_, i) => i / 10), x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: vz.map(() => 4), cmdVz: vz, cmdYawRate: vz.map(() => 0) }, samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 0, callbackErrors: 0, decisionsChanged: 0, safetyOverrides: { frames: 0, byCause: {} }, recorded: false,
     });
     // Seed 2: frame 1 unanswered in OFF (not compared), frames 2 and 3 climb in ON only.
     const d = differingDecisions([f("on", 1, [0, 0, 0]), f("off", 1, [0, 0, 0]), f("on", 2, [0, 0, 1.5, 1.5]), f("off", 2, [0, Number.NaN, 0, 0])]);
@@ -101,7 +101,7 @@ describe("identicalSeeds", () => {
     const f = (arm: "on" | "off", collided: boolean): FlightRecord => ({
       arm, seed: 7, status: collided ? "collided" : "flying", simTime_s: 3, cameraFrames: 90, distance_m: 30,
       collision: collided ? { time_s: 3, x: 0, y: 31, z: 8, cls: 1 } : undefined, latencyMs: [], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
-      series: { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: collided ? [frame] : [], minClearance: { clearance_m: 0, time_s: 3 }, wallTime_ms: 0, callbackErrors: 0, decisionsChanged: 0, recorded: false,
+      series: { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: collided ? [frame] : [], minClearance: { clearance_m: 0, time_s: 3 }, wallTime_ms: 0, callbackErrors: 0, decisionsChanged: 0, safetyOverrides: { frames: 0, byCause: {} }, recorded: false,
     });
     const html = collisionFrames([f("on", false), f("off", true)]);
     expect(html).toContain("harness OFF, seed 7: hit wire at t=3.00 s");
@@ -114,7 +114,7 @@ describe("identicalSeeds", () => {
     const changed = { frame: 12, time_s: 0.4, width: 8, height: 8, rgb: new Uint8Array(8 * 8 * 3).fill(90), thinPixels: 0, raw: [], corrected: [], truth: [], decisionChange: { raw: "cruise", corrected: "climb" } };
     const f = (arm: "on" | "off", n: number): FlightRecord => ({
       arm, seed: 4, status: "flying", simTime_s: 3, cameraFrames: 90, distance_m: 30, collision: undefined, latencyMs: [], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
-      series: { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: n > 0 ? [changed] : [], minClearance: { clearance_m: 0, time_s: 3 }, wallTime_ms: 0, callbackErrors: 0, decisionsChanged: n, recorded: false,
+      series: { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: n > 0 ? [changed] : [], minClearance: { clearance_m: 0, time_s: 3 }, wallTime_ms: 0, callbackErrors: 0, decisionsChanged: n, safetyOverrides: { frames: 0, byCause: {} }, recorded: false,
     });
     const html = decisionChangeFrames([f("on", 7), f("off", 0)]);
     expect(html).toContain("seed 4: the correction changed the manoeuvre at 7 of 90 camera frames (the first 1 shown)");

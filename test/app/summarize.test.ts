@@ -1,4 +1,5 @@
 import { formatTable } from "../../src/app/formatTable";
+import { safetyCause } from "../../src/app/flyFlight";
 import { nearestRank, stats, summarizeArm } from "../../src/app/summarize";
 import type { FlightRecord } from "../../src/app/types";
 import type { PrSummary } from "../../src/app/CellScoreAccumulator";
@@ -7,7 +8,7 @@ function flight(arm: "on" | "off", status: FlightRecord["status"], latency: numb
   return {
     arm, seed: 1, status, simTime_s: 2, cameraFrames: risk.length, distance_m: 5, collision: undefined, latencyMs: latency,
     framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0, series: { time_s: [], x: [], y: [], z: [], risk, maxAbsDelta: risk.map((r) => r / 2), cmdVx: [], cmdVz: [], cmdYawRate: [] },
-    samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 1, callbackErrors: 0, decisionsChanged: 0, recorded: false,
+    samples: [], minClearance: { clearance_m: 2, time_s: 1 }, wallTime_ms: 1, callbackErrors: 0, decisionsChanged: 0, safetyOverrides: { frames: 0, byCause: {} }, recorded: false,
   };
 }
 const pr: PrSummary = { ap: 0.5, positives: 1, cells: 2, recall: [1], precision: [0.5] };
@@ -40,5 +41,24 @@ describe("summaries", () => {
     expect(t.split("\n")[0]).toMatch(/harness ON\s+harness OFF$/);
     expect(t).toMatch(/collisions\s+1\/2\s+0\/1/);
     expect(t).toMatch(/latency camera->cmd_vel p50, ms\s+20\.00\s+6\.00/);
+  });
+
+  it("sums the safety node's overrides per cause over an arm's flights and shows them in the table", () => {
+    const a = { ...flight("on", "goal_reached", [10], [0.2]), safetyOverrides: { frames: 3, byCause: { "waiting for first gps/fix": 1, harness: 2 } } };
+    const b = { ...flight("on", "goal_reached", [10], [0.2]), safetyOverrides: { frames: 4, byCause: { harness: 4 } } };
+    const off = flight("off", "goal_reached", [10], [0.2]);
+    const on = summarizeArm("on", [a, b, off], { wire: pr, wireBranch: pr }, { wire: pr, wireBranch: pr });
+    expect(on.safetyOverrides).toEqual({ frames: 7, byCause: { harness: 6, "waiting for first gps/fix": 1 } });
+    // Summing does not touch the flights' own records.
+    expect(a.safetyOverrides.byCause.harness).toBe(2);
+    const t = formatTable([on, summarizeArm("off", [a, b, off], { wire: pr, wireBranch: pr }, { wire: pr, wireBranch: pr })]);
+    expect(t).toMatch(/frames overridden by the safety node \(hover\)\s+7 \(harness 6, waiting for first gps\/fix 1\)\s+0\n/);
+  });
+
+  it("names an override's cause by the safety node's reason up to the first ':'", () => {
+    expect(safetyCause("harness: max|delta|=5.100 > 4.7 for >= 5 updates")).toBe("harness");
+    expect(safetyCause("gps: last message 180.0 ms ago, stale_timeout_s=0.15")).toBe("gps");
+    expect(safetyCause("waiting for first gps/fix")).toBe("waiting for first gps/fix");
+    expect(safetyCause(undefined)).toBe("unknown");
   });
 });

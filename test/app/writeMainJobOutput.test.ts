@@ -15,14 +15,14 @@ describe("summary.json", () => {
           arm: "on", seed: 1, status: "flying", simTime_s: 1, cameraFrames: 2, distance_m: 3, collision: undefined, latencyMs: [10, 12],
           framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
           series: { time_s: [0.03, 0.07], x: [0, 0], y: [0, 0.1], z: [8, 8], risk: [0.5, Number.NaN], maxAbsDelta: [0.2, Number.NaN], cmdVx: [4, Number.NaN], cmdVz: [0, Number.NaN], cmdYawRate: [0, Number.NaN] },
-          samples: [], minClearance: { clearance_m: 1.25, time_s: 0.07 }, wallTime_ms: 5, callbackErrors: 0, decisionsChanged: 0, recorded: false,
+          samples: [], minClearance: { clearance_m: 1.25, time_s: 0.07 }, wallTime_ms: 5, callbackErrors: 0, decisionsChanged: 0, safetyOverrides: { frames: 0, byCause: {} }, recorded: false,
         },
       ],
       worlds: [],
       arms: [
         {
           arm: "on", flights: 1, collisions: 0, goals: 0, unfinished: 1, cameraFrames: 2, distance_m: 3, ap: { wire: pr, wireBranch: pr }, apStudent: { wire: pr, wireBranch: pr },
-          latencyMs: stats([10, 12]), risk: stats([0.5]), maxAbsDelta: stats([]), framesWithoutCommand: 0, framesIncomplete: 0, callbackErrors: 0, decisionsChanged: 0,
+          latencyMs: stats([10, 12]), risk: stats([0.5]), maxAbsDelta: stats([]), framesWithoutCommand: 0, framesIncomplete: 0, callbackErrors: 0, decisionsChanged: 0, safetyOverrides: { frames: 0, byCause: {} },
         },
       ],
       bags: [],
