@@ -2,7 +2,7 @@ import { PNG } from "pngjs";
 import { drawBoxes, pngDataUri } from "../../src/app/report/framePng";
 import { linePlot, tickStep } from "../../src/app/report/svg";
 import { topDownMap } from "../../src/app/report/topDownMap";
-import { collisionFrames, decisionChangeFrames, differingDecisions, identicalSeeds } from "../../src/app/report/renderReport";
+import { collisionFrames, decisionChangeFrames, differingDecisions, flightsTableOf, identicalSeeds } from "../../src/app/report/renderReport";
 import { DecisionCheck } from "../../src/app/decisionChange";
 import { DEFAULT_SCENARIO, seedsOfSplit } from "../../sim";
 import { createSimulation } from "../../sim/Simulation";
@@ -121,6 +121,17 @@ describe("identicalSeeds", () => {
     expect(html).toContain("<b>cruise</b>, corrected cells -> <b>climb</b>");
     expect(html.match(/<img /g)).toHaveLength(2);
     expect(decisionChangeFrames([f("on", 0)])).toContain("at 0 of 90 camera frames</h3>");
+  });
+
+  it("lists per flight the frames the safety node hovered, with their causes", () => {
+    const f = (arm: "on" | "off", safetyOverrides: FlightRecord["safetyOverrides"]): FlightRecord => ({
+      arm, seed: 4, status: "flying", simTime_s: 3, cameraFrames: 90, distance_m: 30, collision: undefined, latencyMs: [10], framesWithoutCommand: 0, framesWithoutCommandAt_s: [], framesIncomplete: 0,
+      series: { time_s: [], x: [], y: [], z: [], risk: [], maxAbsDelta: [], cmdVx: [], cmdVz: [], cmdYawRate: [] }, samples: [], minClearance: { clearance_m: 0, time_s: 3 }, wallTime_ms: 0, callbackErrors: 0, decisionsChanged: 0, safetyOverrides, recorded: false,
+    });
+    const html = flightsTableOf([f("on", { frames: 5, byCause: { harness: 3, "waiting for first gps/fix": 2 } }), f("off", { frames: 0, byCause: {} })]);
+    expect(html).toContain("<th>frames the safety node hovered</th>");
+    expect(html).toContain("<td>5 (harness 3, waiting for first gps/fix 2)</td>");
+    expect(html).toContain("<td>0</td>");
   });
 
   it("DecisionCheck: the same cells give no change; a wall of threat straight ahead changes cruise", () => {

@@ -6,7 +6,7 @@
  * <pre id="report-check"> (each <img>'s naturalWidth/Height, each plot's data-points), which
  * scripts/check-report.ts reads back from headless Chromium's --dump-dom.
  */
-import { tableRows } from "../formatTable";
+import { overrides, tableRows } from "../formatTable";
 import type { MainJobResult } from "../runMainJob";
 import { ARMS, type Arm, type FlightRecord, type FrameSample } from "../types";
 import { drawBoxes, pngDataUri } from "./framePng";
@@ -195,15 +195,15 @@ function decisionsTable(flights: readonly FlightRecord[]): string {
   );
 }
 
-/** One row per flight: status, distance, clearance, latency quantiles, wall time, whether it was bagged. */
-function flightsTableOf(flights: readonly FlightRecord[]): string {
+/** One row per flight: status, distance, clearance, latency quantiles, safety-node hovers, wall time, whether it was bagged. */
+export function flightsTableOf(flights: readonly FlightRecord[]): string {
   return (
-    `<table><thead><tr><th>seed</th><th>arm</th><th>status</th><th>sim s</th><th>distance m</th><th>frames</th><th>min clearance to a structure</th><th>latency p50 / p99 ms</th><th>wall s</th><th>bag</th></tr></thead><tbody>` +
+    `<table><thead><tr><th>seed</th><th>arm</th><th>status</th><th>sim s</th><th>distance m</th><th>frames</th><th>min clearance to a structure</th><th>latency p50 / p99 ms</th><th>frames the safety node hovered</th><th>wall s</th><th>bag</th></tr></thead><tbody>` +
     flights
       .map((f) => {
         const l = [...f.latencyMs].sort((a, b) => a - b);
         const q = (p: number): string => (l.length === 0 ? "n/a" : l[Math.min(l.length - 1, Math.ceil(p * l.length) - 1)]!.toFixed(2));
-        return `<tr><td>${f.seed}</td><td style="color:${ARM_COLORS[f.arm]}">${f.arm}</td><td>${f.status}${f.collision !== undefined ? ` (${hitName(f.collision.cls)} at t=${f.collision.time_s.toFixed(1)} s)` : ""}</td><td>${f.simTime_s.toFixed(1)}</td><td>${f.distance_m.toFixed(0)}</td><td>${f.cameraFrames}</td><td>${Number.isFinite(f.minClearance.clearance_m) ? `${f.minClearance.clearance_m.toFixed(2)} m at t=${f.minClearance.time_s.toFixed(1)} s` : "n/a"}</td><td>${q(0.5)} / ${q(0.99)}</td><td>${(f.wallTime_ms / 1000).toFixed(1)}</td><td>${f.recorded ? "yes" : ""}</td></tr>`;
+        return `<tr><td>${f.seed}</td><td style="color:${ARM_COLORS[f.arm]}">${f.arm}</td><td>${f.status}${f.collision !== undefined ? ` (${hitName(f.collision.cls)} at t=${f.collision.time_s.toFixed(1)} s)` : ""}</td><td>${f.simTime_s.toFixed(1)}</td><td>${f.distance_m.toFixed(0)}</td><td>${f.cameraFrames}</td><td>${Number.isFinite(f.minClearance.clearance_m) ? `${f.minClearance.clearance_m.toFixed(2)} m at t=${f.minClearance.time_s.toFixed(1)} s` : "n/a"}</td><td>${q(0.5)} / ${q(0.99)}</td><td>${esc(overrides(f.safetyOverrides))}</td><td>${(f.wallTime_ms / 1000).toFixed(1)}</td><td>${f.recorded ? "yes" : ""}</td></tr>`;
       })
       .join("") +
     `</tbody></table>`
