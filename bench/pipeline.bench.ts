@@ -32,6 +32,7 @@ import { Teacher } from "../src/harness/models/Teacher";
 import { STATE_DIM } from "../src/harness/models/stateVector";
 import { DETECTOR_SIZES } from "../src/harness/training/detectorStage";
 import { configuredPair } from "../src/app/loadModels";
+import { alarmLevelOf } from "../src/harness/correction/constants";
 
 async function detector(size: "teacher" | "student"): Promise<{ model: Teacher; from: string }> {
   const dir = path.join("models", "pipeline", size);
@@ -51,7 +52,7 @@ async function harnessOverhead(print: (line: string) => void, frames: readonly U
   const { model } = coevo ? { model: (await loadTeacher(pair.detectorDir)).model } : await detector("student");
   const hdir = pair.harnessDir;
   const harness = fs.existsSync(path.join(hdir, "spatial_harness.model.json")) ? (await loadSpatialHarness(hdir)).model : new SpatialHarness();
-  const options = { regionClip: pair.regionClip, runawayDelta: pair.lambdaAlarmDelta === 0 ? Infinity : pair.lambdaAlarmDelta };
+  const options = { regionClip: pair.regionClip, runawayDelta: alarmLevelOf(pair.lambdaAlarmDelta) };
   print(`harness overhead: detector ${coevo ? pair.detectorDir : "models/pipeline/student"}, harness ${hdir}, region clip ${options.regionClip}, lambda alarm ${options.runawayDelta}`);
   const off = new PlannerPilot({ type: "detector", detector: model });
   const on = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, options, apply: true } });

@@ -60,7 +60,7 @@ import {
 } from "./common/models/studentOutputMsg";
 import { createLaunchedLifecycleNode, wireLifecycle } from "./common/ros/wireLifecycle";
 import { loadSpatialCorrector, type SpatialCorrection, type SpatialCorrector } from "./common/models/SpatialCorrector";
-import { DELTA_NORM_MAX, DELTA_RUNAWAY } from "../src/harness/correction/constants";
+import { alarmLevelOf, DELTA_NORM_MAX, DELTA_RUNAWAY } from "../src/harness/correction/constants";
 import { DEFAULT_PLANNER_OPTIONS } from "../src/control/LocalPlanner";
 
 export const HARNESS_TOPICS = {
@@ -261,7 +261,7 @@ class HarnessNode {
       height: p.height,
       cameraPitchRad: p.cameraPitchRad,
     });
-    this.spatial = await loadSpatialCorrector(p.spatialDir, { regionClip: p.regionClip, runawayDelta: p.lambdaAlarmDelta === 0 ? Infinity : p.lambdaAlarmDelta, cameraPitch_rad: p.cameraPitchRad }, this.logger);
+    this.spatial = await loadSpatialCorrector(p.spatialDir, { regionClip: p.regionClip, runawayDelta: alarmLevelOf(p.lambdaAlarmDelta), cameraPitch_rad: p.cameraPitchRad }, this.logger);
     this.cameraInfoReceived = false;
     this.pubs = {
       obstacles: node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, HARNESS_TOPICS.obstacles, { qos: QOS_DEFAULT }),

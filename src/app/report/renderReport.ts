@@ -7,6 +7,7 @@
  * scripts/check-report.ts reads back from headless Chromium's --dump-dom.
  */
 import { overrides, tableRows } from "../formatTable";
+import { DELTA_RUNAWAY } from "../../harness/correction/constants";
 import type { MainJobResult } from "../runMainJob";
 import { ARMS, type Arm, type FlightRecord, type FrameSample } from "../types";
 import { drawBoxes, pngDataUri } from "./framePng";
@@ -20,8 +21,6 @@ const PALETTE = ["#1f6fd1", "#e07b00", "#2a9d3a", "#c2185b", "#7b1fa2", "#00838f
 const HIT_NAMES = ["ground", "wire", "branch", "pole/trunk"];
 export const hitName = (cls: number): string => HIT_NAMES[cls] ?? `class ${cls}`;
 
-/** The runaway threshold of SPEC "Co-evolution training": sustained max|delta| > 0.6. */
-const RUNAWAY_DELTA = 0.6;
 
 function esc(s: string): string {
   return escapeXml(s);
@@ -108,7 +107,7 @@ function seriesPlots(flights: readonly FlightRecord[]): string {
       xLabel: "sim time, s",
       yLabel: "max|delta|",
       series: bothArms(flights, (f) => f.series.maxAbsDelta),
-      hLines: [{ y: RUNAWAY_DELTA, label: "runaway 0.6" }],
+      hLines: [{ y: DELTA_RUNAWAY, label: `runaway ${DELTA_RUNAWAY}` }],
     }),
   );
   return out.join("");

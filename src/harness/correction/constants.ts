@@ -19,6 +19,10 @@ export const LAMBDA_MAX = 1.0;
 export const DELTA_NORM_MAX = 0.5;
 /** max|delta| normal range 0.1-0.4; sustained > 0.6 means the harness is out of control (SPEC, seed 5.1). */
 export const DELTA_RUNAWAY = 0.6;
+/** The runaway alarm level of a parameter where 0 means no alarm (harness node lambda_alarm_delta, config/harness.yaml). */
+export function alarmLevelOf(parameter: number): number {
+  return parameter === 0 ? Infinity : parameter;
+}
 /** Factor applied to lambda when max|delta| stays above DELTA_RUNAWAY (ours; SPEC: "warn, and lower lambda"). */
 export const LAMBDA_RUNAWAY_FACTOR = 0.5;
 /** Texture rule (seed 4.2): pixel-gradient variance threshold in warped wire regions (8-bit grey units, see textureGain.ts). */

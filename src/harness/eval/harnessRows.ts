@@ -302,7 +302,8 @@ export function correctionSummary(flights: readonly ArmFlight[], runawayLevel: n
     maxDeltaP50: percentile(deltas, 50),
     maxDeltaP90: percentile(deltas, 90),
     maxDeltaP99: percentile(deltas, 99),
-    maxDeltaMax: Math.max(...deltas),
+    // A loop, not Math.max(...deltas): a long run has more decisions than a call takes arguments.
+    maxDeltaMax: deltas.reduce((m, d) => Math.max(m, d), 0),
     sustainedMax: Math.max(...flights.map((f) => sustainedMaximum(f.trace.map((s) => s.maxDelta), SUSTAINED_DECISIONS))),
     clippedShare: flights.reduce((n, f) => n + f.trace.filter((s) => (s.clipped ?? 0) > 0).length, 0) / deltas.length,
     lambdaP50: percentile(lambdas, 50),

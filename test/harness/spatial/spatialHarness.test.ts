@@ -5,6 +5,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../../../src/harness/backend/initBackend";
+import { alarmLevelOf } from "../../../src/harness/correction/constants";
 import type { RenderTruth } from "../../../src/harness/data/DroneEnvironment";
 import { CLASS_BRANCH, CLASS_POLE_TRUNK, CLASS_WIRE } from "../../../sim/World";
 import type { Split } from "../../../src/harness/data/SeedSplit";
@@ -250,6 +251,9 @@ describe("SpatialHarnessRuntime runaway alarm", () => {
     expect(none.some((s) => s.runaway)).toBe(false);
     expect(none[6]!.lambda).toBeGreaterThan(0.6 * none[2]!.lambda);
     expect(() => new SpatialHarnessRuntime(new SpatialHarness(), 64, 64, { runawayDelta: Number.NaN })).toThrow("runawayDelta=NaN, expected > 0");
+    // The node parameter's 0 means no alarm.
+    expect(alarmLevelOf(0)).toBe(Infinity);
+    expect(alarmLevelOf(0.6)).toBe(0.6);
   });
 });
 
