@@ -170,6 +170,14 @@ export type PlannerOptions = {
   wClimbWhenBlocked: number;
   /** Cost of turning toward the threat centroid when the way ahead is blocked. Default 1.5. */
   wCentroid: number;
+  /**
+   * Decision hysteresis on the vertical escape (sixteenth session): bonus, scaled by blocked_cruise,
+   * of the vertical manoeuvre (climb or descend) chosen at the previous decision, added by
+   * holdVertical() for whoever keeps that decision (score() stays stateless). Default 0 = off:
+   * the strikes the harness leaves were flagged in time but the choice flipped between climb and
+   * descend (docs/coevolution.md).
+   */
+  wVerticalHold: number;
   /** Default DEFAULT_ACTION_LIMITS. */
   limits: ActionLimits;
 };
@@ -200,6 +208,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   wAltitude: 4,
   wClimbWhenBlocked: 0.3,
   wCentroid: 1.5,
+  wVerticalHold: 0,
   limits: DEFAULT_ACTION_LIMITS,
 });
 
@@ -359,6 +368,17 @@ export class LocalPlanner {
       }
     }
     if (trace !== undefined) trace.nonFinite = nonFinite;
+    return out;
+  }
+
+  /**
+   * The decision hysteresis (options.wVerticalHold): adds wVerticalHold * blocked_cruise of the
+   * last score() to out[previous] when `previous` (the action chosen at the previous decision,
+   * -1 for none) is climb or descend; a no-op otherwise. Returns out.
+   */
+  holdVertical(out: Float32Array, previous: number): Float32Array {
+    const w = this.options.wVerticalHold;
+    if (w > 0 && (previous === CLIMB || previous === DESCEND)) out[previous] = out[previous]! + w * this.blocked[CRUISE]!;
     return out;
   }
 
@@ -637,7 +657,7 @@ function checkOptions(o: PlannerOptions): void {
   }
   const nonNegative = [
     "wThreat", "manoeuvreThreatFactor", "hoverThreatFactor", "wGoal", "wHeading", "headingTolerance_rad",
-    "wAltitudeGoal", "altitudeTolerance_m", "hoverCost", "wAltitude", "wClimbWhenBlocked", "wCentroid",
+    "wAltitudeGoal", "altitudeTolerance_m", "hoverCost", "wAltitude", "wClimbWhenBlocked", "wCentroid", "wVerticalHold",
   ] as const;
   for (const key of nonNegative) {
     const v = o[key];

@@ -28,6 +28,14 @@ describe("eval --harness --rows", () => {
   });
 });
 
+describe("eval --harness --vertical-hold", () => {
+  it("is unset by default and reads a non-negative hold", () => {
+    expect(parseEvalHarnessArgs(["--scenario", "default"]).verticalHold).toBeUndefined();
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-hold", "1.5"]).verticalHold).toBe(1.5);
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-hold", "-1"])).toThrow("--vertical-hold");
+  });
+});
+
 describe("fit-harness --risk-target", () => {
   const base = ["--detector", "models/coevo/student", "--scenario", "default", "--flights", "2", "--out", "/tmp/h"];
   it("keeps the collision target by default and accepts contact, wire-contact and wire-gap", () => {

@@ -201,6 +201,52 @@ describe("LocalPlanner: everything blocked", () => {
   });
 });
 
+describe("LocalPlanner: vertical hold (decision hysteresis, wVerticalHold)", () => {
+  const climb = idx("climb");
+  const descend = idx("descend");
+
+  it("is off by default: holdVertical leaves the logits as score() wrote them", () => {
+    const logits = planner.score(input({ threat: wire(FLIGHT_ROWS) }), new Float32Array(NUM_ACTIONS));
+    const before = Float32Array.from(logits);
+    expect(DEFAULT_PLANNER_OPTIONS.wVerticalHold).toBe(0);
+    expect(planner.holdVertical(logits, descend)).toEqual(before);
+  });
+
+  it("adds wVerticalHold x blocked_cruise to the previous climb or descend only", () => {
+    const held = new LocalPlanner({ wVerticalHold: 1 });
+    const trace = makePlannerTrace();
+    const logits = held.score(input({ threat: wire(FLIGHT_ROWS) }), new Float32Array(NUM_ACTIONS), trace);
+    const before = Float32Array.from(logits);
+    const blocked = trace.blocked[idx("cruise")] ?? NaN;
+    expect(blocked).toBeGreaterThan(0.5);
+    held.holdVertical(logits, descend);
+    expect(logits[descend]).toBeCloseTo((before[descend] ?? NaN) + blocked, 5);
+    for (let a = 0; a < NUM_ACTIONS; a++) if (a !== descend) expect(logits[a]).toBe(before[a]);
+    for (const previous of [-1, idx("cruise"), idx("yaw_left"), idx("hover")]) {
+      const l = Float32Array.from(before);
+      expect(held.holdVertical(l, previous)).toEqual(before);
+    }
+  });
+
+  it("keeps a descent the climb would narrowly beat, and releases when the way ahead is free", () => {
+    const logits = planner.score(input({ threat: wire(FLIGHT_ROWS) }), new Float32Array(NUM_ACTIONS));
+    const gap = (logits[climb] ?? NaN) - (logits[descend] ?? NaN);
+    expect(gap).toBeGreaterThan(0);
+    const held = new LocalPlanner({ wVerticalHold: 2 * gap + 0.5 });
+    expect(held.decide(input({ threat: wire(FLIGHT_ROWS) }))).toBe(climb);
+    const again = held.score(input({ threat: wire(FLIGHT_ROWS) }), new Float32Array(NUM_ACTIONS));
+    expect(held.holdVertical(again, descend).indexOf(Math.max(...again))).toBe(descend);
+    // Clear sky: blocked_cruise is ~0, so the hold adds ~nothing and cruise wins.
+    const free = held.score(input(), new Float32Array(NUM_ACTIONS));
+    expect(held.holdVertical(free, descend).indexOf(Math.max(...free))).toBe(idx("cruise"));
+  });
+
+  it("rejects a negative or non-finite hold, naming it", () => {
+    expect(() => new LocalPlanner({ wVerticalHold: -1 })).toThrow("wVerticalHold=-1, expected a finite number >= 0");
+    expect(() => new LocalPlanner({ wVerticalHold: Number.NaN })).toThrow("wVerticalHold=NaN");
+  });
+});
+
 describe("LocalPlanner: altitude safety", () => {
   it("climbs at 1 m (below minAltitude_m = 2) in clear sky, by a wide margin", () => {
     const logits = planner.score(input({ altitude_m: 1 }), out);

@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -54,6 +54,8 @@ export type EvalHarnessArgs = {
   regionClip?: number;
   /** The harness runtime's runaway alarm level (SpatialHarnessOptions.runawayDelta); "none" = Infinity. */
   runawayDelta?: number;
+  /** The planner's decision hysteresis on climb/descend (PlannerOptions.wVerticalHold); default 0 = off. */
+  verticalHold?: number;
   workers: number;
   apEvery: number;
   attributeStrikes: boolean;
@@ -103,6 +105,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
         a.runawayDelta = x === "none" ? Infinity : numberArg(f, x, 1e-3, 100);
         break;
       }
+      case "--vertical-hold": a.verticalHold = numberArg(f, args[++i], 0, 100); break;
       case "--workers": a.workers = intArg(f, args[++i], 1); break;
       case "--ap-every": a.apEvery = intArg(f, args[++i], 1); break;
       case "--attribute-strikes": a.attributeStrikes = true; break;
@@ -156,7 +159,7 @@ export async function runHarnessEval(args: readonly string[], io: CliIO): Promis
     }
   }
   const seeds = harnessEvalSeeds({ split: a.split, splitOf: splitOfSeed, flights: a.flights, firstSeed: a.firstSeed });
-  const jobs: HarnessRowJob[] = a.conditions.flatMap((condition) => arms.map((arm) => ({ scenario, split: a.split, controlPeriod_s: FULL_CONFIG.controlPeriod_s, seeds, condition, arm, apEvery: a.apEvery, ...(a.attributeStrikes ? { attributeStrikes: true } : {}) })));
+  const jobs: HarnessRowJob[] = a.conditions.flatMap((condition) => arms.map((arm) => ({ scenario, split: a.split, controlPeriod_s: FULL_CONFIG.controlPeriod_s, seeds, condition, arm, apEvery: a.apEvery, ...(a.verticalHold === undefined ? {} : { planner: { wVerticalHold: a.verticalHold } }), ...(a.attributeStrikes ? { attributeStrikes: true } : {}) })));
   io.err(`eval --harness: ${arms.length} rows x ${a.conditions.length} conditions on ${seeds.length} ${a.split} seeds, ${a.workers} worker(s)\n`);
   const t0 = performance.now();
   const rows = await runHarnessRowJobs(jobs, a.workers, (job, row) => io.err(`${rowProgress(job.condition, row, seeds.length, a.split)} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`));

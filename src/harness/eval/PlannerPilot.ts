@@ -125,6 +125,8 @@ export class PlannerPilot implements Pilot {
   private harness: SpatialHarnessRuntime | undefined;
   private lastHarness: SpatialStepInfo | undefined;
   private applied = 0;
+  /** The action of the previous decision (-1 before the first), for the planner's vertical hold. */
+  private previous = -1;
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
   constructor(
@@ -142,6 +144,7 @@ export class PlannerPilot implements Pilot {
   reset(): void {
     this.harness?.reset();
     this.applied = 0;
+    this.previous = -1;
     if (this.runtime !== undefined) this.runtime.sobelGain = 1;
     this.lastHarness = undefined;
   }
@@ -318,7 +321,9 @@ export class PlannerPilot implements Pilot {
       }
     }
     this.planner.score(plannerInput({ threat: this.threat, rows, cols, width: env.width, height: env.height }, this.nav), this.logits);
-    return argmaxAction(this.logits);
+    // The vertical hold (PlannerOptions.wVerticalHold, off by default; not in the action-formula row).
+    this.previous = argmaxAction(this.planner.holdVertical(this.logits, this.previous));
+    return this.previous;
   }
 
   /**
