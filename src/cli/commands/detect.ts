@@ -15,13 +15,13 @@ import { CellsToDetections } from "../../control/cellsToDetections";
 import { initBackend } from "../../harness/backend";
 import { decodeImage, encodeGreyPng } from "../../harness/data/imageCodec";
 import { WIRE_CELL_PX, type WireNet } from "../../harness/eval/WireNet";
-import { detectNative, detectNativeFlipAveraged, withLineSupport } from "../../harness/eval/detectNative";
+import { detectEnsemble, detectNative, detectNativeFlipAveraged, withLineSupport } from "../../harness/eval/detectNative";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import { lineSupportArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 
-export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--models <root>] [--threshold 0.5] [--tta flip | --line-support F:geo|F:ls] <image files or folders> --out <dir>
+export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--partner <model>] [--models <root>] [--threshold 0.5] [--tta flip | --line-support F:geo|F:ls] <image files or folders> --out <dir>
 
   --model      which detector (default photo):
                  photo        <root>/photo/student, the student fine-tuned on overhead views with camera effects (best on real photos)
@@ -30,6 +30,9 @@ export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<
                  corrected    <root>/student.*, the co-evolved student (its harness adds zero on a still photo)
                  old-teacher  <root>/teacher.*, the co-evolution run's teacher
                  <dir>        a folder with teacher.model.json (e.g. written by \`transfer\`)
+  --partner    a second detector (the same choices as --model): the map, cells and detections are the mean of
+               the two networks' (a map ensemble, e.g. the two models \`transfer --real --partner --out\` writes);
+               about twice the time
   --models     models root (default models)
   --harness    on|off: the older spelling of --model corrected (same map either way on a photo)
   --threshold  cell probability for a detection (default 0.5)
@@ -43,7 +46,7 @@ export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<
   --out        output folder: <name>.wire.png (wire probability at the photo's size) and <name>.detections.json
 Photos of any size and aspect run at their native resolution (no resize).`;
 
-export type DetectArgs = { model: string; models: string; inputs: string[]; out: string; threshold: number; flipAverage: boolean; lineSupport?: LineSupportSpec };
+export type DetectArgs = { model: string; partner?: string; models: string; inputs: string[]; out: string; threshold: number; flipAverage: boolean; lineSupport?: LineSupportSpec };
 
 export function parseDetectArgs(args: string[]): DetectArgs {
   const out: DetectArgs = { model: "photo", models: "models", inputs: [], out: "", threshold: 0.5, flipAverage: false };
@@ -56,6 +59,12 @@ export function parseDetectArgs(args: string[]): DetectArgs {
       case "--models":
         out.models = args[++i] ?? "";
         break;
+      case "--partner": {
+        const v = args[++i];
+        if (v === undefined || v === "" || v.startsWith("--")) throw new UsageError(`--partner ${v ?? "(missing)"}: expected a second detector (${MODEL_CHOICES.join("|")}|<dir>)`);
+        out.partner = v;
+        break;
+      }
       case "--out":
         out.out = args[++i] ?? "";
         break;
@@ -89,6 +98,7 @@ export function parseDetectArgs(args: string[]): DetectArgs {
     }
   }
   if (out.model === "") throw new UsageError("--model needs a value");
+  if (out.partner !== undefined && out.lineSupport !== undefined) throw new UsageError("--partner and --line-support cannot be combined (the operator works on one network's cells)");
   if (out.flipAverage && out.lineSupport !== undefined) throw new UsageError("--tta flip and --line-support cannot be combined (the operator works on one pass's cells)");
   if (out.inputs.length === 0) throw new UsageError("no image files or folders given");
   if (out.out === "") throw new UsageError("--out <dir> is required");
@@ -123,12 +133,12 @@ export type DetectPhotoResult = { width: number; height: number; detections: num
  * One photo of `detect`: read and decode (jpeg-js / pngjs), detectNative (the printed detector
  * time), the Detection2D list, then `<name>.wire.png` and `<name>.detections.json` in `outDir`.
  */
-export function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, flipAverage = false, lineSupport?: LineSupportSpec): DetectPhotoResult {
+export function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, flipAverage = false, lineSupport?: LineSupportSpec, partner?: WireNet): DetectPhotoResult {
   const base = path.basename(file).replace(IMAGE_EXT, "");
   const t0 = performance.now();
   const image = decodeImage(fs.readFileSync(file), file);
   const t1 = performance.now();
-  const plain = flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
+  const plain = partner !== undefined ? detectEnsemble([net, partner], image, flipAverage) : flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
   const r = lineSupport === undefined ? plain : withLineSupport(plain, lineSupport);
   const t2 = performance.now();
   const labeller = new CellsToDetections({ rows: r.rows, cols: r.cols, numClasses: DETECTION_CLASSES.length, classNames: DETECTION_CLASSES, scoreThreshold: threshold });
@@ -139,7 +149,7 @@ export function detectPhoto(net: WireNet, file: string, outDir: string, threshol
   const mapFile = path.join(outDir, `${base}.wire.png`);
   const jsonFile = path.join(outDir, `${base}.detections.json`);
   fs.writeFileSync(mapFile, encodeGreyPng(r.width, r.height, map8));
-  fs.writeFileSync(jsonFile, `${JSON.stringify({ image: file, model: net.name, width: r.width, height: r.height, threshold, detections }, null, 2)}\n`);
+  fs.writeFileSync(jsonFile, `${JSON.stringify({ image: file, model: net.name, ...(partner === undefined ? {} : { partner: partner.name }), width: r.width, height: r.height, threshold, detections }, null, 2)}\n`);
   const times = { decodeMs: t1 - t0, detectMs: t2 - t1, detectionsMs: t3 - t2, writeMs: performance.now() - t3 };
   return { width: r.width, height: r.height, detections: detections.length, mapFile, jsonFile, times };
 }
@@ -151,13 +161,15 @@ export const command: CliCommand = {
     const files = listImages(a.inputs);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const net = await loadWireNet(a.model, a.models);
+    const partner = a.partner === undefined ? undefined : await loadWireNet(a.partner, a.models);
     fs.mkdirSync(a.out, { recursive: true });
+    const name = partner === undefined ? net.name : `${net.name} + ${partner.name}, 2 networks`;
     let failed = 0;
     try {
       for (const file of files) {
         try {
-          const d = detectPhoto(net, file, a.out, a.threshold, a.flipAverage, a.lineSupport);
-          io.out(`${file}: ${d.width}x${d.height}, ${d.detections} detections, ${d.times.detectMs.toFixed(1)} ms (${net.name}${a.flipAverage ? ", flip-averaged" : ""}${a.lineSupport === undefined ? "" : `, line support ${formatLineSupportSpec(a.lineSupport)}`}) -> ${d.mapFile}, ${d.jsonFile}\n`);
+          const d = detectPhoto(net, file, a.out, a.threshold, a.flipAverage, a.lineSupport, partner);
+          io.out(`${file}: ${d.width}x${d.height}, ${d.detections} detections, ${d.times.detectMs.toFixed(1)} ms (${name}${a.flipAverage ? ", flip-averaged" : ""}${a.lineSupport === undefined ? "" : `, line support ${formatLineSupportSpec(a.lineSupport)}`}) -> ${d.mapFile}, ${d.jsonFile}\n`);
         } catch (err) {
           failed++;
           io.err(`${err instanceof Error ? err.message : String(err)}\n`);
@@ -165,6 +177,7 @@ export const command: CliCommand = {
       }
     } finally {
       net.dispose();
+      partner?.dispose();
     }
     return failed > 0 ? 1 : 0;
   },

@@ -5,11 +5,12 @@
  * fine-tuning the simulator-trained detector on NAME.jpg + NAME.mask.png photos
  * (src/harness/transfer/realKFold.ts), with a learning curve over the training-set sizes; with
  * --out, also fine-tunes on every given photo and writes that detector (teacher.model.json, usable
- * as `detect --model <dir>`). The source models are only read.
+ * as `detect --model <dir>`; with --partner, the partner adapted alike in <out>/partner, for
+ * `detect --model <out> --partner <out>/partner`, the "ensemble" row). The source models are only read.
  */
+import * as path from "node:path";
 import { initBackend } from "../../harness/backend";
 import { loadTeacher, saveModel } from "../../harness/modelfile";
-import { averageWeights } from "../../harness/layers/averageWeights";
 import { fineTuneOnPhotos, type FineTuneScope } from "../../harness/transfer/fineTuneOnPhotos";
 import { crossValidate, type SetPhoto } from "../../harness/transfer/realKFold";
 import { UsageError, type CliIO } from "../CliCommand";
@@ -122,14 +123,16 @@ export async function transferReal(args: string[], io: CliIO): Promise<number> {
   const command = `drone-harness transfer ${args.join(" ")}`;
   if (a.out !== "") {
     const r = fineTuneOnPhotos(detector, photos, { ...fineTune, seed: a.seed });
-    let how = `fine-tuned ${r.trained.join(", ")} on ${photos.length} photos, final loss ${r.finalLoss.toFixed(4)}`;
-    if (partner !== undefined) {
-      const q = fineTuneOnPhotos(partner, photos, { ...fineTune, seed: a.seed });
-      detector.params.load(averageWeights([detector.params.snapshot(), partner.params.snapshot()]));
-      how += `; ${partnerDir} fine-tuned the same way (final loss ${q.finalLoss.toFixed(4)}) and the two weight sets averaged`;
-    }
+    const how = `fine-tuned ${r.trained.join(", ")} on ${photos.length} photos, final loss ${r.finalLoss.toFixed(4)}`;
     await saveModel(a.out, detector, { scenario: `real photos ${a.real}`, seed: a.seed, notes: `${command}; ${how}` });
     io.err(`wrote ${a.out}/teacher.model.json (fine-tuned on all ${photos.length} photos)\n`);
+    if (partner !== undefined) {
+      // The "ensemble" row's detector: both adapted networks, their maps averaged by `detect --partner`.
+      const q = fineTuneOnPhotos(partner, photos, { ...fineTune, seed: a.seed });
+      const partnerOut = path.join(a.out, "partner");
+      await saveModel(partnerOut, partner, { scenario: `real photos ${a.real}`, seed: a.seed, notes: `${command}; the partner ${partnerDir}, fine-tuned ${q.trained.join(", ")} on ${photos.length} photos, final loss ${q.finalLoss.toFixed(4)}` });
+      io.err(`wrote ${partnerOut}/teacher.model.json (the partner, fine-tuned alike); the ensemble: detect --model ${a.out} --partner ${partnerOut}${a.tta ? " --tta flip" : ""}\n`);
+    }
   }
   detector.dispose();
   partner?.dispose();

@@ -246,6 +246,32 @@ export function detectNativeFlipAveraged(net: WireNet, image: RgbImage, times?: 
 }
 
 /**
+ * The mean of several networks' detections of one photo (a map ensemble; `transfer --real
+ * --partner`'s "ensemble" row is this with two networks): map, cells and class softmax averaged per
+ * pixel and per cell, so the Detection2D list follows the ensemble too. With `flipAverage`, each
+ * network's pass is flip-averaged first (detectNativeFlipAveraged). The networks run one after the
+ * other: the time is the sum of theirs.
+ */
+export function detectEnsemble(nets: readonly WireNet[], image: RgbImage, flipAverage = false): NativeDetection {
+  if (nets.length === 0) throw new RangeError("nets.length=0, expected at least one network");
+  const one = flipAverage ? detectNativeFlipAveraged : detectNative;
+  const all = nets.map((net) => one(net, image));
+  const first = all[0] as NativeDetection;
+  if (all.length === 1) return first;
+  // Every WireNet has 8-px cells, so the grids of one photo agree.
+  const mean = (pick: (d: NativeDetection) => Float32Array): Float32Array => {
+    const out = new Float32Array(pick(first).length);
+    for (let i = 0; i < out.length; i++) {
+      let sum = 0;
+      for (const d of all) sum += pick(d)[i]!;
+      out[i] = sum / all.length;
+    }
+    return out;
+  };
+  return { ...first, map: mean((d) => d.map), cells: mean((d) => d.cells), cellProbs: mean((d) => d.cellProbs) };
+}
+
+/**
  * The detection with its wire cells rewritten by the line-support operator (lineSupport.ts) and
  * the per-pixel map interpolated again from them; `cellProbs` keeps the network's softmax.
  */

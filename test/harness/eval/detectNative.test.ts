@@ -5,7 +5,7 @@
  */
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { teacherWireNet, type WireNet } from "../../../src/harness/eval/WireNet";
-import { boxDownsample, cellsToPixels, detectAtScale, detectNative, detectNativeFlipAveraged, mirrorRgb, reflectPad } from "../../../src/harness/eval/detectNative";
+import { boxDownsample, cellsToPixels, detectAtScale, detectEnsemble, detectNative, detectNativeFlipAveraged, mirrorRgb, reflectPad } from "../../../src/harness/eval/detectNative";
 import { initBackend } from "../../../src/harness/backend";
 
 beforeAll(async () => {
@@ -56,6 +56,39 @@ describe("detectNative", () => {
     expect(Array.from(detectNativeFlipAveraged(net, mirrorRgb(p)).map)).toEqual(mirrorMap(averaged));
     expect(averaged[5]).toBeCloseTo(0.5 * (plain[5]! + plainOfMirror[30]!), 6);
     expect(Array.from(mirrorRgb(mirrorRgb(p)).rgb)).toEqual(Array.from(p.rgb));
+  });
+});
+
+describe("detectEnsemble (detect --partner; transfer --real --partner's \"ensemble\" row)", () => {
+  let a: WireNet;
+  let b: WireNet;
+  beforeAll(() => {
+    a = teacherWireNet(new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 3, threatLogit: true }), "a");
+    b = teacherWireNet(new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 8, threatLogit: true }), "b");
+  });
+  afterAll(() => {
+    a.dispose();
+    b.dispose();
+  });
+  const p = { width: 36, height: 54, rgb: new Uint8Array(36 * 54 * 3).map((_, i) => (i * 31 + (i >> 6)) % 253) };
+
+  it("is the k-fold's ensemble map exactly: 0.5 (v + w) per pixel of the two maps, plain and flip-averaged", () => {
+    for (const [flip, one] of [[false, detectNative], [true, detectNativeFlipAveraged]] as const) {
+      const va = one(a, p);
+      const vb = one(b, p);
+      const e = detectEnsemble([a, b], p, flip);
+      // realKFold's "ensemble" row: m.map((v, j) => 0.5 * (v + mine[j])), the partner's map m, the model's mine.
+      expect(Array.from(e.map)).toEqual(Array.from(vb.map.map((v, j) => 0.5 * (v + va.map[j]!))));
+      expect(Array.from(e.map)).not.toEqual(Array.from(va.map));
+      e.cells.forEach((c, i) => expect(c).toBeCloseTo(0.5 * (va.cells[i]! + vb.cells[i]!), 6));
+      e.cellProbs.forEach((c, i) => expect(c).toBeCloseTo(0.5 * (va.cellProbs[i]! + vb.cellProbs[i]!), 6));
+      expect([e.width, e.height, e.rows, e.cols]).toEqual([36, 54, 7, 5]);
+    }
+  });
+
+  it("one network is that network's detection; none is refused", () => {
+    expect(Array.from(detectEnsemble([a], p).map)).toEqual(Array.from(detectNative(a, p).map));
+    expect(() => detectEnsemble([], p)).toThrow("nets.length=0");
   });
 });
 
