@@ -153,11 +153,11 @@ async function wholePath(photos: Photo[], print: (line: string) => void): Promis
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "detect-bench-"));
   const s = { decode: [] as number[], detect: [] as number[], detections: [] as number[], write: [] as number[], total: [] as number[] };
   try {
-    for (const p of photos) detectPhoto(net, p.file, out, 0.5);
+    for (const p of photos) await detectPhoto(net, p.file, out, 0.5);
     for (let round = 0; round < ROUNDS; round++) {
       for (const p of photos) {
         const t0 = performance.now();
-        const { times } = detectPhoto(net, p.file, out, 0.5);
+        const { times } = await detectPhoto(net, p.file, out, 0.5);
         s.total.push(performance.now() - t0);
         s.decode.push(times.decodeMs);
         s.detect.push(times.detectMs);

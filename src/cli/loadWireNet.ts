@@ -39,12 +39,21 @@ export function detectorDir(model: string, root = "models"): string {
   }
 }
 
-export async function loadWireNet(model: string, root = "models"): Promise<WireNet> {
-  if (model === "corrected") return studentWireNet((await loadStudent(root)).model, `corrected (${root}, co-evolved student)`);
+/**
+ * The folder and report name of a teacher-type detector (every choice but `corrected`); a name
+ * that is no choice must be a folder with teacher.model.json. `flag` names the option in errors.
+ */
+export function teacherDetector(model: string, root = "models", flag = "--model"): { dir: string; name: string } {
   const dir = detectorDir(model, root);
   const known = (MODEL_CHOICES as readonly string[]).includes(model);
   if (!known && !fs.existsSync(modelPaths(model, "teacher").modelJson)) {
-    throw new UsageError(`--model ${model}: expected one of ${MODEL_CHOICES.join(", ")} or a folder with teacher.model.json`);
+    throw new UsageError(`${flag} ${model}: expected one of ${MODEL_CHOICES.join(", ")} or a folder with teacher.model.json`);
   }
-  return teacherWireNet((await loadTeacher(dir)).model, known ? `${model} (${dir})` : model, FROZEN);
+  return { dir, name: known ? `${model} (${dir})` : model };
+}
+
+export async function loadWireNet(model: string, root = "models"): Promise<WireNet> {
+  if (model === "corrected") return studentWireNet((await loadStudent(root)).model, `corrected (${root}, co-evolved student)`);
+  const { dir, name } = teacherDetector(model, root);
+  return teacherWireNet((await loadTeacher(dir)).model, name, FROZEN);
 }

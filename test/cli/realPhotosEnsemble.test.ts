@@ -40,6 +40,8 @@ describe("the two-network ensemble on real photographs", () => {
     expect(differ).toBeGreaterThan(100);
     expect(JSON.parse(fs.readFileSync(path.join(out, "12.detections.json"), "utf8"))).toMatchObject({ model: expect.stringMatching(/^student/), partner: expect.stringMatching(/^photo/) });
     expect(await main(["detect", "--partner", "--out", out, photo], capture().io)).toBe(2);
+    expect(await main(["detect", "--partner", "corrected", photo, "--out", out], capture().io)).toBe(2);
+    expect(await main(["detect", "--partner", path.join(dir, "no-model"), photo, "--out", out], capture().io)).toBe(2);
     expect(await main(["detect", "--partner", "student", "--line-support", "0.2:geo", photo, "--out", out], capture().io)).toBe(2);
   }, 90000);
 

@@ -13,13 +13,14 @@ import { performance } from "node:perf_hooks";
 import { DETECTION_CLASSES } from "../../harness/actions";
 import { CellsToDetections } from "../../control/cellsToDetections";
 import { initBackend } from "../../harness/backend";
-import { decodeImage, encodeGreyPng } from "../../harness/data/imageCodec";
+import { decodeImage, encodeGreyPng, type RgbImage } from "../../harness/data/imageCodec";
 import { WIRE_CELL_PX, type WireNet } from "../../harness/eval/WireNet";
-import { detectEnsemble, detectNative, detectNativeFlipAveraged, withLineSupport } from "../../harness/eval/detectNative";
+import { detectEnsemble, detectNative, detectNativeFlipAveraged, meanDetections, withLineSupport, type NativeDetection } from "../../harness/eval/detectNative";
+import { WireNetThread } from "../../harness/data/node/wireNetThread";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import { lineSupportArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
-import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
+import { MODEL_CHOICES, loadWireNet, teacherDetector } from "../loadWireNet";
 
 export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--partner <model>] [--models <root>] [--threshold 0.5] [--tta flip | --line-support F:geo|F:ls] <image files or folders> --out <dir>
 
@@ -30,9 +31,9 @@ export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<
                  corrected    <root>/student.*, the co-evolved student (its harness adds zero on a still photo)
                  old-teacher  <root>/teacher.*, the co-evolution run's teacher
                  <dir>        a folder with teacher.model.json (e.g. written by \`transfer\`)
-  --partner    a second detector (the same choices as --model): the map, cells and detections are the mean of
-               the two networks' (a map ensemble, e.g. the two models \`transfer --real --partner --out\` writes);
-               about twice the time
+  --partner    a second detector (the choices of --model but corrected): the map, cells and detections are the
+               mean of the two networks' (a map ensemble, e.g. the two models \`transfer --real --partner --out\`
+               writes); the partner runs on a second thread, beside the first network
   --models     models root (default models)
   --harness    on|off: the older spelling of --model corrected (same map either way on a photo)
   --threshold  cell probability for a detection (default 0.5)
@@ -62,6 +63,7 @@ export function parseDetectArgs(args: string[]): DetectArgs {
       case "--partner": {
         const v = args[++i];
         if (v === undefined || v === "" || v.startsWith("--")) throw new UsageError(`--partner ${v ?? "(missing)"}: expected a second detector (${MODEL_CHOICES.join("|")}|<dir>)`);
+        if (v === "corrected") throw new UsageError("--partner corrected: the partner must be a teacher-type detector (student, teacher, photo, old-teacher or a folder with teacher.model.json)");
         out.partner = v;
         break;
       }
@@ -133,12 +135,27 @@ export type DetectPhotoResult = { width: number; height: number; detections: num
  * One photo of `detect`: read and decode (jpeg-js / pngjs), detectNative (the printed detector
  * time), the Detection2D list, then `<name>.wire.png` and `<name>.detections.json` in `outDir`.
  */
-export function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, flipAverage = false, lineSupport?: LineSupportSpec, partner?: WireNet): DetectPhotoResult {
+/**
+ * The second network of `detect --partner`: in this thread (a WireNet: the two run one after the
+ * other) or on a worker thread (a WireNetThread: the two run at once).
+ */
+export type DetectPartner = WireNet | WireNetThread;
+
+/** The detection of `image` by `net`, averaged with `partner`'s when given (meanDetections). */
+async function detection(net: WireNet, image: RgbImage, flipAverage: boolean, partner?: DetectPartner): Promise<NativeDetection> {
+  if (partner === undefined) return flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
+  if (!(partner instanceof WireNetThread)) return detectEnsemble([net, partner], image, flipAverage);
+  const theirs = partner.detect(image, flipAverage); // posted now: the worker runs while this thread does its own pass
+  const mine = flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
+  return meanDetections([mine, await theirs]);
+}
+
+export async function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, flipAverage = false, lineSupport?: LineSupportSpec, partner?: DetectPartner): Promise<DetectPhotoResult> {
   const base = path.basename(file).replace(IMAGE_EXT, "");
   const t0 = performance.now();
   const image = decodeImage(fs.readFileSync(file), file);
   const t1 = performance.now();
-  const plain = partner !== undefined ? detectEnsemble([net, partner], image, flipAverage) : flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
+  const plain = await detection(net, image, flipAverage, partner);
   const r = lineSupport === undefined ? plain : withLineSupport(plain, lineSupport);
   const t2 = performance.now();
   const labeller = new CellsToDetections({ rows: r.rows, cols: r.cols, numClasses: DETECTION_CLASSES.length, classNames: DETECTION_CLASSES, scoreThreshold: threshold });
@@ -161,14 +178,15 @@ export const command: CliCommand = {
     const files = listImages(a.inputs);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const net = await loadWireNet(a.model, a.models);
-    const partner = a.partner === undefined ? undefined : await loadWireNet(a.partner, a.models);
+    const partnerModel = a.partner === undefined ? undefined : teacherDetector(a.partner, a.models, "--partner");
+    const partner = partnerModel === undefined ? undefined : await WireNetThread.start(partnerModel.dir, partnerModel.name);
     fs.mkdirSync(a.out, { recursive: true });
     const name = partner === undefined ? net.name : `${net.name} + ${partner.name}, 2 networks`;
     let failed = 0;
     try {
       for (const file of files) {
         try {
-          const d = detectPhoto(net, file, a.out, a.threshold, a.flipAverage, a.lineSupport, partner);
+          const d = await detectPhoto(net, file, a.out, a.threshold, a.flipAverage, a.lineSupport, partner);
           io.out(`${file}: ${d.width}x${d.height}, ${d.detections} detections, ${d.times.detectMs.toFixed(1)} ms (${name}${a.flipAverage ? ", flip-averaged" : ""}${a.lineSupport === undefined ? "" : `, line support ${formatLineSupportSpec(a.lineSupport)}`}) -> ${d.mapFile}, ${d.jsonFile}\n`);
         } catch (err) {
           failed++;
@@ -177,7 +195,7 @@ export const command: CliCommand = {
       }
     } finally {
       net.dispose();
-      partner?.dispose();
+      await partner?.close();
     }
     return failed > 0 ? 1 : 0;
   },

@@ -248,17 +248,14 @@ export function detectNativeFlipAveraged(net: WireNet, image: RgbImage, times?: 
 /**
  * The mean of several networks' detections of one photo (a map ensemble; `transfer --real
  * --partner`'s "ensemble" row is this with two networks): map, cells and class softmax averaged per
- * pixel and per cell, so the Detection2D list follows the ensemble too. With `flipAverage`, each
- * network's pass is flip-averaged first (detectNativeFlipAveraged). The networks run one after the
- * other: the time is the sum of theirs.
+ * pixel and per cell, so the Detection2D list follows the ensemble too. Every WireNet has 8-px
+ * cells, so the detections of one photo share their grid.
  */
-export function detectEnsemble(nets: readonly WireNet[], image: RgbImage, flipAverage = false): NativeDetection {
-  if (nets.length === 0) throw new RangeError("nets.length=0, expected at least one network");
-  const one = flipAverage ? detectNativeFlipAveraged : detectNative;
-  const all = nets.map((net) => one(net, image));
-  const first = all[0] as NativeDetection;
+export function meanDetections(all: readonly NativeDetection[]): NativeDetection {
+  const first = all[0];
+  if (first === undefined) throw new RangeError("no detections to average, expected at least one");
   if (all.length === 1) return first;
-  // Every WireNet has 8-px cells, so the grids of one photo agree.
+  for (const d of all) if (d.width !== first.width || d.height !== first.height) throw new RangeError(`detections of ${d.width}x${d.height} and ${first.width}x${first.height}: not one photo`);
   const mean = (pick: (d: NativeDetection) => Float32Array): Float32Array => {
     const out = new Float32Array(pick(first).length);
     for (let i = 0; i < out.length; i++) {
@@ -269,6 +266,17 @@ export function detectEnsemble(nets: readonly WireNet[], image: RgbImage, flipAv
     return out;
   };
   return { ...first, map: mean((d) => d.map), cells: mean((d) => d.cells), cellProbs: mean((d) => d.cellProbs) };
+}
+
+/**
+ * meanDetections of the networks' passes, one after the other in this thread (each flip-averaged
+ * first with `flipAverage`); `detect --partner` runs the second network on a worker thread instead
+ * (src/harness/data/node/wireNetThread.ts) and averages the same way.
+ */
+export function detectEnsemble(nets: readonly WireNet[], image: RgbImage, flipAverage = false): NativeDetection {
+  if (nets.length === 0) throw new RangeError("nets.length=0, expected at least one network");
+  const one = flipAverage ? detectNativeFlipAveraged : detectNative;
+  return meanDetections(nets.map((net) => one(net, image)));
 }
 
 /**

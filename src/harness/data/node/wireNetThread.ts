@@ -1,0 +1,81 @@
+/**
+ * A wire detector on its own worker thread (wireNetWorker.ts), for `detect --partner`: the
+ * second network of a two-network ensemble runs on the other core while the first runs in the
+ * calling thread, so two networks cost about one network's time on a 2-core machine (the wasm
+ * backend is single-threaded). The worker loads the detector from its folder (teacher.model.json)
+ * and answers one photo at a time with detectNative (or its flip average): the same code and
+ * backend as in the calling thread, so the same bits.
+ */
+import * as path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { RgbImage } from "../imageCodec";
+import type { NativeDetection } from "../../eval/detectNative";
+import { compiledWorkerScript, type WorkerReply } from "./workerQueue";
+
+/** What the worker is asked per photo. */
+export type WireNetThreadJob = { image: RgbImage; flipAverage: boolean };
+
+/** What the worker is started with: the detector's folder and the name it reports under. */
+export type WireNetThreadData = { dir: string; name: string };
+
+export class WireNetThread {
+  private pending: { resolve: (d: NativeDetection) => void; reject: (e: Error) => void } | undefined;
+  private failure: Error | undefined;
+
+  private constructor(
+    private readonly worker: Worker,
+    readonly name: string,
+  ) {
+    worker.on("message", (m: WorkerReply<NativeDetection>) => {
+      const p = this.pending;
+      this.pending = undefined;
+      if (m.type === "result") p?.resolve(m.result);
+      else if (m.type === "error") p?.reject(new Error(`${name}: ${m.message}`));
+    });
+    worker.on("error", (e) => this.fail(e));
+    worker.on("exit", (code) => this.fail(new Error(`${name}: its worker thread exited (code ${code})`)));
+  }
+
+  /** Starts the worker and waits until it has loaded the detector in `dir`. */
+  static start(dir: string, name = dir): Promise<WireNetThread> {
+    const data: WireNetThreadData = { dir: path.resolve(dir), name };
+    const worker = new Worker(compiledWorkerScript("wireNetWorker"), { workerData: data });
+    return new Promise<WireNetThread>((resolve, reject) => {
+      const onExit = (code: number): void => reject(new Error(`${name}: its worker thread exited (code ${code}) before the detector was loaded`));
+      const onReady = (m: WorkerReply<NativeDetection>): void => {
+        worker.off("error", reject);
+        worker.off("exit", onExit);
+        if (m.type === "ready") resolve(new WireNetThread(worker, name));
+        else {
+          reject(new Error(`${name}: ${m.type === "error" ? m.message : "unexpected first message"}`));
+          void worker.terminate();
+        }
+      };
+      worker.once("message", onReady);
+      worker.once("error", reject);
+      worker.once("exit", onExit);
+    });
+  }
+
+  /** The detection of one photo on the worker (one at a time; the image is copied to it). */
+  detect(image: RgbImage, flipAverage = false): Promise<NativeDetection> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.pending !== undefined) return Promise.reject(new Error(`${this.name}: one photo at a time (the previous one is still running)`));
+    return new Promise<NativeDetection>((resolve, reject) => {
+      this.pending = { resolve, reject };
+      const job: WireNetThreadJob = { image, flipAverage };
+      this.worker.postMessage(job);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.failure ??= new Error(`${this.name}: closed`);
+    await this.worker.terminate();
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e;
+    this.pending?.reject(e);
+    this.pending = undefined;
+  }
+}

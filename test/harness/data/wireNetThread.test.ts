@@ -1,0 +1,62 @@
+/**
+ * WireNetThread (detect --partner's second network on a worker thread): the worker loads the
+ * detector from its folder and answers each photo with exactly the bits detectNative (or its flip
+ * average) gives in this thread; one photo at a time; a closed thread and a missing model fail
+ * with errors that say so. The worker runs the compiled dist/ (npm test builds first).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { initBackend } from "../../../src/harness/backend";
+import { WireNetThread } from "../../../src/harness/data/node/wireNetThread";
+import { detectNative, detectNativeFlipAveraged, type NativeDetection } from "../../../src/harness/eval/detectNative";
+import { teacherWireNet, type WireNet } from "../../../src/harness/eval/WireNet";
+import { saveModel } from "../../../src/harness/modelfile";
+import { Teacher } from "../../../src/harness/models/Teacher";
+
+const same = (a: NativeDetection, b: NativeDetection): void => {
+  expect([a.width, a.height, a.rows, a.cols]).toEqual([b.width, b.height, b.rows, b.cols]);
+  expect(Buffer.from(a.map.buffer, a.map.byteOffset, a.map.byteLength).equals(Buffer.from(b.map.buffer, b.map.byteOffset, b.map.byteLength))).toBe(true);
+  expect(Array.from(a.cells)).toEqual(Array.from(b.cells));
+  expect(Array.from(a.cellProbs)).toEqual(Array.from(b.cellProbs));
+};
+
+describe("WireNetThread", () => {
+  let dir = "";
+  let net: WireNet;
+  let thread: WireNetThread;
+  const photo = { width: 44, height: 30, rgb: new Uint8Array(44 * 30 * 3).map((_, i) => (i * 37 + (i >> 5)) % 241) };
+
+  beforeAll(async () => {
+    await initBackend({ prefer: "wasm" });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "dh-wirenet-thread-"));
+    const teacher = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 6, threatLogit: true });
+    await saveModel(dir, teacher, { scenario: "test", seed: 6 });
+    net = teacherWireNet(teacher, "here", { frozen: true });
+    thread = await WireNetThread.start(dir, "there");
+  }, 60000);
+  afterAll(async () => {
+    await thread.close();
+    net.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers with the same bits as this thread, plain and flip-averaged", async () => {
+    same(await thread.detect(photo), detectNative(net, photo));
+    same(await thread.detect(photo, true), detectNativeFlipAveraged(net, photo));
+    expect(thread.name).toBe("there");
+  }, 30000);
+
+  it("takes one photo at a time", async () => {
+    const first = thread.detect(photo);
+    await expect(thread.detect(photo)).rejects.toThrow("one photo at a time");
+    same(await first, detectNative(net, photo));
+  }, 30000);
+
+  it("names a missing model, and refuses photos once closed", async () => {
+    await expect(WireNetThread.start(path.join(dir, "nothing-here"), "missing")).rejects.toThrow(/missing: .*nothing-here/);
+    const t = await WireNetThread.start(dir, "short-lived");
+    await t.close();
+    await expect(t.detect(photo)).rejects.toThrow("short-lived: closed");
+  }, 60000);
+});
