@@ -13,7 +13,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { detectPhoto } from "../src/cli/commands/detect";
+import { detectPhoto, detectWithPartner, type DetectPartner } from "../src/cli/commands/detect";
+import { WireNetThread } from "../src/harness/data/node/wireNetThread";
 import { initBackend } from "../src/harness/backend";
 import { decodeImage, type RgbImage } from "../src/harness/data/imageCodec";
 import { detectNative, type DetectStageTimes, type NativeDetection } from "../src/harness/eval/detectNative";
@@ -174,6 +175,52 @@ async function wholePath(photos: Photo[], print: (line: string) => void): Promis
   print(`| | ${fmt(s.decode)} | ${fmt(s.detect)} | ${fmt(s.detections)} | ${fmt(s.write)} | ${fmt(s.total)} |`);
 }
 
+/**
+ * `detect --partner` (the two-network ensemble): one network, two one after the other in this
+ * thread, and two with the partner on a worker thread (what detect does), with and without the
+ * flip average; interleaved per photo, the order rotating, so the ratios come from one run.
+ */
+async function ensembleTimes(photos: Photo[], print: (line: string) => void): Promise<void> {
+  const dirs = [path.join("models", "photo", "student"), path.join("models", "pipeline", "student")];
+  if (!dirs.every((d) => fs.existsSync(path.join(d, "teacher.model.json")))) {
+    print(`ensemble: skipped (${dirs.join(" and ")} needed)`);
+    return;
+  }
+  const [a, b] = await Promise.all(dirs.map(async (d) => teacherWireNet((await loadTeacher(d)).model, d, { frozen: true })));
+  const thread = await WireNetThread.start(dirs[1]!);
+  const variants: [string, DetectPartner | undefined][] = [
+    ["one network", undefined],
+    ["two networks, one after the other", b!],
+    ["two networks, the partner on a worker thread (detect --partner)", thread],
+  ];
+  const times = new Map<string, number[]>();
+  try {
+    for (const p of photos) for (const [, partner] of variants) for (const flip of [false, true]) await detectWithPartner(a!, p.image, flip, partner); // warm-up
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, p] of photos.entries()) {
+        const k = (i + round) % variants.length;
+        for (const [name, partner] of [...variants.slice(k), ...variants.slice(0, k)]) {
+          for (const flip of [false, true]) {
+            const t0 = performance.now();
+            await detectWithPartner(a!, p.image, flip, partner);
+            const key = `${name}${flip ? ", --tta flip" : ""}`;
+            if (!times.has(key)) times.set(key, []);
+            times.get(key)!.push(performance.now() - t0);
+          }
+        }
+      }
+    }
+  } finally {
+    await thread.close();
+    a!.dispose();
+    b!.dispose();
+  }
+  print(`| detect per photo, p50 / p90 ms | plain | --tta flip |`);
+  print(`|---|---|---|`);
+  const p50 = (key: string): number => percentile(times.get(key)!, 50);
+  for (const [name] of variants) print(`| ${name} | ${fmt(times.get(name)!)} (${(p50(name) / p50("one network")).toFixed(2)}x) | ${fmt(times.get(`${name}, --tta flip`)!)} (${(p50(`${name}, --tta flip`) / p50("one network")).toFixed(2)}x) |`);
+}
+
 export async function run(print: (line: string) => void): Promise<void> {
   if (!fs.existsSync(DEV)) {
     print(`skipped: ${DEV} is absent (the dev photos of ../shared/fixtures/real/pld-dev)`);
@@ -188,5 +235,7 @@ export async function run(print: (line: string) => void): Promise<void> {
   await shapeSwitching(photos, print);
   print("");
   await wholePath(photos, print);
+  print("");
+  await ensembleTimes(photos, print);
   print(`load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 }

@@ -142,7 +142,7 @@ export type DetectPhotoResult = { width: number; height: number; detections: num
 export type DetectPartner = WireNet | WireNetThread;
 
 /** The detection of `image` by `net`, averaged with `partner`'s when given (meanDetections). */
-async function detection(net: WireNet, image: RgbImage, flipAverage: boolean, partner?: DetectPartner): Promise<NativeDetection> {
+export async function detectWithPartner(net: WireNet, image: RgbImage, flipAverage: boolean, partner?: DetectPartner): Promise<NativeDetection> {
   if (partner === undefined) return flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
   if (!(partner instanceof WireNetThread)) return detectEnsemble([net, partner], image, flipAverage);
   const theirs = partner.detect(image, flipAverage); // posted now: the worker runs while this thread does its own pass
@@ -155,7 +155,7 @@ export async function detectPhoto(net: WireNet, file: string, outDir: string, th
   const t0 = performance.now();
   const image = decodeImage(fs.readFileSync(file), file);
   const t1 = performance.now();
-  const plain = await detection(net, image, flipAverage, partner);
+  const plain = await detectWithPartner(net, image, flipAverage, partner);
   const r = lineSupport === undefined ? plain : withLineSupport(plain, lineSupport);
   const t2 = performance.now();
   const labeller = new CellsToDetections({ rows: r.rows, cols: r.cols, numClasses: DETECTION_CLASSES.length, classNames: DETECTION_CLASSES, scoreThreshold: threshold });
