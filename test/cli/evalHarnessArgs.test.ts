@@ -34,6 +34,12 @@ describe("eval --harness --vertical-hold", () => {
     expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-hold", "1.5"]).verticalHold).toBe(1.5);
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-hold", "-1"])).toThrow("--vertical-hold");
   });
+
+  it("reads --risk-hold P in [0, 1] and refuses a hold above 1", () => {
+    const a = parseEvalHarnessArgs(["--scenario", "default", "--risk-hold", "0.7"]);
+    expect(a.riskHold).toBe(0.7);
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--risk-hold", "1.5"])).toThrow("--risk-hold");
+  });
 });
 
 describe("fit-harness --risk-target", () => {

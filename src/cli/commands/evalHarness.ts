@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--risk-hold P] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -56,6 +56,8 @@ export type EvalHarnessArgs = {
   runawayDelta?: number;
   /** The planner's decision hysteresis on climb/descend (PlannerOptions.wVerticalHold); default 0 = off. */
   verticalHold?: number;
+  /** Each region's risk held at P x its last held value when it drops (PlannerPilot riskHold; eval only); default off. */
+  riskHold?: number;
   workers: number;
   apEvery: number;
   attributeStrikes: boolean;
@@ -106,6 +108,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
         break;
       }
       case "--vertical-hold": a.verticalHold = numberArg(f, args[++i], 0, 100); break;
+      case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
       case "--workers": a.workers = intArg(f, args[++i], 1); break;
       case "--ap-every": a.apEvery = intArg(f, args[++i], 1); break;
       case "--attribute-strikes": a.attributeStrikes = true; break;
@@ -119,7 +122,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
 
 function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
   const runtime = { ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }), ...(a.runawayDelta === undefined ? {} : { runawayDelta: a.runawayDelta }) };
-  const options = Object.keys(runtime).length === 0 ? {} : { options: runtime };
+  const options = { ...(Object.keys(runtime).length === 0 ? {} : { options: runtime }), ...(a.riskHold === undefined ? {} : { riskHold: a.riskHold }) };
   const bc = { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, ...options };
   const coevo = { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, ...options };
   switch (row) {

@@ -37,7 +37,7 @@ export type ThreatSource =
        * still runs (its risk, S and delta are computed and readable) but the planner reads the
        * uncorrected grid: the harness-OFF arm of a paired comparison with identical inputs.
        */
-      harness?: { model: SpatialHarness | SpatialHarnessWeights; options?: Partial<SpatialHarnessOptions>; apply: boolean; target?: HarnessTarget };
+      harness?: { model: SpatialHarness | SpatialHarnessWeights; options?: Partial<SpatialHarnessOptions>; apply: boolean; target?: HarnessTarget; riskHold?: number };
       /** Mends one kind of the grid's errors with the frame's ground truth (an upper bound, not a harness). */
       truthMix?: TruthMix;
       /** Fills gaps along straight structures of the grid (no truth; see LineFill). */
@@ -121,6 +121,8 @@ export class PlannerPilot implements Pilot {
   private wireMask = new Uint8Array(0);
   private gapCells = new Uint8Array(0);
   private gapRegions = new Float32Array(0);
+  /** The held region risk of `riskHold` (max of this step's risk and riskHold x the last held one). */
+  private heldRisk = new Float32Array(0);
   private runtime: DetectorRuntime | undefined;
   private harness: SpatialHarnessRuntime | undefined;
   private lastHarness: SpatialStepInfo | undefined;
@@ -145,6 +147,7 @@ export class PlannerPilot implements Pilot {
     this.harness?.reset();
     this.applied = 0;
     this.previous = -1;
+    this.heldRisk.fill(0);
     if (this.runtime !== undefined) this.runtime.sobelGain = 1;
     this.lastHarness = undefined;
   }
@@ -282,7 +285,10 @@ export class PlannerPilot implements Pilot {
         const h = this.source.harness;
         if (h !== undefined && (this.harness === undefined || this.harness.width !== env.width || this.harness.height !== env.height)) {
           // "gap-risk": the harness's risk replaced in place by the truth's regions (gapRegions, set before each step).
-          const options = h.target === "gap-risk" ? { ...h.options, riskPolicy: (risk: Float32Array) => risk.set(this.gapRegions) } : h.options;
+          // riskHold (sixteenth session, eval only): each region's risk held at riskHold x its last held value when it drops.
+          const hold = h.riskHold;
+          const options =
+            h.target === "gap-risk" ? { ...h.options, riskPolicy: (risk: Float32Array) => risk.set(this.gapRegions) } : hold !== undefined ? { ...h.options, riskPolicy: (risk: Float32Array) => this.holdRisk(risk, hold) } : h.options;
           this.harness = new SpatialHarnessRuntime(h.model, env.width, env.height, options);
         }
         // Probabilities nobody reads are not computed; every reader here goes through the getters.
@@ -324,6 +330,16 @@ export class PlannerPilot implements Pilot {
     // The vertical hold (PlannerOptions.wVerticalHold, off by default; not in the action-formula row).
     this.previous = argmaxAction(this.planner.holdVertical(this.logits, this.previous));
     return this.previous;
+  }
+
+  /** risk <- max(risk, hold x held) per region, and held <- risk (the riskHold persistence). */
+  private holdRisk(risk: Float32Array, hold: number): void {
+    if (this.heldRisk.length !== risk.length) this.heldRisk = new Float32Array(risk.length);
+    for (let i = 0; i < risk.length; i++) {
+      const v = Math.max(risk[i]!, hold * this.heldRisk[i]!);
+      this.heldRisk[i] = v;
+      risk[i] = v;
+    }
   }
 
   /**

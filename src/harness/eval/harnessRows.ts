@@ -32,7 +32,7 @@ import type { PlannerOptions } from "../../control/LocalPlanner";
 export type HarnessArm = {
   name: string;
   detector: Teacher;
-  harness?: { model: SpatialHarness | SpatialHarnessWeights; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget };
+  harness?: { model: SpatialHarness | SpatialHarnessWeights; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget; riskHold?: number };
   /** Mends one kind of the grid's errors from the truth (an upper bound; PlannerPilot TruthMix). */
   truthMix?: TruthMix;
   /** Gap filling along lines of the planner's grid (PlannerPilot LineFill). */

@@ -7,6 +7,7 @@ import { initBackend } from "../../../src/harness/backend";
 import { LocalPlanner } from "../../../src/control/LocalPlanner";
 import { PlannerPilot } from "../../../src/harness/eval/PlannerPilot";
 import { Teacher } from "../../../src/harness/models/Teacher";
+import { SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
 import { FakeEnvironment } from "../training/fakeEnvironment";
 
 beforeAll(async () => {
@@ -45,5 +46,45 @@ describe("PlannerPilot: the previous decision for the vertical hold", () => {
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe("PlannerPilot: the held region risk (riskHold, eval --harness --risk-hold)", () => {
+  let detector: Teacher;
+  beforeAll(() => {
+    detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+  });
+  afterAll(() => detector.dispose());
+
+  it("replaces each region's risk by max(risk, P x the last held risk) (P = 0.99), and starts afresh after reset()", () => {
+    // apply: false, so the correction never reaches the detector's input and both pilots see the same raw risk.
+    const model = new SpatialHarness({ seed: 5 });
+    const held = new PlannerPilot({ type: "detector", detector, harness: { model, apply: false, riskHold: 0.99 } });
+    const raw = new PlannerPilot({ type: "detector", detector, harness: { model, apply: false } });
+    const env = new FakeEnvironment(8);
+    const rgb = new Uint8Array(64 * 64 * 3);
+    let last: number[] | undefined;
+    let lowered = 0;
+    for (let k = 0; k < 7; k++) {
+      // Reset before a grey frame, where the held risk would exceed the raw one.
+      if (k === 5) {
+        held.reset();
+        raw.reset();
+        last = undefined;
+      }
+      // The scene's render, then a flat grey frame, in turn: the risk moves between steps.
+      if (k % 2 === 0) env.render(rgb);
+      else rgb.fill(90 + 20 * k);
+      held.act(rgb, new Float32Array(0), env);
+      raw.act(rgb, new Float32Array(0), env);
+      const r = Array.from(raw.harnessRuntime!.risk);
+      const h = Array.from(held.harnessRuntime!.risk);
+      const expected = r.map((v, i) => Math.fround(Math.max(v, last === undefined ? 0 : 0.99 * last[i]!)));
+      expect(h).toEqual(expected);
+      lowered += r.filter((v, i) => v < expected[i]!).length;
+      last = h;
+    }
+    // The untrained harness's risk moves by a few per cent between the two frames: a hold of 0.99 acts on it.
+    expect(lowered).toBeGreaterThan(0);
   });
 });

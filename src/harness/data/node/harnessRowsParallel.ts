@@ -17,7 +17,7 @@ import { compiledWorkerScript, runWorkerQueue } from "./workerQueue";
 import type { PlannerOptions } from "../../../control/LocalPlanner";
 
 /** A row as files: the student detector directory and, optionally, the harness directory. */
-export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget; truthMix?: TruthMix; lineFill?: LineFill };
+export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget; truthMix?: TruthMix; lineFill?: LineFill; riskHold?: number };
 
 export type HarnessRowJob = {
   scenario: Scenario;
@@ -38,7 +38,7 @@ export async function loadArm(files: ArmFiles): Promise<HarnessArm> {
   const mix = { ...(files.truthMix === undefined ? {} : { truthMix: files.truthMix }), ...(files.lineFill === undefined ? {} : { lineFill: files.lineFill }) };
   if (files.harnessDir === undefined) return { name: files.name, detector, ...mix };
   const model = (await loadSpatialHarness(files.harnessDir)).model;
-  return { name: files.name, detector, ...mix, harness: { model, apply: files.apply, ...(files.options === undefined ? {} : { options: files.options }), ...(files.target === undefined ? {} : { target: files.target }) } };
+  return { name: files.name, detector, ...mix, harness: { model, apply: files.apply, ...(files.options === undefined ? {} : { options: files.options }), ...(files.target === undefined ? {} : { target: files.target }), ...(files.riskHold === undefined ? {} : { riskHold: files.riskHold }) } };
 }
 
 /** Flies one job in this thread. */
