@@ -132,10 +132,6 @@ export type DetectPhotoTimes = { decodeMs: number; detectMs: number; detectionsM
 export type DetectPhotoResult = { width: number; height: number; detections: number; mapFile: string; jsonFile: string; times: DetectPhotoTimes };
 
 /**
- * One photo of `detect`: read and decode (jpeg-js / pngjs), detectNative (the printed detector
- * time), the Detection2D list, then `<name>.wire.png` and `<name>.detections.json` in `outDir`.
- */
-/**
  * The second network of `detect --partner`: in this thread (a WireNet: the two run one after the
  * other) or on a worker thread (a WireNetThread: the two run at once).
  */
@@ -146,10 +142,21 @@ export async function detectWithPartner(net: WireNet, image: RgbImage, flipAvera
   if (partner === undefined) return flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
   if (!(partner instanceof WireNetThread)) return detectEnsemble([net, partner], image, flipAverage);
   const theirs = partner.detect(image, flipAverage); // posted now: the worker runs while this thread does its own pass
-  const mine = flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
+  let mine: NativeDetection;
+  try {
+    mine = flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
+  } catch (e) {
+    await theirs.catch(() => undefined); // the worker is free again for the next photo
+    throw e;
+  }
   return meanDetections([mine, await theirs]);
 }
 
+/**
+ * One photo of `detect`: read and decode (jpeg-js / pngjs), the detection (the printed detector
+ * time; with a partner, the two networks' mean), the Detection2D list, then `<name>.wire.png` and
+ * `<name>.detections.json` in `outDir`.
+ */
 export async function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, flipAverage = false, lineSupport?: LineSupportSpec, partner?: DetectPartner): Promise<DetectPhotoResult> {
   const base = path.basename(file).replace(IMAGE_EXT, "");
   const t0 = performance.now();

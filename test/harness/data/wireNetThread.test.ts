@@ -8,8 +8,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { initBackend } from "../../../src/harness/backend";
+import { detectWithPartner } from "../../../src/cli/commands/detect";
 import { WireNetThread } from "../../../src/harness/data/node/wireNetThread";
-import { detectNative, detectNativeFlipAveraged, type NativeDetection } from "../../../src/harness/eval/detectNative";
+import { detectNative, detectNativeFlipAveraged, meanDetections, type NativeDetection } from "../../../src/harness/eval/detectNative";
 import { teacherWireNet, type WireNet } from "../../../src/harness/eval/WireNet";
 import { saveModel } from "../../../src/harness/modelfile";
 import { Teacher } from "../../../src/harness/models/Teacher";
@@ -51,6 +52,13 @@ describe("WireNetThread", () => {
     const first = thread.detect(photo);
     await expect(thread.detect(photo)).rejects.toThrow("one photo at a time");
     same(await first, detectNative(net, photo));
+  }, 30000);
+
+  it("detect's path with the thread: the mean of both networks; a photo that fails leaves the thread free for the next", async () => {
+    same(await detectWithPartner(net, photo, false, thread), meanDetections([detectNative(net, photo), detectNative(net, photo)]));
+    const broken = { width: 44, height: 30, rgb: new Uint8Array(10) };
+    await expect(detectWithPartner(net, broken, false, thread)).rejects.toThrow("rgb.length=10");
+    same(await detectWithPartner(net, photo, true, thread), detectNativeFlipAveraged(net, photo));
   }, 30000);
 
   it("names a missing model, and refuses photos once closed", async () => {

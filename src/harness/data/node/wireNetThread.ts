@@ -1,8 +1,9 @@
 /**
  * A wire detector on its own worker thread (wireNetWorker.ts), for `detect --partner`: the
  * second network of a two-network ensemble runs on the other core while the first runs in the
- * calling thread, so two networks cost about one network's time on a 2-core machine (the wasm
- * backend is single-threaded). The worker loads the detector from its folder (teacher.model.json)
+ * calling thread (the wasm backend is single-threaded): 1.5x one network's time on this 2-core
+ * machine against 2.2x one after the other (`npm run bench -- detect`; two passes at once share
+ * the memory bus). The worker loads the detector from its folder (teacher.model.json)
  * and answers one photo at a time with detectNative (or its flip average): the same code and
  * backend as in the calling thread, so the same bits.
  */
