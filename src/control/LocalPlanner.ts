@@ -174,8 +174,9 @@ export type PlannerOptions = {
    * Decision hysteresis on the vertical escape (sixteenth session): bonus, scaled by blocked_cruise,
    * of the vertical manoeuvre (climb or descend) chosen at the previous decision, added by
    * holdVertical() for whoever keeps that decision (score() stays stateless). Default 0 = off:
-   * the strikes the harness leaves were flagged in time but the choice flipped between climb and
-   * descend (docs/coevolution.md).
+   * tried because the strikes the harness leaves were flagged in time but the choice flipped
+   * between climb and descend; on validation it helped the harness-OFF flights and hurt the
+   * harness-ON ones, so it stays off (docs/coevolution.md, sixteenth session).
    */
   wVerticalHold: number;
   /** Default DEFAULT_ACTION_LIMITS. */
