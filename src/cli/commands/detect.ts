@@ -15,7 +15,7 @@ import { CellsToDetections } from "../../control/cellsToDetections";
 import { initBackend } from "../../harness/backend";
 import { decodeImage, encodeGreyPng, type RgbImage } from "../../harness/data/imageCodec";
 import { WIRE_CELL_PX, type WireNet } from "../../harness/eval/WireNet";
-import { detectEnsemble, detectNative, detectNativeFlipAveraged, meanDetections, withLineSupport, type NativeDetection } from "../../harness/eval/detectNative";
+import { detectEnsemble, detectPass, meanDetections, withLineSupport, type NativeDetection } from "../../harness/eval/detectNative";
 import { WireNetThread } from "../../harness/data/node/wireNetThread";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import { lineSupportArg } from "../args";
@@ -139,12 +139,12 @@ export type DetectPartner = WireNet | WireNetThread;
 
 /** The detection of `image` by `net`, averaged with `partner`'s when given (meanDetections). */
 export async function detectWithPartner(net: WireNet, image: RgbImage, flipAverage: boolean, partner?: DetectPartner): Promise<NativeDetection> {
-  if (partner === undefined) return flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
+  if (partner === undefined) return detectPass(net, image, flipAverage);
   if (!(partner instanceof WireNetThread)) return detectEnsemble([net, partner], image, flipAverage);
   const theirs = partner.detect(image, flipAverage); // posted now: the worker runs while this thread does its own pass
   let mine: NativeDetection;
   try {
-    mine = flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
+    mine = detectPass(net, image, flipAverage);
   } catch (e) {
     await theirs.catch(() => undefined); // the worker is free again for the next photo
     throw e;

@@ -257,11 +257,12 @@ export function meanDetections(all: readonly NativeDetection[]): NativeDetection
   if (all.length === 1) return first;
   for (const d of all) if (d.width !== first.width || d.height !== first.height) throw new RangeError(`detections of ${d.width}x${d.height} and ${first.width}x${first.height}: not one photo`);
   const mean = (pick: (d: NativeDetection) => Float32Array): Float32Array => {
-    const out = new Float32Array(pick(first).length);
+    const arrays = all.map(pick);
+    const out = new Float32Array(arrays[0]!.length);
     for (let i = 0; i < out.length; i++) {
       let sum = 0;
-      for (const d of all) sum += pick(d)[i]!;
-      out[i] = sum / all.length;
+      for (const a of arrays) sum += a[i]!;
+      out[i] = sum / arrays.length;
     }
     return out;
   };
@@ -275,8 +276,12 @@ export function meanDetections(all: readonly NativeDetection[]): NativeDetection
  */
 export function detectEnsemble(nets: readonly WireNet[], image: RgbImage, flipAverage = false): NativeDetection {
   if (nets.length === 0) throw new RangeError("nets.length=0, expected at least one network");
-  const one = flipAverage ? detectNativeFlipAveraged : detectNative;
-  return meanDetections(nets.map((net) => one(net, image)));
+  return meanDetections(nets.map((net) => detectPass(net, image, flipAverage)));
+}
+
+/** One network's detection of a photo: detectNative, or detectNativeFlipAveraged with `flipAverage` (--tta flip). */
+export function detectPass(net: WireNet, image: RgbImage, flipAverage: boolean): NativeDetection {
+  return flipAverage ? detectNativeFlipAveraged(net, image) : detectNative(net, image);
 }
 
 /**

@@ -7,7 +7,8 @@
  * into one RealSetScore (cross-validated predictions), next to the zero-shot (n = 0) maps.
  */
 import type { Teacher } from "../models/Teacher";
-import { detectNative, detectNativeFlipAveraged } from "../eval/detectNative";
+import type { RgbImage } from "../data/imageCodec";
+import { detectPass, meanDetections, type NativeDetection } from "../eval/detectNative";
 import { RealSetScore, nearWire, photoSamples } from "../eval/realPhotoMetrics";
 import { teacherWireNet, type WireNet } from "../eval/WireNet";
 import { fineTuneOnPhotos, type FineTuneOptions, type LabelledPhoto } from "./fineTuneOnPhotos";
@@ -80,7 +81,7 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
   const restore = (): void => detector.params.load(base);
   const net = teacherWireNet(detector, "fold");
   const partner = startPartner(detector, options.partner);
-  const detect = options.flipAverage === true ? detectNativeFlipAveraged : detectNative;
+  const detect = (n: WireNet, image: RgbImage): NativeDetection => detectPass(n, image, options.flipAverage === true);
   const near = photos.map((p) => nearWire(p.wire, p.image.width, p.image.height));
   const scores = new Map<string, RealSetScore>();
   const score = (label: string, i: number, map: Float32Array): void => {
@@ -111,8 +112,8 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
       const train = pool.slice(0, Math.min(pool.length, n)).map((i) => ({ ...(photos[i] as SetPhoto), group: (photos[i] as SetPhoto).set }));
       const r = fineTuneOnPhotos(detector, train, { ...options.fineTune, seed: options.seed * 1000 + f });
       trained = r.trained;
-      const maps = test.map((i) => detect(net, (photos[i] as SetPhoto).image).map);
-      test.forEach((i, k) => score(curveLabel(n), i, maps[k] as Float32Array));
+      const mine = test.map((i) => detect(net, (photos[i] as SetPhoto).image));
+      test.forEach((i, k) => score(curveLabel(n), i, (mine[k] as NativeDetection).map));
       const adapted = detector.params.snapshot();
       for (const a of wise) {
         interpolate(adapted, a);
@@ -123,10 +124,9 @@ export function crossValidate(detector: Teacher, photos: readonly SetPhoto[], op
         fineTuneOnPhotos(partner.detector, train, { ...options.fineTune, seed: options.seed * 1000 + f });
         const [own, soup, ensemble] = partnerLabels(n) as [string, string, string];
         test.forEach((i, k) => {
-          const m = detect(partner.net, (photos[i] as SetPhoto).image).map;
-          score(own, i, m);
-          const mine = maps[k] as Float32Array;
-          score(ensemble, i, m.map((v, j) => 0.5 * (v + mine[j]!)));
+          const theirs = detect(partner.net, (photos[i] as SetPhoto).image);
+          score(own, i, theirs.map);
+          score(ensemble, i, meanDetections([mine[k] as NativeDetection, theirs]).map);
         });
         detector.params.load(averageWeights([adapted, partner.detector.params.snapshot()]));
         for (const i of test) score(soup, i, detect(net, (photos[i] as SetPhoto).image).map);

@@ -1,15 +1,15 @@
 /**
  * worker_threads entry of wireNetThread.ts: loads the detector of workerData.dir once (its own
- * wasm backend), reports { type: "ready" } (or the load error), then answers each photo with
- * detectNative or detectNativeFlipAveraged.
+ * wasm backend), reports the load error or serves each photo with detectPass (serveWorkerJobs:
+ * { type: "ready" } first, then one result or error per photo).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { initBackend } from "../../backend";
-import { detectNative, detectNativeFlipAveraged, type NativeDetection } from "../../eval/detectNative";
+import { detectPass, type NativeDetection } from "../../eval/detectNative";
 import { teacherWireNet, type WireNet } from "../../eval/WireNet";
 import { loadTeacher } from "../../modelfile";
 import type { WireNetThreadData, WireNetThreadJob } from "./wireNetThread";
-import type { WorkerReply } from "./workerQueue";
+import { serveWorkerJobs, type WorkerReply } from "./workerQueue";
 
 async function serve(port: NonNullable<typeof parentPort>, data: WireNetThreadData): Promise<void> {
   let net: WireNet;
@@ -20,15 +20,7 @@ async function serve(port: NonNullable<typeof parentPort>, data: WireNetThreadDa
     port.postMessage({ type: "error", message: e instanceof Error ? e.message : String(e) } satisfies WorkerReply<NativeDetection>);
     return;
   }
-  port.on("message", (job: WireNetThreadJob) => {
-    try {
-      const d = job.flipAverage ? detectNativeFlipAveraged(net, job.image) : detectNative(net, job.image);
-      port.postMessage({ type: "result", result: d } satisfies WorkerReply<NativeDetection>);
-    } catch (e) {
-      port.postMessage({ type: "error", message: e instanceof Error ? e.message : String(e) } satisfies WorkerReply<NativeDetection>);
-    }
-  });
-  port.postMessage({ type: "ready" } satisfies WorkerReply<NativeDetection>);
+  serveWorkerJobs<WireNetThreadJob, NativeDetection>(port, (job) => detectPass(net, job.image, job.flipAverage));
 }
 
 if (parentPort !== null) void serve(parentPort, workerData as WireNetThreadData);
