@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--risk-hold P] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--risk-hold P] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { runHarnessRowJobs, type ArmFiles, type HarnessRowJob } from "../../harness/data/node/harnessRowsParallel";
 import type { Split } from "../../harness/data/SeedSplit";
+import type { CorrectionAim } from "../../harness/spatial/spatialCorrection";
 import { formatHarnessReport, harnessEvalSeeds, harnessReport, rowProgress } from "../../harness/eval/harnessRows";
 import { FULL_CONFIG } from "../../harness/training/trainConfig";
 import { intArg, numberArg, valueArg } from "../args";
@@ -58,6 +59,8 @@ export type EvalHarnessArgs = {
   verticalHold?: number;
   /** Each region's risk held at P x its last held value when it drops (PlannerPilot riskHold; eval only); default off. */
   riskHold?: number;
+  /** The aimed correction's window of uncorrected near-threat probability (SpatialHarnessOptions.aim); default off. */
+  aim?: CorrectionAim;
   workers: number;
   apEvery: number;
   attributeStrikes: boolean;
@@ -109,6 +112,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       }
       case "--vertical-hold": a.verticalHold = numberArg(f, args[++i], 0, 100); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
+      case "--aim": a.aim = aimArg(f, v()); break;
       case "--workers": a.workers = intArg(f, args[++i], 1); break;
       case "--ap-every": a.apEvery = intArg(f, args[++i], 1); break;
       case "--attribute-strikes": a.attributeStrikes = true; break;
@@ -120,8 +124,16 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
   return a;
 }
 
+/** "--aim low,high": two probabilities with 0 <= low < high <= 1. */
+function aimArg(flag: string, value: string): CorrectionAim {
+  const parts = value.split(",");
+  const [low, high] = parts.map((x) => numberArg(flag, x, 0, 1));
+  if (parts.length !== 2 || low === undefined || high === undefined || !(low < high)) throw new UsageError(`${flag}=${value}, expected low,high with 0 <= low < high <= 1 (e.g. 0.1,0.5)`);
+  return { low, high };
+}
+
 function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
-  const runtime = { ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }), ...(a.runawayDelta === undefined ? {} : { runawayDelta: a.runawayDelta }) };
+  const runtime = { ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }), ...(a.runawayDelta === undefined ? {} : { runawayDelta: a.runawayDelta }), ...(a.aim === undefined ? {} : { aim: a.aim }) };
   const options = { ...(Object.keys(runtime).length === 0 ? {} : { options: runtime }), ...(a.riskHold === undefined ? {} : { riskHold: a.riskHold }) };
   const bc = { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, ...options };
   const coevo = { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, ...options };

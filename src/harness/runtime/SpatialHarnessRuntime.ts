@@ -13,7 +13,7 @@ import { textureGain } from "../correction/textureGain";
 import type { Navigation } from "../../control/navigation";
 import { NUM_DETECTION_CLASSES } from "../actions";
 import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, spatialWorkspace, type SpatialHarness, type SpatialHarnessWeights, type SpatialWorkspace } from "../spatial/SpatialHarness";
-import { applySpatialDelta, DELTA_NORM_MAX, spatialDelta, type SpatialDeltaStats } from "../spatial/spatialCorrection";
+import { aimSpatialDelta, applySpatialDelta, checkCorrectionAim, DELTA_NORM_MAX, spatialDelta, type CorrectionAim, type SpatialDeltaStats } from "../spatial/spatialCorrection";
 import { DETECTOR_OUTPUTS_PER_CELL, featureWorkspace, imageFeatures, spatialFeatures, type FeatureWorkspace } from "../spatial/spatialFeatures";
 import { greyFromRgb8, warpCamera, warpImage, type WarpCamera } from "../spatial/warp";
 import { cellSoftmax, DETECTOR_CELL_PX, threatFromLogits } from "./DetectorRuntime";
@@ -50,6 +50,12 @@ export type SpatialHarnessOptions = {
    * risk in place (a sampled 0/1 correction per region). Default undefined: the risk is used as is.
    */
   riskPolicy: ((risk: Float32Array) => void) | undefined;
+  /**
+   * The aimed correction (seventeenth session; spatialCorrection.ts aimSpatialDelta): each region's
+   * clipped delta moved onto its cells whose uncorrected near-threat probability is in [low, high),
+   * keeping the region's L2 norm. Default undefined: SPEC's formula as is.
+   */
+  aim: CorrectionAim | undefined;
 };
 
 export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = Object.freeze({
@@ -61,6 +67,7 @@ export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = 
   lambda: {},
   cameraFrame: undefined,
   riskPolicy: undefined,
+  aim: undefined,
 });
 
 /** What one harness step decided, for diagnostics and the report. */
@@ -124,6 +131,7 @@ export class SpatialHarnessRuntime {
     this.options = { ...DEFAULT_SPATIAL_HARNESS_OPTIONS, ...options };
     if (!(this.options.regionClip > 0)) throw new RangeError(`regionClip=${this.options.regionClip}, expected > 0`);
     if (!(this.options.runawayDelta > 0)) throw new RangeError(`runawayDelta=${this.options.runawayDelta}, expected > 0 (Infinity: no alarm)`);
+    if (this.options.aim !== undefined) checkCorrectionAim(this.options.aim);
     if (!(this.options.imagine_m >= 0)) throw new RangeError(`imagine_m=${this.options.imagine_m}, expected >= 0`);
     this.weights = "snapshotWeights" in harness ? harness.snapshotWeights() : harness;
     const cf = this.options.cameraFrame;
@@ -239,7 +247,9 @@ export class SpatialHarnessRuntime {
     }
     const lambda = this.schedule.update(Number.isFinite(maxRisk) ? Math.min(1, Math.max(0, maxRisk)) : 0);
     this.options.riskPolicy?.(this.risk);
-    const stats = spatialDelta(this.risk, this.sensitivity, this.rates, lambda, this.rows, this.cols, this.options.regionClip, this.delta);
+    const formed = spatialDelta(this.risk, this.sensitivity, this.rates, lambda, this.rows, this.cols, this.options.regionClip, this.delta);
+    const aim = this.options.aim;
+    const stats = aim === undefined || formed.rejected ? formed : aimSpatialDelta(this.delta, logits, this.rows, this.cols, aim, formed);
     applySpatialDelta(logits, this.delta, this.corrected);
     threatFromLogits(this.corrected, this.threat);
     this.probsStale = true;

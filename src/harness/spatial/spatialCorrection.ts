@@ -99,3 +99,59 @@ export function applySpatialDelta(logits: Float32Array, delta: Float32Array, cor
   }
   return corrected;
 }
+
+/** The cells an aimed correction is spent on: uncorrected near-threat probability in [low, high). */
+export type CorrectionAim = { low: number; high: number };
+
+/** Throws unless 0 <= low < high <= 1. */
+export function checkCorrectionAim(aim: CorrectionAim): void {
+  if (!(aim.low >= 0 && aim.low < aim.high && aim.high <= 1)) throw new RangeError(`aim [${aim.low}, ${aim.high}), expected 0 <= low < high <= 1`);
+}
+
+/**
+ * The aimed correction (seventeenth session, off by default; docs/results/aimed-correction-decision-rule.txt):
+ * moves each region's delta (spatialDelta's output, already clipped) onto its aimed cells, those whose
+ * uncorrected near-threat probability sigmoid(logits[c][4]) lies in [aim.low, aim.high). Aimed cells are
+ * scaled by ||delta_region||_2 / ||delta_aimed||_2 and the others set to 0, so every region keeps its L2
+ * norm (still <= the clip) and a region without an aimed cell, or whose aimed cells carry no delta, gets
+ * none. Rewrites `delta` in place and returns its statistics (clippedRegions and rejected as given).
+ */
+export function aimSpatialDelta(delta: Float32Array, logits: Float32Array, rows: number, cols: number, aim: CorrectionAim, given: SpatialDeltaStats): SpatialDeltaStats {
+  checkCorrectionAim(aim);
+  if (delta.length !== rows * cols || logits.length !== delta.length * DETECTOR_OUTPUTS_PER_CELL || rows % REGION_CELLS !== 0 || cols % REGION_CELLS !== 0) {
+    throw new RangeError(`aimSpatialDelta: delta ${delta.length}, logits ${logits.length} for a ${rows}x${cols} grid`);
+  }
+  const logit = (p: number): number => (p <= 0 ? -Infinity : p >= 1 ? Infinity : Math.log(p / (1 - p)));
+  const lo = logit(aim.low);
+  const hi = logit(aim.high);
+  const aimed = (i: number): boolean => {
+    const l = logits[i * DETECTOR_OUTPUTS_PER_CELL + 4]!;
+    return l >= lo && l < hi;
+  };
+  const stats: SpatialDeltaStats = { ...given, maxRegionNorm: 0, maxAbs: 0, activeRegions: 0 };
+  const cellOf = (gr: number, gq: number, k: number): number => (gr * REGION_CELLS + Math.floor(k / REGION_CELLS)) * cols + gq * REGION_CELLS + (k % REGION_CELLS);
+  const n = REGION_CELLS * REGION_CELLS;
+  for (let gr = 0; gr < rows / REGION_CELLS; gr++) {
+    for (let gq = 0; gq < cols / REGION_CELLS; gq++) {
+      let all = 0;
+      let onAimed = 0;
+      for (let k = 0; k < n; k++) {
+        const i = cellOf(gr, gq, k);
+        all += delta[i]! ** 2;
+        if (aimed(i)) onAimed += delta[i]! ** 2;
+      }
+      const scale = onAimed > 0 ? Math.sqrt(all / onAimed) : 0;
+      for (let k = 0; k < n; k++) {
+        const i = cellOf(gr, gq, k);
+        const d = scale > 0 && aimed(i) ? delta[i]! * scale : 0; // scale > 0: no negative zero from delta x 0
+        delta[i] = d;
+        stats.maxAbs = Math.max(stats.maxAbs, Math.abs(d));
+      }
+      if (scale > 0) {
+        stats.activeRegions++;
+        stats.maxRegionNorm = Math.max(stats.maxRegionNorm, Math.sqrt(all));
+      }
+    }
+  }
+  return stats;
+}
