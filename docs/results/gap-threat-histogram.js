@@ -3,6 +3,8 @@
 // wire pixels within the threat horizon, CellLabels.nearClassCells) binned by the near-threat probability the planner
 // read. The wire-gap cells are those under 0.5; how far under tells how large a push would complete them.
 // Run from the repository root after npm run build: node docs/results/gap-threat-histogram.js
+// Seventeenth session: `node docs/results/gap-threat-histogram.js --aim 0.1,0.5 --clip X` flies only the harness-ON arm
+// with the aimed correction (SpatialHarnessOptions.aim) at region clip X.
 const path = require("node:path");
 const dist = (p) => require(path.resolve("dist/src", p));
 const { loadScenarioFile } = require(path.resolve("dist/sim"));
@@ -28,8 +30,14 @@ const EDGES = [0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 1.0001];
   const seeds = harnessEvalSeeds({ split: "val", splitOf: splitOfSeed, flights: 20, firstSeed: 6000 });
   const factory = simEnvironmentFactory(scenario, "val", { controlPeriod_s: FULL_CONFIG.controlPeriod_s });
   const wire = DETECTION_CLASSES.indexOf("wire");
-  for (const apply of [false, true]) {
-    const inner = new PlannerPilot({ type: "detector", detector, harness: { model, apply, options: { regionClip: 8 } } });
+  const args = process.argv.slice(2);
+  const opt = (flag) => (args.indexOf(flag) >= 0 ? args[args.indexOf(flag) + 1] : undefined);
+  const aimArg = opt("--aim");
+  const aim = aimArg === undefined ? undefined : { low: Number(aimArg.split(",")[0]), high: Number(aimArg.split(",")[1]) };
+  const clip = Number(opt("--clip") ?? 8);
+  for (const apply of aim === undefined ? [false, true] : [true]) {
+    const options = { regionClip: clip, ...(aim === undefined ? {} : { aim }) };
+    const inner = new PlannerPilot({ type: "detector", detector, harness: { model, apply, options } });
     const counts = new Array(EDGES.length - 1).fill(0);
     let scratch = new Uint8Array(0);
     let near = new Uint8Array(0);
@@ -58,7 +66,8 @@ const EDGES = [0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 1.0001];
       if (r.outcome.type === "collision") collisions++;
     }
     const total = counts.reduce((x, y) => x + y, 0);
-    console.log(`harness ${apply ? "ON " : "OFF"} (${seeds.length} val seeds from 6000, nominal; ${collisions} collisions): ${total} near wire cells over all decisions`);
+    const arm = apply ? `ON${aim === undefined ? "" : `, aimed [${aim.low}, ${aim.high}), clip ${clip}`} ` : "OFF";
+    console.log(`harness ${arm} (${seeds.length} val seeds from 6000, nominal; ${collisions} collisions): ${total} near wire cells over all decisions`);
     counts.forEach((c, b) => console.log(`  threat in [${EDGES[b].toFixed(2)}, ${Math.min(1, EDGES[b + 1]).toFixed(2)}${b === counts.length - 1 ? "]" : ")"}: ${c} (${((100 * c) / total).toFixed(1)} %)`));
   }
   detector.dispose();
