@@ -20,9 +20,9 @@ import { textTable } from "../textTable";
 
 export const TRANSFER_REAL_USAGE =
   "drone-harness transfer --real <dir of NAME.jpg + NAME.mask.png> [--model student|teacher|photo|<dir>] [--models <root>] [--folds 5] [--curve 10,20,40,all] " +
-  "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--balance-sets] [--flip] [--schedule constant|cosine] [--tta flip] [--wise A[,A...]] [--partner <model>] [--seed 1] [--out <dir>] [--json]";
+  "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--balance-sets] [--flip] [--schedule constant|cosine] [--swa F] [--tta flip] [--wise A[,A...]] [--partner <model>] [--seed 1] [--out <dir>] [--json]";
 
-type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; balanceSets: boolean; flip: boolean; schedule: "constant" | "cosine"; tta: boolean; wise: number[]; partner: string; seed: number; out: string; json: boolean };
+type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; balanceSets: boolean; flip: boolean; schedule: "constant" | "cosine"; tta: boolean; wise: number[]; partner: string; swa?: number; seed: number; out: string; json: boolean };
 
 /** Flags without a value. */
 const SWITCHES = { "--json": "json", "--balance-sets": "balanceSets", "--flip": "flip" } as const;
@@ -94,6 +94,10 @@ function parse(args: string[]): Args {
         a.wise = (v ?? "").split(",").map(Number);
         if (v === undefined || v === "" || !a.wise.every((x) => Number.isFinite(x) && x >= 0 && x <= 1)) throw new UsageError(`--wise ${v ?? "(missing)"}: expected a comma list of interpolation weights in [0, 1]`);
         break;
+      case "--swa":
+        a.swa = num(k, v, 0);
+        if (a.swa >= 1) throw new UsageError(`--swa ${v}: expected the fraction of the steps after which the weights are averaged, in [0, 1)`);
+        break;
       case "--partner":
         if (v === undefined || v === "" || v.startsWith("--")) throw new UsageError(`--partner ${v ?? "(missing)"}: expected a detector (student|teacher|photo|<dir>) of the same architecture as --model`);
         a.partner = v;
@@ -118,7 +122,7 @@ export async function transferReal(args: string[], io: CliIO): Promise<number> {
     const p = loadRealPhoto(r);
     return { set: p.set, name: p.name, image: p.image, wire: p.wire, group: p.set };
   });
-  const fineTune = { steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, scope: a.scope, balanceGroups: a.balanceSets, flip: a.flip, schedule: a.schedule };
+  const fineTune = { steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, scope: a.scope, balanceGroups: a.balanceSets, flip: a.flip, schedule: a.schedule, ...(a.swa === undefined ? {} : { averageFrom: a.swa }) };
   const report = crossValidate(detector, photos, { folds: a.folds, curve: a.curve, fineTune, seed: a.seed, flipAverage: a.tta, wise: a.wise, partner, onProgress: (t) => io.err(`${t}\n`) });
   const command = `drone-harness transfer ${args.join(" ")}`;
   if (a.out !== "") {
@@ -140,7 +144,7 @@ export async function transferReal(args: string[], io: CliIO): Promise<number> {
     io.out(`${JSON.stringify({ command, source: dir, partner: partnerDir === "" ? undefined : partnerDir, flipAveragedMaps: a.tta, ...report }, null, 2)}\n`);
     return 0;
   }
-  io.out(`few-shot adaptation of ${dir} on ${a.real}: ${report.folds}-fold cross-validation (held-out maps pooled), ${a.steps} steps x ${a.batch} crops of ${a.crop} px, scope ${a.scope}${a.balanceSets ? ", crops drawn from each set equally" : ""}${a.flip ? ", mirrored crops" : ""}${a.schedule === "cosine" ? ", cosine learning rate" : ""}${a.tta ? ", held-out maps flip-averaged (--tta flip)" : ""}${a.wise.length > 0 ? `, also weights interpolated toward the start (WiSE-FT, a = ${a.wise.join(", ")})` : ""}${partner !== undefined ? `, partner ${partnerDir} adapted alike (rows "partner", "soup": weights averaged, "ensemble": maps averaged)` : ""}, ${report.seconds.toFixed(0)} s\n`);
+  io.out(`few-shot adaptation of ${dir} on ${a.real}: ${report.folds}-fold cross-validation (held-out maps pooled), ${a.steps} steps x ${a.batch} crops of ${a.crop} px, scope ${a.scope}${a.balanceSets ? ", crops drawn from each set equally" : ""}${a.flip ? ", mirrored crops" : ""}${a.schedule === "cosine" ? ", cosine learning rate" : ""}${a.swa === undefined ? "" : `, weights averaged over the steps from ${Math.round(100 * a.swa)} % on (--swa)`}${a.tta ? ", held-out maps flip-averaged (--tta flip)" : ""}${a.wise.length > 0 ? `, also weights interpolated toward the start (WiSE-FT, a = ${a.wise.join(", ")})` : ""}${partner !== undefined ? `, partner ${partnerDir} adapted alike (rows "partner", "soup": weights averaged, "ensemble": maps averaged)` : ""}, ${report.seconds.toFixed(0)} s\n`);
   io.out(`parameters changed: ${report.trained.join(", ")} (${report.trainedParameters} of ${report.totalParameters}); all others frozen\n`);
   io.out(textTable(["training photos", "set", "held-out photos", "cell AP", "F1", "chance AP"], report.rows.map((r) => [r.trainPhotos, r.set, String(r.photos), r.ap.toFixed(3), r.f1.toFixed(3), r.chance.toFixed(3)])));
   return 0;

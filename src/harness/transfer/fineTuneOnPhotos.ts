@@ -61,6 +61,14 @@ export type FineTuneOptions = {
    * the last step (as trainDetector does). Default "constant".
    */
   schedule?: "constant" | "cosine";
+  /**
+   * Stochastic weight averaging (Izmailov et al. 2018, "Averaging Weights Leads to Wider Optima
+   * and Better Generalization", UAI): the trained weights end as the mean of their values after
+   * every step from step ceil(averageFrom x steps) on, so 0.5 averages the second half of the
+   * run. The network has no batch statistics, so the mean needs no recalibration. Default
+   * undefined: the last step's weights.
+   */
+  averageFrom?: number;
   seed?: number;
   onStep?: (step: number, loss: number) => void;
 };
@@ -127,6 +135,32 @@ export function photoSampler(photos: readonly LabelledPhoto[], balanceGroups: bo
   };
 }
 
+/** The running mean of some variables' values (stochastic weight averaging), in float64. */
+export class WeightMean {
+  private readonly sums: Float64Array[];
+  private count = 0;
+
+  constructor(private readonly vars: readonly tf.Variable[]) {
+    this.sums = vars.map((v) => new Float64Array(v.size));
+  }
+
+  /** Adds the variables' current values. */
+  add(): void {
+    this.vars.forEach((v, k) => {
+      const sum = this.sums[k]!;
+      const values = v.dataSync();
+      for (let i = 0; i < sum.length; i++) sum[i]! += values[i]!;
+    });
+    this.count++;
+  }
+
+  /** Sets every variable to its mean over the values added (nothing when none was). */
+  assignTo(): void {
+    if (this.count === 0) return;
+    this.vars.forEach((v, k) => tf.tidy(() => v.assign(tf.tensor(Float32Array.from(this.sums[k]!, (x) => x / this.count), v.shape))));
+  }
+}
+
 /** Fine-tunes `detector` in place; returns the final loss and the names of the weights that changed. */
 export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPhoto[], options: FineTuneOptions): { finalLoss: number; trained: string[] } {
   if (photos.length === 0) throw new RangeError("photos.length=0, expected at least one labelled photo");
@@ -138,6 +172,10 @@ export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPho
   const trained = fineTuneParameterNames(detector, options.scope ?? "adapter");
   const vars = trained.map((n) => detector.params.get(n));
   const learningRate = options.learningRate ?? 3e-3;
+  const averageFrom = options.averageFrom;
+  if (averageFrom !== undefined && !(averageFrom >= 0 && averageFrom < 1)) throw new RangeError(`averageFrom=${averageFrom}, expected a fraction of the steps in [0, 1)`);
+  const firstAveraged = averageFrom === undefined ? Infinity : Math.max(1, Math.ceil(averageFrom * options.steps));
+  const mean = averageFrom === undefined ? undefined : new WeightMean(vars);
   const optimizer = tf.train.adam(learningRate);
   const wirePixels = photos.map((p) => {
     const idx: number[] = [];
@@ -182,8 +220,10 @@ export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPho
       return cost?.dataSync()[0] ?? Number.NaN;
     });
     finalLoss = loss;
+    if (step >= firstAveraged) mean?.add();
     options.onStep?.(step, loss);
   }
   optimizer.dispose();
+  mean?.assignTo();
   return { finalLoss, trained };
 }
