@@ -27,6 +27,13 @@ type Args = { real: string; model: string; models: string; folds: number; curve:
 /** Flags without a value. */
 const SWITCHES = { "--json": "json", "--balance-sets": "balanceSets", "--flip": "flip" } as const;
 
+/** --swa F: the fraction of the steps after which the weights are averaged, in [0, 1). */
+function averagedFraction(v: string | undefined): number {
+  const f = Number(v);
+  if (v === undefined || v.trim() === "" || !(f >= 0 && f < 1)) throw new UsageError(`--swa ${v ?? "(missing)"}: expected the fraction of the steps after which the weights are averaged, in [0, 1)`);
+  return f;
+}
+
 function parse(args: string[]): Args {
   const a: Args = { real: "", model: "student", models: "models", folds: 5, curve: [10, 20, 40, Infinity], steps: 150, batch: 8, crop: 96, lr: 3e-3, scope: "adapter", balanceSets: false, flip: false, schedule: "constant", tta: false, wise: [], partner: "", seed: 1, out: "", json: false };
   const num = (flag: string, v: string | undefined, min: number): number => {
@@ -94,10 +101,7 @@ function parse(args: string[]): Args {
         a.wise = (v ?? "").split(",").map(Number);
         if (v === undefined || v === "" || !a.wise.every((x) => Number.isFinite(x) && x >= 0 && x <= 1)) throw new UsageError(`--wise ${v ?? "(missing)"}: expected a comma list of interpolation weights in [0, 1]`);
         break;
-      case "--swa":
-        a.swa = num(k, v, 0);
-        if (a.swa >= 1) throw new UsageError(`--swa ${v}: expected the fraction of the steps after which the weights are averaged, in [0, 1)`);
-        break;
+      case "--swa": a.swa = averagedFraction(v); break;
       case "--partner":
         if (v === undefined || v === "" || v.startsWith("--")) throw new UsageError(`--partner ${v ?? "(missing)"}: expected a detector (student|teacher|photo|<dir>) of the same architecture as --model`);
         a.partner = v;
