@@ -179,6 +179,13 @@ export type PlannerOptions = {
    * harness-ON ones, so it stays off (docs/coevolution.md, sixteenth session).
    */
   wVerticalHold: number;
+  /**
+   * Braking on a vertical reversal (seventeenth session; eval only): when the chosen action is
+   * climb or descend, the other of the two was chosen within the last REVERSAL_WINDOW decisions,
+   * and blocked_cruise is at least this level, brakeOnReversal() answers hover instead (the drone
+   * slows before it turns its escape around). Default 0 = off.
+   */
+  brakeOnReversal: number;
   /** Default DEFAULT_ACTION_LIMITS. */
   limits: ActionLimits;
 };
@@ -210,6 +217,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   wClimbWhenBlocked: 0.3,
   wCentroid: 1.5,
   wVerticalHold: 0,
+  brakeOnReversal: 0,
   limits: DEFAULT_ACTION_LIMITS,
 });
 
@@ -296,6 +304,8 @@ const SLOW = ACTIONS.indexOf("slow");
 const HOVER = ACTIONS.indexOf("hover");
 const CLIMB = ACTIONS.indexOf("climb");
 const DESCEND = ACTIONS.indexOf("descend");
+/** Decisions within which a climb after a descend (or the reverse) counts as a reversal (brakeOnReversal): 1 s at 4 Hz. */
+export const REVERSAL_WINDOW = 4;
 
 export class LocalPlanner {
   readonly options: Readonly<PlannerOptions>;
@@ -381,6 +391,18 @@ export class LocalPlanner {
     const w = this.options.wVerticalHold;
     if (w > 0 && (previous === CLIMB || previous === DESCEND)) out[previous] = out[previous]! + w * this.blocked[CRUISE]!;
     return out;
+  }
+
+  /**
+   * options.brakeOnReversal: hover in place of `action` when it reverses the vertical escape chosen
+   * `sinceVertical` decisions ago (lastVertical, -1 for none) within REVERSAL_WINDOW decisions and
+   * the way ahead reads blocked at least at that level (blocked_cruise of the last score()).
+   */
+  brakeReversal(action: number, lastVertical: number, sinceVertical: number): number {
+    const level = this.options.brakeOnReversal;
+    if (!(level > 0) || sinceVertical >= REVERSAL_WINDOW) return action;
+    const reverses = (action === CLIMB && lastVertical === DESCEND) || (action === DESCEND && lastVertical === CLIMB);
+    return reverses && this.blocked[CRUISE]! >= level ? HOVER : action;
   }
 
   /** argmax of score() (the lowest index on a tie). */
@@ -658,7 +680,7 @@ function checkOptions(o: PlannerOptions): void {
   }
   const nonNegative = [
     "wThreat", "manoeuvreThreatFactor", "hoverThreatFactor", "wGoal", "wHeading", "headingTolerance_rad",
-    "wAltitudeGoal", "altitudeTolerance_m", "hoverCost", "wAltitude", "wClimbWhenBlocked", "wCentroid", "wVerticalHold",
+    "wAltitudeGoal", "altitudeTolerance_m", "hoverCost", "wAltitude", "wClimbWhenBlocked", "wCentroid", "wVerticalHold", "brakeOnReversal",
   ] as const;
   for (const key of nonNegative) {
     const v = o[key];

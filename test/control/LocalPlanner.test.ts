@@ -3,6 +3,7 @@ import {
   LocalPlanner,
   cellDirections,
   makePlannerTrace,
+  REVERSAL_WINDOW,
   type PlannerInput,
 } from "../../src/control/LocalPlanner";
 import { ACTIONS, NUM_ACTIONS, type ActionName } from "../../src/harness/actions";
@@ -244,6 +245,32 @@ describe("LocalPlanner: vertical hold (decision hysteresis, wVerticalHold)", () 
   it("rejects a negative or non-finite hold, naming it", () => {
     expect(() => new LocalPlanner({ wVerticalHold: -1 })).toThrow("wVerticalHold=-1, expected a finite number >= 0");
     expect(() => new LocalPlanner({ wVerticalHold: Number.NaN })).toThrow("wVerticalHold=NaN");
+  });
+});
+
+describe("LocalPlanner: braking on a vertical reversal (brakeOnReversal)", () => {
+  const climb = idx("climb");
+  const descend = idx("descend");
+  const hover = idx("hover");
+
+  it("is off by default", () => {
+    planner.score(input({ threat: wire(FLIGHT_ROWS) }), new Float32Array(NUM_ACTIONS));
+    expect(DEFAULT_PLANNER_OPTIONS.brakeOnReversal).toBe(0);
+    expect(planner.brakeReversal(climb, descend, 0)).toBe(climb);
+  });
+
+  it("answers hover for a reversal within the window while the way ahead reads blocked, and only then", () => {
+    const p = new LocalPlanner({ brakeOnReversal: 0.3 });
+    p.score(input({ threat: wire(FLIGHT_ROWS) }), new Float32Array(NUM_ACTIONS));
+    expect(p.brakeReversal(climb, descend, 0)).toBe(hover);
+    expect(p.brakeReversal(descend, climb, REVERSAL_WINDOW - 1)).toBe(hover);
+    expect(p.brakeReversal(climb, descend, REVERSAL_WINDOW)).toBe(climb); // the descent is too long ago
+    expect(p.brakeReversal(climb, climb, 0)).toBe(climb); // no reversal
+    expect(p.brakeReversal(climb, -1, 0)).toBe(climb);
+    expect(p.brakeReversal(idx("cruise"), descend, 0)).toBe(idx("cruise"));
+    p.score(input(), new Float32Array(NUM_ACTIONS)); // clear sky: blocked_cruise ~0
+    expect(p.brakeReversal(climb, descend, 0)).toBe(climb);
+    expect(() => new LocalPlanner({ brakeOnReversal: -1 })).toThrow("brakeOnReversal=-1");
   });
 });
 

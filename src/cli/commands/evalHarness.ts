@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--risk-hold P] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--brake-on-reversal B] [--risk-hold P] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -57,6 +57,8 @@ export type EvalHarnessArgs = {
   runawayDelta?: number;
   /** The planner's decision hysteresis on climb/descend (PlannerOptions.wVerticalHold); default 0 = off. */
   verticalHold?: number;
+  /** The planner's braking on a vertical reversal (PlannerOptions.brakeOnReversal, a blocked_cruise level); default 0 = off. */
+  brakeOnReversal?: number;
   /** Each region's risk held at P x its last held value when it drops (PlannerPilot riskHold; eval only); default off. */
   riskHold?: number;
   /** The aimed correction's window of uncorrected near-threat probability (SpatialHarnessOptions.aim); default off. */
@@ -111,6 +113,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
         break;
       }
       case "--vertical-hold": a.verticalHold = numberArg(f, args[++i], 0, 100); break;
+      case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
       case "--aim": a.aim = aimArg(f, v()); break;
       case "--workers": a.workers = intArg(f, args[++i], 1); break;
@@ -122,6 +125,12 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
   }
   if (a.scenario === "") throw new UsageError("--scenario is required");
   return a;
+}
+
+/** The planner options the flags set (none: the planner's defaults). */
+function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number } } {
+  const planner = { ...(a.verticalHold === undefined ? {} : { wVerticalHold: a.verticalHold }), ...(a.brakeOnReversal === undefined ? {} : { brakeOnReversal: a.brakeOnReversal }) };
+  return Object.keys(planner).length === 0 ? {} : { planner };
 }
 
 /** "--aim low,high": two probabilities with 0 <= low < high <= 1. */
@@ -174,7 +183,7 @@ export async function runHarnessEval(args: readonly string[], io: CliIO): Promis
     }
   }
   const seeds = harnessEvalSeeds({ split: a.split, splitOf: splitOfSeed, flights: a.flights, firstSeed: a.firstSeed });
-  const jobs: HarnessRowJob[] = a.conditions.flatMap((condition) => arms.map((arm) => ({ scenario, split: a.split, controlPeriod_s: FULL_CONFIG.controlPeriod_s, seeds, condition, arm, apEvery: a.apEvery, ...(a.verticalHold === undefined ? {} : { planner: { wVerticalHold: a.verticalHold } }), ...(a.attributeStrikes ? { attributeStrikes: true } : {}) })));
+  const jobs: HarnessRowJob[] = a.conditions.flatMap((condition) => arms.map((arm) => ({ scenario, split: a.split, controlPeriod_s: FULL_CONFIG.controlPeriod_s, seeds, condition, arm, apEvery: a.apEvery, ...plannerOptions(a), ...(a.attributeStrikes ? { attributeStrikes: true } : {}) })));
   io.err(`eval --harness: ${arms.length} rows x ${a.conditions.length} conditions on ${seeds.length} ${a.split} seeds, ${a.workers} worker(s)\n`);
   const t0 = performance.now();
   const rows = await runHarnessRowJobs(jobs, a.workers, (job, row) => io.err(`${rowProgress(job.condition, row, seeds.length, a.split)} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`));

@@ -7,7 +7,7 @@
  * Goal bearing, distance and altitude difference come from DroneEnvironment.navigation().
  */
 import { LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
-import { DETECTION_CLASSES, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../actions";
+import { ACTIONS, DETECTION_CLASSES, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
 import { movedNavigation, type Navigation } from "../../control/navigation";
 import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
@@ -23,6 +23,9 @@ import { SGT_EPSILON } from "../diagnostics/constants";
 import { nearClassCells, nearThreatCells, wireGapCells } from "./CellLabels";
 import { lineSupport } from "./lineSupport";
 import type { FrameTruth, Pilot } from "./flyClosedLoop";
+
+const ACTION_CLIMB = ACTIONS.indexOf("climb");
+const ACTION_DESCEND = ACTIONS.indexOf("descend");
 
 const WIRE_CLASS = DETECTION_CLASSES.indexOf("wire");
 
@@ -129,6 +132,9 @@ export class PlannerPilot implements Pilot {
   private applied = 0;
   /** The action of the previous decision (-1 before the first), for the planner's vertical hold. */
   private previous = -1;
+  /** The last climb or descend chosen (-1 for none) and the decisions since (the planner's brakeOnReversal). */
+  private lastVertical = -1;
+  private sinceVertical = 0;
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
   constructor(
@@ -147,6 +153,8 @@ export class PlannerPilot implements Pilot {
     this.harness?.reset();
     this.applied = 0;
     this.previous = -1;
+    this.lastVertical = -1;
+    this.sinceVertical = 0;
     this.heldRisk.fill(0);
     if (this.runtime !== undefined) this.runtime.sobelGain = 1;
     this.lastHarness = undefined;
@@ -328,7 +336,13 @@ export class PlannerPilot implements Pilot {
     }
     this.planner.score(plannerInput({ threat: this.threat, rows, cols, width: env.width, height: env.height }, this.nav), this.logits);
     // The vertical hold (PlannerOptions.wVerticalHold, off by default; not in the action-formula row).
-    this.previous = argmaxAction(this.planner.holdVertical(this.logits, this.previous));
+    const chosen = argmaxAction(this.planner.holdVertical(this.logits, this.previous));
+    // Braking on a vertical reversal (PlannerOptions.brakeOnReversal, off by default).
+    this.previous = this.planner.brakeReversal(chosen, this.lastVertical, this.sinceVertical);
+    if (this.previous === ACTION_CLIMB || this.previous === ACTION_DESCEND) {
+      this.lastVertical = this.previous;
+      this.sinceVertical = 0;
+    } else this.sinceVertical++;
     return this.previous;
   }
 

@@ -5,6 +5,7 @@
  */
 import { initBackend } from "../../../src/harness/backend";
 import { LocalPlanner } from "../../../src/control/LocalPlanner";
+import { ACTIONS, type ActionName } from "../../../src/harness/actions";
 import { PlannerPilot } from "../../../src/harness/eval/PlannerPilot";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
@@ -45,6 +46,31 @@ describe("PlannerPilot: the previous decision for the vertical hold", () => {
       expect(held).toHaveLength(5);
     } finally {
       spy.mockRestore();
+    }
+  });
+});
+
+describe("PlannerPilot: the last vertical escape for brakeOnReversal", () => {
+  it("hands the planner the last climb or descend and the decisions since, and forgets them on reset()", () => {
+    const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+    const script = ["climb", "hover", "cruise", "descend", "slow"].map((a) => ACTIONS.indexOf(a as ActionName));
+    let k = 0;
+    const spy = jest.spyOn(LocalPlanner.prototype, "brakeReversal").mockImplementation(() => script[k++ % script.length]!);
+    try {
+      const env = new FakeEnvironment(8);
+      const rgb = new Uint8Array(64 * 64 * 3);
+      env.render(rgb);
+      const pilot = new PlannerPilot({ type: "detector", detector }, { brakeOnReversal: 0.3 });
+      const actions: number[] = [];
+      for (let i = 0; i < 5; i++) actions.push(pilot.act(rgb, new Float32Array(0), env));
+      expect(actions).toEqual(script);
+      pilot.reset();
+      pilot.act(rgb, new Float32Array(0), env);
+      const [climb, descend] = [ACTIONS.indexOf("climb"), ACTIONS.indexOf("descend")];
+      expect(spy.mock.calls.map((c) => [c[1], c[2]])).toEqual([[-1, 0], [climb, 0], [climb, 1], [climb, 2], [descend, 0], [-1, 0]]);
+    } finally {
+      spy.mockRestore();
+      detector.dispose();
     }
   });
 });
