@@ -66,7 +66,7 @@ export type FineTuneOptions = {
    * and Better Generalization", UAI): the trained weights end as the mean of their values after
    * every step from step ceil(averageFrom x steps) on, so 0.5 averages the second half of the
    * run. The network has no batch statistics, so the mean needs no recalibration. Default
-   * undefined: the last step's weights.
+   * undefined: the last step's weights (0.5 measured on the dev photos: urban AP 0.005 lower, docs/real.md).
    */
   averageFrom?: number;
   seed?: number;
