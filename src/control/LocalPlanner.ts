@@ -182,7 +182,7 @@ export type PlannerOptions = {
   /**
    * Braking on a vertical reversal (seventeenth session; eval only): when the chosen action is
    * climb or descend, the other of the two was chosen within the last REVERSAL_WINDOW decisions,
-   * and blocked_cruise is at least this level, brakeOnReversal() answers hover instead (the drone
+   * and blocked_cruise is at least this level, brakeReversal() answers hover instead (the drone
    * slows before it turns its escape around). Default 0 = off: on validation (B = 0.3) it helped
    * the BC and harness-OFF flights and hurt the harness-ON ones (docs/coevolution.md, seventeenth session).
    */

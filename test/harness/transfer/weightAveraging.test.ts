@@ -55,7 +55,7 @@ describe("fineTuneOnPhotos with averageFrom", () => {
     const averaged = tiny();
     const seen: Float32Array[] = [];
     const frozen = Array.from(averaged.params.get("backbone/conv0/w").dataSync());
-    fineTuneOnPhotos(averaged, photos, { ...base, averageFrom: 0.5, onStep: (step) => step >= 4 && seen.push(averaged.params.get("head/out/w").dataSync().slice()) });
+    fineTuneOnPhotos(averaged, photos, { ...base, averageFrom: 0.5, onStep: (step) => step >= 4 && seen.push(Float32Array.from(averaged.params.get("head/out/w").dataSync())) });
     expect(seen).toHaveLength(5); // steps 4..8
     const got = averaged.params.get("head/out/w").dataSync();
     for (let i = 0; i < got.length; i++) expect(got[i]).toBeCloseTo(seen.reduce((s, w) => s + w[i]!, 0) / seen.length, 6);
