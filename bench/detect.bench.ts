@@ -13,7 +13,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { detectPhoto, detectWithPartner, type DetectPartner } from "../src/cli/commands/detect";
+import { detectPhoto, detectWithSecond, type DetectSecond } from "../src/cli/commands/detect";
 import { WireNetThread } from "../src/harness/data/node/wireNetThread";
 import { initBackend } from "../src/harness/backend";
 import { decodeImage, type RgbImage } from "../src/harness/data/imageCodec";
@@ -176,9 +176,11 @@ async function wholePath(photos: Photo[], print: (line: string) => void): Promis
 }
 
 /**
- * `detect --partner` (the two-network ensemble): one network, two one after the other in this
- * thread, and two with the partner on a worker thread (what detect does), with and without the
- * flip average; interleaved per photo, the order rotating, so the ratios come from one run.
+ * `detect --partner` (the two-network ensemble) and `detect --tta flip`: one network in one
+ * thread, one network with the flip average's mirrored pass on a worker thread (what detect does
+ * by default), two networks one after the other in this thread, and two with the partner on a
+ * worker thread (what detect does), with and without the flip average; interleaved per photo,
+ * the order rotating, so the ratios come from one run.
  */
 async function ensembleTimes(photos: Photo[], print: (line: string) => void): Promise<void> {
   const dirs = [path.join("models", "photo", "student"), path.join("models", "pipeline", "student")];
@@ -188,21 +190,24 @@ async function ensembleTimes(photos: Photo[], print: (line: string) => void): Pr
   }
   const [a, b] = await Promise.all(dirs.map(async (d) => teacherWireNet((await loadTeacher(d)).model, d, { frozen: true })));
   const thread = await WireNetThread.start(dirs[1]!);
-  const variants: [string, DetectPartner | undefined][] = [
-    ["one network", undefined],
-    ["two networks, one after the other", b!],
-    ["two networks, the partner on a worker thread (detect --partner)", thread],
+  const mirror = await WireNetThread.start(dirs[0]!);
+  // [name, what runs besides the first pass, flip settings measured]
+  const variants: [string, DetectSecond | undefined, boolean[]][] = [
+    ["one network, one thread (--threads 1)", undefined, [false, true]],
+    ["one network, the mirrored pass on a worker thread (detect --tta flip)", { mirror }, [true]],
+    ["two networks, one after the other (--partner --threads 1)", { partner: b! }, [false, true]],
+    ["two networks, the partner on a worker thread (detect --partner)", { partner: thread }, [false, true]],
   ];
   const times = new Map<string, number[]>();
   try {
-    for (const p of photos) for (const [, partner] of variants) for (const flip of [false, true]) await detectWithPartner(a!, p.image, flip, partner); // warm-up
+    for (const p of photos) for (const [, second, flips] of variants) for (const flip of flips) await detectWithSecond(a!, p.image, flip, second); // warm-up
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, p] of photos.entries()) {
         const k = (i + round) % variants.length;
-        for (const [name, partner] of [...variants.slice(k), ...variants.slice(0, k)]) {
-          for (const flip of [false, true]) {
+        for (const [name, second, flips] of [...variants.slice(k), ...variants.slice(0, k)]) {
+          for (const flip of flips) {
             const t0 = performance.now();
-            await detectWithPartner(a!, p.image, flip, partner);
+            await detectWithSecond(a!, p.image, flip, second);
             const key = `${name}${flip ? ", --tta flip" : ""}`;
             if (!times.has(key)) times.set(key, []);
             times.get(key)!.push(performance.now() - t0);
@@ -212,13 +217,15 @@ async function ensembleTimes(photos: Photo[], print: (line: string) => void): Pr
     }
   } finally {
     await thread.close();
+    await mirror.close();
     a!.dispose();
     b!.dispose();
   }
-  print(`| detect per photo, p50 / p90 ms | plain | --tta flip |`);
+  const one = percentile(times.get(variants[0]![0])!, 50);
+  const cell = (key: string): string => (times.has(key) ? `${fmt(times.get(key)!)} (${(percentile(times.get(key)!, 50) / one).toFixed(2)}x)` : "-");
+  print(`| detect per photo, p50 / p90 ms (p50 over one network's) | plain | --tta flip |`);
   print(`|---|---|---|`);
-  const p50 = (key: string): number => percentile(times.get(key)!, 50);
-  for (const [name] of variants) print(`| ${name} | ${fmt(times.get(name)!)} (${(p50(name) / p50("one network")).toFixed(2)}x) | ${fmt(times.get(`${name}, --tta flip`)!)} (${(p50(`${name}, --tta flip`) / p50("one network")).toFixed(2)}x) |`);
+  for (const [name] of variants) print(`| ${name} | ${cell(name)} | ${cell(`${name}, --tta flip`)} |`);
 }
 
 export async function run(print: (line: string) => void): Promise<void> {

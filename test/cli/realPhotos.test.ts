@@ -47,7 +47,7 @@ describe("real photographs", () => {
     const c = capture();
     const out = path.join(dir, "out-tta");
     expect(await main(["detect", photo, "--tta", "flip", "--out", out], c.io)).toBe(0);
-    expect(c.out.join("")).toMatch(/12\.jpg: \d+x\d+, \d+ detections, \d+\.\d ms \(photo .*, flip-averaged\)/);
+    expect(c.out.join("")).toMatch(/12\.jpg: \d+x\d+, \d+ detections, \d+\.\d ms \(photo .*, flip-averaged, the mirrored pass on a second thread\)/);
     const tta = decodeImage(fs.readFileSync(path.join(out, "12.wire.png")), "12.wire.png");
     const plain = decodeImage(fs.readFileSync(path.join(dir, "out-photo", "12.wire.png")), "12.wire.png");
     expect([tta.width, tta.height]).toEqual([plain.width, plain.height]);

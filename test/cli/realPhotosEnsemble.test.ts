@@ -27,7 +27,12 @@ describe("the two-network ensemble on real photographs", () => {
     const c = capture();
     const out = path.join(dir, "out-partner");
     expect(await main(["detect", "--model", "student", "--partner", "photo", photo, "--out", out], c.io)).toBe(0);
-    expect(c.out.join("")).toMatch(/12\.jpg: \d+x\d+, \d+ detections, \d+\.\d ms \(student .* \+ photo .*, 2 networks\)/);
+    expect(c.out.join("")).toMatch(/12\.jpg: \d+x\d+, \d+ detections, \d+\.\d ms \(student .* \+ photo .*, 2 networks on 2 threads\)/);
+    // --threads 1: the partner in this thread, the same map byte for byte.
+    const c1 = capture();
+    expect(await main(["detect", "--model", "student", "--partner", "photo", "--threads", "1", photo, "--out", path.join(dir, "out-partner-1")], c1.io)).toBe(0);
+    expect(c1.out.join("")).toMatch(/2 networks in 1 thread\)/);
+    expect(fs.readFileSync(path.join(dir, "out-partner-1", "12.wire.png")).equals(fs.readFileSync(path.join(out, "12.wire.png")))).toBe(true);
     const both = decodeImage(fs.readFileSync(path.join(out, "12.wire.png")), "12.wire.png").rgb;
     const [s, p] = [single("student"), single("photo")];
     let differ = 0;

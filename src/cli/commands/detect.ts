@@ -15,14 +15,14 @@ import { CellsToDetections } from "../../control/cellsToDetections";
 import { initBackend } from "../../harness/backend";
 import { decodeImage, encodeGreyPng, type RgbImage } from "../../harness/data/imageCodec";
 import { WIRE_CELL_PX, type WireNet } from "../../harness/eval/WireNet";
-import { detectEnsemble, detectPass, meanDetections, withLineSupport, type NativeDetection } from "../../harness/eval/detectNative";
+import { averageWithMirrored, detectEnsemble, detectNative, detectPass, meanDetections, withLineSupport, type NativeDetection } from "../../harness/eval/detectNative";
 import { WireNetThread } from "../../harness/data/node/wireNetThread";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import { lineSupportArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet, teacherDetector } from "../loadWireNet";
 
-export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--partner <model>] [--models <root>] [--threshold 0.5] [--tta flip | --line-support F:geo|F:ls] <image files or folders> --out <dir>
+export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--partner <model>] [--models <root>] [--threshold 0.5] [--tta flip | --line-support F:geo|F:ls] [--threads 1|2] <image files or folders> --out <dir>
 
   --model      which detector (default photo):
                  photo        <root>/photo/student, the student fine-tuned on overhead views with camera effects (best on real photos)
@@ -37,17 +37,20 @@ export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<
   --models     models root (default models)
   --harness    on|off: the older spelling of --model corrected (same map either way on a photo)
   --threshold  cell probability for a detection (default 0.5)
-  --tta flip   average the wire map with the map of the mirrored photo (a second pass: about twice the time);
-               the detections list stays the single pass's
+  --tta flip   average the wire map with the map of the mirrored photo (a second pass); the detections list
+               stays the single pass's. With 2 threads the mirrored pass runs on the second one, beside the
+               first (not for --model corrected, whose harness runs in this thread)
   --line-support F:geo|F:ls
                rewrite the wire map by the line-support operator (src/harness/eval/lineSupport.ts): the mean wire
                probability along the best straight segment through each cell, half-length F x the cell grid's
                longer side; geo = sqrt(p x support), ls = support alone. Not with --tta flip; the detections list
                stays the network's
+  --threads    1: everything in this thread; 2 (default): the partner, or without one the mirrored pass of
+               --tta flip, on a worker thread (the same maps either way)
   --out        output folder: <name>.wire.png (wire probability at the photo's size) and <name>.detections.json
 Photos of any size and aspect run at their native resolution (no resize).`;
 
-export type DetectArgs = { model: string; partner?: string; models: string; inputs: string[]; out: string; threshold: number; flipAverage: boolean; lineSupport?: LineSupportSpec };
+export type DetectArgs = { model: string; partner?: string; models: string; inputs: string[]; out: string; threshold: number; flipAverage: boolean; lineSupport?: LineSupportSpec; threads?: 1 | 2 };
 
 export function parseDetectArgs(args: string[]): DetectArgs {
   const out: DetectArgs = { model: "photo", models: "models", inputs: [], out: "", threshold: 0.5, flipAverage: false };
@@ -88,6 +91,12 @@ export function parseDetectArgs(args: string[]): DetectArgs {
         out.flipAverage = true;
         break;
       }
+      case "--threads": {
+        const v = args[++i];
+        if (v !== "1" && v !== "2") throw new UsageError(`--threads=${v ?? "(missing)"}, expected 1 or 2`);
+        out.threads = v === "1" ? 1 : 2;
+        break;
+      }
       case "--line-support": {
         const specs = lineSupportArg(args[++i]);
         if (specs.length !== 1) throw new UsageError(`--line-support=${args[i] ?? ""}: detect writes one map, give one spec`);
@@ -102,6 +111,9 @@ export function parseDetectArgs(args: string[]): DetectArgs {
   if (out.model === "") throw new UsageError("--model needs a value");
   if (out.partner !== undefined && out.lineSupport !== undefined) throw new UsageError("--partner and --line-support cannot be combined (the operator works on one network's cells)");
   if (out.flipAverage && out.lineSupport !== undefined) throw new UsageError("--tta flip and --line-support cannot be combined (the operator works on one pass's cells)");
+  if (out.threads === 2 && out.model === "corrected" && out.flipAverage && out.partner === undefined) {
+    throw new UsageError("--threads 2 with --model corrected --tta flip: the co-evolved student runs in this thread only; use --threads 1");
+  }
   if (out.inputs.length === 0) throw new UsageError("no image files or folders given");
   if (out.out === "") throw new UsageError("--out <dir> is required");
   return out;
@@ -137,19 +149,48 @@ export type DetectPhotoResult = { width: number; height: number; detections: num
  */
 export type DetectPartner = WireNet | WireNetThread;
 
+/**
+ * What `detect` does besides the first network's pass: a partner network (the map ensemble), or
+ * the mirrored photo's pass of the same network on a worker thread (`--tta flip`, 2 threads).
+ */
+export type DetectSecond = { partner: DetectPartner } | { mirror: WireNetThread };
+
 /** The detection of `image` by `net`, averaged with `partner`'s when given (meanDetections). */
 export async function detectWithPartner(net: WireNet, image: RgbImage, flipAverage: boolean, partner?: DetectPartner): Promise<NativeDetection> {
   if (partner === undefined) return detectPass(net, image, flipAverage);
   if (!(partner instanceof WireNetThread)) return detectEnsemble([net, partner], image, flipAverage);
-  const theirs = partner.detect(image, flipAverage); // posted now: the worker runs while this thread does its own pass
-  let mine: NativeDetection;
+  return alongside(partner.detect(image, flipAverage), () => detectPass(net, image, flipAverage), (mine, theirs) => meanDetections([mine, theirs]));
+}
+
+/**
+ * detectNativeFlipAveraged with the mirrored photo's pass on `mirror` (a worker running the same
+ * network) while this thread runs the plain pass: the same bits, the two passes at once.
+ */
+export function detectFlipAveragedOnThread(net: WireNet, image: RgbImage, mirror: WireNetThread): Promise<NativeDetection> {
+  return alongside(mirror.detectMirrored(image), () => detectNative(net, image), averageWithMirrored);
+}
+
+/**
+ * Runs `mine` in this thread while the worker's job `theirs` (posted before the call) runs, then
+ * combines the two. When `mine` throws, it waits for the worker first, so the worker is free
+ * again for the next photo.
+ */
+async function alongside(theirs: Promise<NativeDetection>, mine: () => NativeDetection, combine: (mine: NativeDetection, theirs: NativeDetection) => NativeDetection): Promise<NativeDetection> {
+  let own: NativeDetection;
   try {
-    mine = detectPass(net, image, flipAverage);
+    own = mine();
   } catch (e) {
-    await theirs.catch(() => undefined); // the worker is free again for the next photo
+    await theirs.catch(() => undefined);
     throw e;
   }
-  return meanDetections([mine, await theirs]);
+  return combine(own, await theirs);
+}
+
+/** One photo's detection with `second` (detectWithPartner, or detectFlipAveragedOnThread for a mirror thread). */
+export function detectWithSecond(net: WireNet, image: RgbImage, flipAverage: boolean, second?: DetectSecond): Promise<NativeDetection> {
+  if (second === undefined || "partner" in second) return detectWithPartner(net, image, flipAverage, second?.partner);
+  if (!flipAverage) throw new RangeError("a mirror thread serves the flip average only (--tta flip)");
+  return detectFlipAveragedOnThread(net, image, second.mirror);
 }
 
 /**
@@ -157,12 +198,12 @@ export async function detectWithPartner(net: WireNet, image: RgbImage, flipAvera
  * time; with a partner, the two networks' mean), the Detection2D list, then `<name>.wire.png` and
  * `<name>.detections.json` in `outDir`.
  */
-export async function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, flipAverage = false, lineSupport?: LineSupportSpec, partner?: DetectPartner): Promise<DetectPhotoResult> {
+export async function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, flipAverage = false, lineSupport?: LineSupportSpec, second?: DetectSecond): Promise<DetectPhotoResult> {
   const base = path.basename(file).replace(IMAGE_EXT, "");
   const t0 = performance.now();
   const image = decodeImage(fs.readFileSync(file), file);
   const t1 = performance.now();
-  const plain = await detectWithPartner(net, image, flipAverage, partner);
+  const plain = await detectWithSecond(net, image, flipAverage, second);
   const r = lineSupport === undefined ? plain : withLineSupport(plain, lineSupport);
   const t2 = performance.now();
   const labeller = new CellsToDetections({ rows: r.rows, cols: r.cols, numClasses: DETECTION_CLASSES.length, classNames: DETECTION_CLASSES, scoreThreshold: threshold });
@@ -173,9 +214,39 @@ export async function detectPhoto(net: WireNet, file: string, outDir: string, th
   const mapFile = path.join(outDir, `${base}.wire.png`);
   const jsonFile = path.join(outDir, `${base}.detections.json`);
   fs.writeFileSync(mapFile, encodeGreyPng(r.width, r.height, map8));
-  fs.writeFileSync(jsonFile, `${JSON.stringify({ image: file, model: net.name, ...(partner === undefined ? {} : { partner: partner.name }), width: r.width, height: r.height, threshold, detections }, null, 2)}\n`);
+  fs.writeFileSync(jsonFile, `${JSON.stringify({ image: file, model: net.name, ...(second !== undefined && "partner" in second ? { partner: second.partner.name } : {}), width: r.width, height: r.height, threshold, detections }, null, 2)}\n`);
   const times = { decodeMs: t1 - t0, detectMs: t2 - t1, detectionsMs: t3 - t2, writeMs: performance.now() - t3 };
   return { width: r.width, height: r.height, detections: detections.length, mapFile, jsonFile, times };
+}
+
+/**
+ * The partner (on a worker thread with 2 threads, else in this thread), or with --tta flip and 2
+ * threads a worker running the model itself for the mirrored pass; nothing otherwise.
+ */
+async function startSecond(a: DetectArgs): Promise<DetectSecond | undefined> {
+  const threads = a.threads ?? 2;
+  if (a.partner !== undefined) {
+    const partner = teacherDetector(a.partner, a.models, "--partner");
+    return { partner: threads === 2 ? await WireNetThread.start(partner.dir, partner.name) : await loadWireNet(a.partner, a.models) };
+  }
+  if (!a.flipAverage || threads === 1 || a.model === "corrected") return undefined;
+  const own = teacherDetector(a.model, a.models);
+  return { mirror: await WireNetThread.start(own.dir, `${own.name}, mirrored pass`) };
+}
+
+async function closeSecond(second: DetectSecond | undefined): Promise<void> {
+  if (second === undefined) return;
+  if ("mirror" in second) await second.mirror.close();
+  else if (second.partner instanceof WireNetThread) await second.partner.close();
+  else second.partner.dispose();
+}
+
+/** How the printed times were made: the network(s), the flip average and where its passes ran, line support. */
+function describeDetector(net: WireNet, a: DetectArgs, second: DetectSecond | undefined): string {
+  const parts = [second !== undefined && "partner" in second ? `${net.name} + ${second.partner.name}, 2 networks${second.partner instanceof WireNetThread ? " on 2 threads" : " in 1 thread"}` : net.name];
+  if (a.flipAverage) parts.push(second !== undefined && "mirror" in second ? "flip-averaged, the mirrored pass on a second thread" : "flip-averaged");
+  if (a.lineSupport !== undefined) parts.push(`line support ${formatLineSupportSpec(a.lineSupport)}`);
+  return parts.join(", ");
 }
 
 export const command: CliCommand = {
@@ -185,16 +256,21 @@ export const command: CliCommand = {
     const files = listImages(a.inputs);
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const net = await loadWireNet(a.model, a.models);
-    const partnerModel = a.partner === undefined ? undefined : teacherDetector(a.partner, a.models, "--partner");
-    const partner = partnerModel === undefined ? undefined : await WireNetThread.start(partnerModel.dir, partnerModel.name);
+    let second: DetectSecond | undefined;
+    try {
+      second = await startSecond(a);
+    } catch (e) {
+      net.dispose();
+      throw e;
+    }
     fs.mkdirSync(a.out, { recursive: true });
-    const name = partner === undefined ? net.name : `${net.name} + ${partner.name}, 2 networks`;
+    const name = describeDetector(net, a, second);
     let failed = 0;
     try {
       for (const file of files) {
         try {
-          const d = await detectPhoto(net, file, a.out, a.threshold, a.flipAverage, a.lineSupport, partner);
-          io.out(`${file}: ${d.width}x${d.height}, ${d.detections} detections, ${d.times.detectMs.toFixed(1)} ms (${name}${a.flipAverage ? ", flip-averaged" : ""}${a.lineSupport === undefined ? "" : `, line support ${formatLineSupportSpec(a.lineSupport)}`}) -> ${d.mapFile}, ${d.jsonFile}\n`);
+          const d = await detectPhoto(net, file, a.out, a.threshold, a.flipAverage, a.lineSupport, second);
+          io.out(`${file}: ${d.width}x${d.height}, ${d.detections} detections, ${d.times.detectMs.toFixed(1)} ms (${name}) -> ${d.mapFile}, ${d.jsonFile}\n`);
         } catch (err) {
           failed++;
           io.err(`${err instanceof Error ? err.message : String(err)}\n`);
@@ -202,7 +278,7 @@ export const command: CliCommand = {
       }
     } finally {
       net.dispose();
-      await partner?.close();
+      await closeSecond(second);
     }
     return failed > 0 ? 1 : 0;
   },

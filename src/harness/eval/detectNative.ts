@@ -235,12 +235,22 @@ export function mirrorRgb(image: RgbImage): RgbImage {
  */
 export function detectNativeFlipAveraged(net: WireNet, image: RgbImage, times?: DetectStageTimes): NativeDetection {
   const plain = detectNative(net, image, times);
-  const mirrored = detectNative(net, mirrorRgb(image)).map;
-  const { width: W, height: H } = image;
-  const map = plain.map;
+  return averageWithMirrored(plain, detectNative(net, mirrorRgb(image)));
+}
+
+/**
+ * The flip average's second half: `plain`'s map averaged per pixel with the map of the mirrored
+ * photo (`mirrored`, the detection of mirrorRgb(photo), mirrored back here). Writes into
+ * plain.map and returns `plain`. detectNativeFlipAveraged runs both passes in this thread;
+ * `detect --tta flip` runs the mirrored one on a worker thread (the same bits, tested).
+ */
+export function averageWithMirrored(plain: NativeDetection, mirrored: NativeDetection): NativeDetection {
+  const { width: W, height: H, map } = plain;
+  if (mirrored.width !== W || mirrored.height !== H) throw new RangeError(`mirrored detection ${mirrored.width}x${mirrored.height}, expected the photo's ${W}x${H}`);
+  const m = mirrored.map;
   for (let y = 0; y < H; y++) {
     const row = y * W;
-    for (let x = 0; x < W; x++) map[row + x] = 0.5 * (map[row + x]! + mirrored[row + W - 1 - x]!);
+    for (let x = 0; x < W; x++) map[row + x] = 0.5 * (map[row + x]! + m[row + W - 1 - x]!);
   }
   return plain;
 }

@@ -1,16 +1,17 @@
 /**
  * WireNetThread (detect --partner's second network on a worker thread): the worker loads the
  * detector from its folder and answers each photo with exactly the bits detectNative (or its flip
- * average) gives in this thread; one photo at a time; a closed thread and a missing model fail
+ * average) gives in this thread, and the mirrored pass of a flip average split across the two
+ * threads gives the one-thread flip average's bits; one photo at a time; a closed thread and a missing model fail
  * with errors that say so. The worker runs the compiled dist/ (npm test builds first).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { initBackend } from "../../../src/harness/backend";
-import { detectWithPartner } from "../../../src/cli/commands/detect";
+import { detectFlipAveragedOnThread, detectWithPartner, detectWithSecond } from "../../../src/cli/commands/detect";
 import { WireNetThread } from "../../../src/harness/data/node/wireNetThread";
-import { detectNative, detectNativeFlipAveraged, meanDetections, type NativeDetection } from "../../../src/harness/eval/detectNative";
+import { averageWithMirrored, detectNative, detectNativeFlipAveraged, meanDetections, mirrorRgb, type NativeDetection } from "../../../src/harness/eval/detectNative";
 import { teacherWireNet, type WireNet } from "../../../src/harness/eval/WireNet";
 import { saveModel } from "../../../src/harness/modelfile";
 import { Teacher } from "../../../src/harness/models/Teacher";
@@ -46,6 +47,18 @@ describe("WireNetThread", () => {
     same(await thread.detect(photo), detectNative(net, photo));
     same(await thread.detect(photo, true), detectNativeFlipAveraged(net, photo));
     expect(thread.name).toBe("there");
+  }, 30000);
+
+  it("the mirrored pass (detect --tta flip on 2 threads): averaged with this thread's plain pass, the bits of the flip average in one thread", async () => {
+    const mirrored = await thread.detectMirrored(photo);
+    same(mirrored, detectNative(net, mirrorRgb(photo)));
+    same(averageWithMirrored(detectNative(net, photo), mirrored), detectNativeFlipAveraged(net, photo));
+    same(await detectFlipAveragedOnThread(net, photo, thread), detectNativeFlipAveraged(net, photo));
+    same(await detectWithSecond(net, photo, true, { mirror: thread }), detectNativeFlipAveraged(net, photo));
+    expect(() => detectWithSecond(net, photo, false, { mirror: thread })).toThrow("serves the flip average only");
+    const broken = { width: 44, height: 30, rgb: new Uint8Array(10) };
+    await expect(detectFlipAveragedOnThread(net, broken, thread)).rejects.toThrow("rgb.length=10");
+    same(await detectFlipAveragedOnThread(net, photo, thread), detectNativeFlipAveraged(net, photo));
   }, 30000);
 
   it("takes one photo at a time", async () => {

@@ -5,7 +5,7 @@
  */
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { teacherWireNet, type WireNet } from "../../../src/harness/eval/WireNet";
-import { boxDownsample, cellsToPixels, detectAtScale, detectEnsemble, detectNative, detectNativeFlipAveraged, mirrorRgb, reflectPad } from "../../../src/harness/eval/detectNative";
+import { averageWithMirrored, boxDownsample, cellsToPixels, detectAtScale, detectEnsemble, detectNative, detectNativeFlipAveraged, mirrorRgb, reflectPad } from "../../../src/harness/eval/detectNative";
 import { initBackend } from "../../../src/harness/backend";
 
 beforeAll(async () => {
@@ -56,6 +56,7 @@ describe("detectNative", () => {
     expect(Array.from(detectNativeFlipAveraged(net, mirrorRgb(p)).map)).toEqual(mirrorMap(averaged));
     expect(averaged[5]).toBeCloseTo(0.5 * (plain[5]! + plainOfMirror[30]!), 6);
     expect(Array.from(mirrorRgb(mirrorRgb(p)).rgb)).toEqual(Array.from(p.rgb));
+    expect(() => averageWithMirrored(detectNative(net, p), detectNative(net, photo(54, 36)))).toThrow("mirrored detection 54x36, expected the photo's 36x54");
   });
 });
 

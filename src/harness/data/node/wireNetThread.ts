@@ -5,7 +5,8 @@
  * machine against 2.2x one after the other (`npm run bench -- detect`; two passes at once share
  * the memory bus). The worker loads the detector from its folder (teacher.model.json)
  * and answers one photo at a time with detectNative (or its flip average): the same code and
- * backend as in the calling thread, so the same bits.
+ * backend as in the calling thread, so the same bits. `detect --tta flip` uses one the same way
+ * for the mirrored photo's pass of its own network (detectMirrored).
  */
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -13,8 +14,12 @@ import type { RgbImage } from "../imageCodec";
 import type { NativeDetection } from "../../eval/detectNative";
 import { compiledWorkerScript, type WorkerReply } from "./workerQueue";
 
-/** What the worker is asked per photo. */
-export type WireNetThreadJob = { image: RgbImage; flipAverage: boolean };
+/**
+ * What the worker is asked per photo: the detection of `image` (flip-averaged with
+ * `flipAverage`), or with `mirrored` the plain detection of the image mirrored left-right (the
+ * second pass of a flip average whose first pass runs in the calling thread).
+ */
+export type WireNetThreadJob = { image: RgbImage; flipAverage: boolean; mirrored?: boolean };
 
 /** What the worker is started with: the detector's folder and the name it reports under. */
 export type WireNetThreadData = { dir: string; name: string };
@@ -60,11 +65,22 @@ export class WireNetThread {
 
   /** The detection of one photo on the worker (one at a time; the image is copied to it). */
   detect(image: RgbImage, flipAverage = false): Promise<NativeDetection> {
+    return this.post({ image, flipAverage });
+  }
+
+  /**
+   * The plain detection of the photo mirrored left-right (the worker mirrors it), for
+   * averageWithMirrored: the flip average's second pass, run beside the first.
+   */
+  detectMirrored(image: RgbImage): Promise<NativeDetection> {
+    return this.post({ image, flipAverage: false, mirrored: true });
+  }
+
+  private post(job: WireNetThreadJob): Promise<NativeDetection> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.pending !== undefined) return Promise.reject(new Error(`${this.name}: one photo at a time (the previous one is still running)`));
     return new Promise<NativeDetection>((resolve, reject) => {
       this.pending = { resolve, reject };
-      const job: WireNetThreadJob = { image, flipAverage };
       this.worker.postMessage(job);
     });
   }

@@ -1,11 +1,12 @@
 /**
  * worker_threads entry of wireNetThread.ts: loads the detector of workerData.dir once (its own
- * wasm backend), reports the load error or serves each photo with detectPass (serveWorkerJobs:
+ * wasm backend), reports the load error or serves each photo with detectPass, or detectNative of
+ * the mirrored photo for a job marked `mirrored` (serveWorkerJobs:
  * { type: "ready" } first, then one result or error per photo).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { initBackend } from "../../backend";
-import { detectPass, type NativeDetection } from "../../eval/detectNative";
+import { detectNative, detectPass, mirrorRgb, type NativeDetection } from "../../eval/detectNative";
 import { teacherWireNet, type WireNet } from "../../eval/WireNet";
 import { loadTeacher } from "../../modelfile";
 import type { WireNetThreadData, WireNetThreadJob } from "./wireNetThread";
@@ -20,7 +21,7 @@ async function serve(port: NonNullable<typeof parentPort>, data: WireNetThreadDa
     port.postMessage({ type: "error", message: e instanceof Error ? e.message : String(e) } satisfies WorkerReply<NativeDetection>);
     return;
   }
-  serveWorkerJobs<WireNetThreadJob, NativeDetection>(port, (job) => detectPass(net, job.image, job.flipAverage));
+  serveWorkerJobs<WireNetThreadJob, NativeDetection>(port, (job) => (job.mirrored === true ? detectNative(net, mirrorRgb(job.image)) : detectPass(net, job.image, job.flipAverage)));
 }
 
 if (parentPort !== null) void serve(parentPort, workerData as WireNetThreadData);
