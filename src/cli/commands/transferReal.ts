@@ -17,12 +17,13 @@ import { UsageError, type CliIO } from "../CliCommand";
 import { detectorDir } from "../loadWireNet";
 import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 import { textTable } from "../textTable";
+import { DEFAULT_CAMERA_EFFECTS } from "../../vision/cameraEffects";
 
 export const TRANSFER_REAL_USAGE =
   "drone-harness transfer --real <dir of NAME.jpg + NAME.mask.png> [--model student|teacher|photo|<dir>] [--models <root>] [--folds 5] [--curve 10,20,40,all] " +
-  "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--balance-sets] [--flip] [--schedule constant|cosine] [--swa F] [--tta flip] [--wise A[,A...]] [--partner <model>] [--seed 1] [--out <dir>] [--json]";
+  "[--steps 150] [--batch 8] [--crop 96] [--lr 0.003] [--scope adapter|context|all] [--balance-sets] [--flip] [--schedule constant|cosine] [--swa F] [--augment camera] [--tta flip] [--wise A[,A...]] [--partner <model>] [--seed 1] [--out <dir>] [--json]";
 
-type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; balanceSets: boolean; flip: boolean; schedule: "constant" | "cosine"; tta: boolean; wise: number[]; partner: string; swa?: number; seed: number; out: string; json: boolean };
+type Args = { real: string; model: string; models: string; folds: number; curve: number[]; steps: number; batch: number; crop: number; lr: number; scope: FineTuneScope; balanceSets: boolean; flip: boolean; schedule: "constant" | "cosine"; tta: boolean; wise: number[]; partner: string; swa?: number; augmentCamera: boolean; seed: number; out: string; json: boolean };
 
 /** Flags without a value. */
 const SWITCHES = { "--json": "json", "--balance-sets": "balanceSets", "--flip": "flip" } as const;
@@ -34,8 +35,14 @@ function averagedFraction(v: string | undefined): number {
   return f;
 }
 
+/** --augment camera: the camera effects drawn per training crop (the only augmentation offered). */
+function cameraAugment(v: string | undefined): true {
+  if (v !== "camera") throw new UsageError(`--augment ${v ?? "(missing)"}: expected camera (camera effects drawn per training crop)`);
+  return true;
+}
+
 function parse(args: string[]): Args {
-  const a: Args = { real: "", model: "student", models: "models", folds: 5, curve: [10, 20, 40, Infinity], steps: 150, batch: 8, crop: 96, lr: 3e-3, scope: "adapter", balanceSets: false, flip: false, schedule: "constant", tta: false, wise: [], partner: "", seed: 1, out: "", json: false };
+  const a: Args = { real: "", model: "student", models: "models", folds: 5, curve: [10, 20, 40, Infinity], steps: 150, batch: 8, crop: 96, lr: 3e-3, scope: "adapter", balanceSets: false, flip: false, schedule: "constant", tta: false, wise: [], partner: "", augmentCamera: false, seed: 1, out: "", json: false };
   const num = (flag: string, v: string | undefined, min: number): number => {
     const n = Number(v);
     if (v === undefined || !Number.isFinite(n) || n < min) throw new UsageError(`${flag} ${v ?? "(missing)"}: expected a number >= ${min}`);
@@ -102,6 +109,7 @@ function parse(args: string[]): Args {
         if (v === undefined || v === "" || !a.wise.every((x) => Number.isFinite(x) && x >= 0 && x <= 1)) throw new UsageError(`--wise ${v ?? "(missing)"}: expected a comma list of interpolation weights in [0, 1]`);
         break;
       case "--swa": a.swa = averagedFraction(v); break;
+      case "--augment": a.augmentCamera = cameraAugment(v); break;
       case "--partner":
         if (v === undefined || v === "" || v.startsWith("--")) throw new UsageError(`--partner ${v ?? "(missing)"}: expected a detector (student|teacher|photo|<dir>) of the same architecture as --model`);
         a.partner = v;
@@ -126,7 +134,7 @@ export async function transferReal(args: string[], io: CliIO): Promise<number> {
     const p = loadRealPhoto(r);
     return { set: p.set, name: p.name, image: p.image, wire: p.wire, group: p.set };
   });
-  const fineTune = { steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, scope: a.scope, balanceGroups: a.balanceSets, flip: a.flip, schedule: a.schedule, ...(a.swa === undefined ? {} : { averageFrom: a.swa }) };
+  const fineTune = { steps: a.steps, batch: a.batch, crop: a.crop, learningRate: a.lr, scope: a.scope, balanceGroups: a.balanceSets, flip: a.flip, schedule: a.schedule, ...(a.swa === undefined ? {} : { averageFrom: a.swa }), ...(a.augmentCamera ? { camera: DEFAULT_CAMERA_EFFECTS } : {}) };
   const report = crossValidate(detector, photos, { folds: a.folds, curve: a.curve, fineTune, seed: a.seed, flipAverage: a.tta, wise: a.wise, partner, onProgress: (t) => io.err(`${t}\n`) });
   const command = `drone-harness transfer ${args.join(" ")}`;
   if (a.out !== "") {

@@ -16,6 +16,7 @@ import type { RgbImage } from "../data/imageCodec";
 import { imageInputFromRgb8 } from "../models/imageInput";
 import type { Teacher } from "../models/Teacher";
 import { Rng } from "../../util/Rng";
+import { applyCameraEffects, drawCameraEffects, type CameraEffectRanges } from "../../vision/cameraEffects";
 import { cosineRate } from "../training/learningRate";
 import { weightedCellCrossEntropy } from "../training/supervisedLosses";
 
@@ -70,6 +71,14 @@ export type FineTuneOptions = {
    * cosine schedule urban AP 0.005 lower; at a constant rate mountain AP 0.020 higher, urban unchanged.
    */
   averageFrom?: number;
+  /**
+   * Camera effects drawn per crop (src/vision/cameraEffects.ts: vignetting, blur, exposure and
+   * colour cast, noise, gamma, sharpening, JPEG), as the simulator stage's `fit --augment camera`
+   * draws them, applied to the crop's pixels before its Sobel channel is built. They come from
+   * their own random stream, so the crops, their order and their mirroring are those of the run
+   * without them (a paired comparison). Default undefined: none.
+   */
+  camera?: CameraEffectRanges;
   seed?: number;
   onStep?: (step: number, loss: number) => void;
 };
@@ -92,7 +101,7 @@ export function fineTuneParameterNames(detector: Teacher, scope: FineTuneScope):
  * One crop's 4-channel input (written into `input` at `offset`) and its cell targets (into
  * `targets`); `mirror` flips both left-right (size is a multiple of 8, so cells map onto cells).
  */
-export function cropSample(p: LabelledPhoto, x0: number, y0: number, size: number, input: Float32Array, offset: number, targets: Int32Array, tOffset: number, rgb: Uint8Array, mirror: boolean): void {
+export function cropSample(p: LabelledPhoto, x0: number, y0: number, size: number, input: Float32Array, offset: number, targets: Int32Array, tOffset: number, rgb: Uint8Array, mirror: boolean, effects?: (rgb: Uint8Array, size: number) => void): void {
   const { width: W, height: H } = p.image;
   for (let y = 0; y < size; y++) {
     const sy = Math.min(H - 1, y0 + y);
@@ -104,6 +113,7 @@ export function cropSample(p: LabelledPhoto, x0: number, y0: number, size: numbe
       rgb[o + 2] = p.image.rgb[s + 2]!;
     }
   }
+  effects?.(rgb, size);
   imageInputFromRgb8(rgb, size, size, input.subarray(offset, offset + size * size * 4));
   const cells = size / 8;
   for (let r = 0; r < cells; r++) {
@@ -162,6 +172,24 @@ export class WeightMean {
   }
 }
 
+/** Offset of the camera effects' random stream from the run's seed (any constant apart from the crops' stream). */
+const CAMERA_STREAM = 7_919;
+
+/**
+ * Applies camera effects drawn from `ranges` to an 8-bit RGB crop in place (through floats in
+ * [0, 1], rounded back), each call a new draw from the stream seeded with `seed`.
+ */
+export function cameraEffectsOnCrops(ranges: CameraEffectRanges, seed: number): (rgb: Uint8Array, size: number) => void {
+  const rng = new Rng(seed);
+  let img = new Float32Array(0);
+  return (rgb, size) => {
+    if (img.length !== rgb.length) img = new Float32Array(rgb.length);
+    for (let i = 0; i < rgb.length; i++) img[i] = rgb[i]! / 255;
+    applyCameraEffects(img, size, size, drawCameraEffects(rng, ranges), rng);
+    for (let i = 0; i < rgb.length; i++) rgb[i] = Math.round(255 * Math.min(1, Math.max(0, img[i]!)));
+  };
+}
+
 /** Fine-tunes `detector` in place; returns the final loss and the names of the weights that changed. */
 export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPhoto[], options: FineTuneOptions): { finalLoss: number; trained: string[] } {
   if (photos.length === 0) throw new RangeError("photos.length=0, expected at least one labelled photo");
@@ -188,6 +216,7 @@ export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPho
   const input = new Float32Array(batch * size * size * 4);
   const targets = new Int32Array(batch * cellsPerCrop);
   const rgb = new Uint8Array(size * size * 3);
+  const effects = options.camera === undefined ? undefined : cameraEffectsOnCrops(options.camera, (options.seed ?? 1) + CAMERA_STREAM);
   let finalLoss = Number.NaN;
   for (let step = 1; step <= options.steps; step++) {
     for (let b = 0; b < batch; b++) {
@@ -204,7 +233,7 @@ export function fineTuneOnPhotos(detector: Teacher, photos: readonly LabelledPho
       }
       const x0 = Math.max(0, Math.min(W - size, Math.round(cx - size / 2)));
       const y0 = Math.max(0, Math.min(H - size, Math.round(cy - size / 2)));
-      cropSample(p, x0, y0, size, input, b * size * size * 4, targets, b * cellsPerCrop, rgb, options.flip === true && rng.next() < 0.5);
+      cropSample(p, x0, y0, size, input, b * size * size * 4, targets, b * cellsPerCrop, rgb, options.flip === true && rng.next() < 0.5, effects);
     }
     if (options.schedule === "cosine") (optimizer as unknown as { learningRate: number }).learningRate = cosineRate(learningRate, step, options.steps);
     let wire = 0;

@@ -6,27 +6,14 @@
 import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../../../src/harness/backend";
 import { Teacher } from "../../../src/harness/models/Teacher";
-import { fineTuneOnPhotos, WeightMean, type LabelledPhoto } from "../../../src/harness/transfer/fineTuneOnPhotos";
-import { Rng } from "../../../src/util/Rng";
+import { fineTuneOnPhotos, WeightMean } from "../../../src/harness/transfer/fineTuneOnPhotos";
 import { main } from "../../../src/cli/main";
 import { capture } from "../../cli/realPhotoFixture";
+import { wirePhoto } from "./syntheticWirePhoto";
 
 beforeAll(async () => {
   await initBackend({ warn: () => undefined });
 });
-
-function wirePhoto(seed: number): LabelledPhoto {
-  const W = 48, H = 40;
-  const rng = new Rng(seed);
-  const rgb = new Uint8Array(W * H * 3).map(() => 40 + rng.int(50));
-  const wire = new Uint8Array(W * H);
-  const y = 8 + rng.int(H - 16);
-  for (let x = 0; x < W; x++) {
-    wire[y * W + x] = 1;
-    rgb.fill(220, 3 * (y * W + x), 3 * (y * W + x) + 3);
-  }
-  return { image: { width: W, height: H, rgb }, wire };
-}
 
 const tiny = (): Teacher => new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 7, threatLogit: true });
 const photos = [1, 2, 3].map(wirePhoto);
