@@ -8,6 +8,9 @@
  *   old-teacher  models/                  (teacher.model.json of the co-evolution run)
  *   photo        models/photo/student     (the student fine-tuned with overhead views and camera
  *                                          effects for real imagery, issue 14 item 2; sim only)
+ *   adapted      models/photo/adapted     (a photo model fine-tuned on the 85 PLD-UAV dev photos by
+ *                                          `transfer --real --out`, issue 14 item 3; its recipe and
+ *                                          k-fold estimate in its fit notes and docs/real.md)
  *   <dir>        a folder holding teacher.model.json (e.g. the output of `transfer`)
  */
 import * as fs from "node:fs";
@@ -19,7 +22,7 @@ import { UsageError } from "./CliCommand";
 /** The photo commands never train the loaded detector: keep its convolution set-up per photo shape. */
 const FROZEN = { frozen: true };
 
-export const MODEL_CHOICES = ["student", "teacher", "corrected", "old-teacher", "photo"] as const;
+export const MODEL_CHOICES = ["student", "teacher", "corrected", "old-teacher", "photo", "adapted"] as const;
 
 /**
  * The folder holding teacher.model.json for a detector name (every name but `corrected`, which is
@@ -32,6 +35,8 @@ export function detectorDir(model: string, root = "models"): string {
       return path.join(root, "pipeline", model);
     case "photo":
       return path.join(root, "photo", "student");
+    case "adapted":
+      return path.join(root, "photo", "adapted");
     case "old-teacher":
       return root;
     default:

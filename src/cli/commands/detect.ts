@@ -25,7 +25,9 @@ import { MODEL_CHOICES, loadWireNet, teacherDetector } from "../loadWireNet";
 export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--partner <model>] [--models <root>] [--threshold 0.5] [--tta flip | --line-support F:geo|F:ls] [--threads 1|2] <image files or folders> --out <dir>
 
   --model      which detector (default photo):
-                 photo        <root>/photo/student, the student fine-tuned on overhead views with camera effects (best on real photos)
+                 photo        <root>/photo/student, the student fine-tuned on overhead views with camera effects (simulation only)
+                 adapted      <root>/photo/adapted, a photo model fine-tuned on the 85 PLD-UAV dev photos (transfer --real;
+                              best on photos like those, with --tta flip)
                  student      <root>/pipeline/student, the BC student-size detector
                  teacher      <root>/pipeline/teacher, the teacher-size detector
                  corrected    <root>/student.*, the co-evolved student (its harness adds zero on a still photo)

@@ -24,7 +24,8 @@ import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--line-support F:geo|F:ls,...] [--half-scale] [--json] [--figure <png>]
 
   --real    folder of NAME.jpg + NAME.mask.png (sub-folders are sets, e.g. PLDU, PLDM)
-  --model   comma-separated detectors (default photo,student,teacher,corrected,old-teacher); Sobel is always scored
+  --model   comma-separated detectors (default photo,student,teacher,corrected,old-teacher); Sobel is always scored.
+            adapted was fine-tuned on the 85 dev photos: scored on them it is a training score, not a held-out one
   --models  models root (default models)
   --line-support  also score each detector's map rewritten by the line-support operator, one row per spec
             (src/harness/eval/lineSupport.ts: mean wire probability along the best straight segment of
