@@ -6,15 +6,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { main } from "../../src/cli/main";
-import { capture, linkDevPhotos } from "./realPhotoFixture";
+import { capture, useDevPhotos } from "./realPhotoFixture";
 
 describe("detect --threads", () => {
-  let dir = "";
-  let real = "";
-  beforeAll(() => {
-    ({ dir, real } = linkDevPhotos("dh-threads-"));
-  });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dev = useDevPhotos("dh-threads-");
 
   it("--tta flip writes the same map with the mirrored pass on a second thread (default) and in one thread", async () => {
     const maps: Buffer[] = [];
@@ -23,8 +18,8 @@ describe("detect --threads", () => {
       [["--threads", "1"], /ms \(photo .*, flip-averaged\) ->/],
     ] as const) {
       const c = capture();
-      const out = path.join(dir, `out-${threads.length}`);
-      expect(await main(["detect", path.join(real, "PLDU", "1.jpg"), "--tta", "flip", ...threads, "--out", out], c.io)).toBe(0);
+      const out = path.join(dev.dir, `out-${threads.length}`);
+      expect(await main(["detect", path.join(dev.real, "PLDU", "1.jpg"), "--tta", "flip", ...threads, "--out", out], c.io)).toBe(0);
       expect(c.out.join("")).toMatch(says);
       maps.push(fs.readFileSync(path.join(out, "1.wire.png")));
     }
@@ -32,8 +27,8 @@ describe("detect --threads", () => {
   }, 60000);
 
   it("refuses --threads other than 1 or 2, and a second thread for the co-evolved student's flip average", async () => {
-    const photo = path.join(real, "PLDU", "1.jpg");
-    const out = path.join(dir, "out-bad");
+    const photo = path.join(dev.real, "PLDU", "1.jpg");
+    const out = path.join(dev.dir, "out-bad");
     const bad = capture();
     expect(await main(["detect", photo, "--threads", "3", "--out", out], bad.io)).toBe(2);
     expect(bad.err.join("")).toContain("--threads=3, expected 1 or 2");

@@ -28,3 +28,16 @@ export function capture(): { io: { out: (t: string) => void; err: (t: string) =>
   const err: string[] = [];
   return { io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) }, out, err };
 }
+
+/**
+ * linkDevPhotos for the enclosing describe block: the folder is made before its tests and removed
+ * after them; read `dir` and `real` inside the tests (they are empty until then).
+ */
+export function useDevPhotos(prefix: string): { dir: string; real: string } {
+  const paths = { dir: "", real: "" };
+  beforeAll(() => {
+    Object.assign(paths, linkDevPhotos(prefix));
+  });
+  afterAll(() => fs.rmSync(paths.dir, { recursive: true, force: true }));
+  return paths;
+}

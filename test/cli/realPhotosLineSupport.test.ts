@@ -13,20 +13,15 @@ import { decodeImage } from "../../src/harness/data/imageCodec";
 import { detectNative, withLineSupport } from "../../src/harness/eval/detectNative";
 import { parseLineSupportSpec } from "../../src/harness/eval/lineSupport";
 import { RealSetScore } from "../../src/harness/eval/realPhotoMetrics";
-import { capture, linkDevPhotos } from "./realPhotoFixture";
+import { capture, useDevPhotos } from "./realPhotoFixture";
 
 
 describe("line support on real photographs", () => {
-  let dir = "";
-  let real = "";
-  beforeAll(() => {
-    ({ dir, real } = linkDevPhotos("dh-real-ls-"));
-  });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dev = useDevPhotos("dh-real-ls-");
 
   it("eval-real --line-support adds a row per detector whose AP is the operator's on the detector's own cells", async () => {
     const c = capture();
-    expect(await main(["eval-real", "--real", real, "--model", "student", "--line-support", "0.2:geo", "--json"], c.io)).toBe(0);
+    expect(await main(["eval-real", "--real", dev.real, "--model", "student", "--line-support", "0.2:geo", "--json"], c.io)).toBe(0);
     const r = JSON.parse(c.out.join("")) as { rows: { method: string; set: string; photos: number; ap: number }[] };
     expect(r.rows.map((x) => `${x.method.split(" ")[0]}/${x.set}/${x.photos}`)).toEqual(["sobel/PLDM/2", "sobel/PLDU/2", "sobel/all/4", "student/PLDM/2", "student/PLDU/2", "student/all/4", "student/PLDM/2", "student/PLDU/2", "student/all/4"]);
     expect(r.rows[7]!.method).toMatch(/^student .* \+ line support 0\.2:geo$/);
@@ -34,7 +29,7 @@ describe("line support on real photographs", () => {
     const net = await loadWireNet("student", path.resolve(__dirname, "../../models"));
     const lined = new RealSetScore();
     try {
-      for (const ref of listRealPhotos(real).filter((p) => p.set === "PLDU")) {
+      for (const ref of listRealPhotos(dev.real).filter((p) => p.set === "PLDU")) {
         const p = loadRealPhoto(ref);
         lined.add(withLineSupport(detectNative(net, p.image), parseLineSupportSpec("0.2:geo")).map, p.wire, p.image.width, p.image.height);
       }
@@ -43,13 +38,13 @@ describe("line support on real photographs", () => {
     }
     expect(r.rows[7]!.ap).toBeCloseTo(lined.result().ap, 9);
     expect(r.rows[7]!.ap).not.toBeCloseTo(r.rows[4]!.ap, 6);
-    expect(await main(["eval-real", "--real", real, "--line-support", "0.2:max"], capture().io)).toBe(2);
+    expect(await main(["eval-real", "--real", dev.real, "--line-support", "0.2:max"], capture().io)).toBe(2);
   }, 120000);
 
   it("detect --line-support rewrites the map (same size, different values); bad specs and --tta flip with it are refused", async () => {
-    const photo = path.join(real, "PLDM", "12.jpg");
-    const plainOut = path.join(dir, "out-plain");
-    const out = path.join(dir, "out-ls");
+    const photo = path.join(dev.real, "PLDM", "12.jpg");
+    const plainOut = path.join(dev.dir, "out-plain");
+    const out = path.join(dev.dir, "out-ls");
     expect(await main(["detect", photo, "--out", plainOut], capture().io)).toBe(0);
     const c = capture();
     expect(await main(["detect", photo, "--line-support", "0.2:geo", "--out", out], c.io)).toBe(0);
