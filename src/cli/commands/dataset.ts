@@ -7,6 +7,8 @@
  * `--perturbed` (val only) flies the scenario's perturbation block, the shift of the perturbed rows.
  * `--views overhead` renders camera poses above each seed's wires looking down at them instead of
  * flying (src/harness/data/generateViews.ts; issue 14 item 2), for detector training only.
+ * `--views composite --textures <dir>` draws wires over the photographed ground textures of <dir>
+ * instead (datasetComposite.ts, src/harness/data/textureComposites.ts); no scenario is flown.
  */
 import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { generateFramesParallel } from "../../harness/data/node/generateFramesParallel";
@@ -14,12 +16,13 @@ import { SeedSource, type Split } from "../../harness/data/SeedSplit";
 import { DEFAULT_VIEWS } from "../../harness/data/simViews";
 import { STATE_DIM } from "../../harness/models/stateVector";
 import { intArg, numberArg } from "../args";
+import { writeComposites } from "./datasetComposite";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness dataset --scenario <yaml|name> --split train|val --flights N --cache <dir> [--workers N] [--record-every N] " +
   "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S] [--pilot-detector <fit model dir> [--pilot-harness <spatial harness dir> [--region-clip X]]] [--first-seed N] [--perturbed] " +
-  "[--views overhead [--views-per-world N] [--views-wire-scale MIN,MAX]]";
+  "[--views overhead [--views-per-world N] [--views-wire-scale MIN,MAX]] | --views composite --textures <dir> [--textures-max-side PX] --flights N --cache <dir> [--views-per-world N] [--rng-seed N] [--first-seed N]";
 
 export type DatasetArgs = {
   scenario: string;
@@ -44,11 +47,16 @@ export type DatasetArgs = {
   perturbed: boolean;
   /** Conductor radius multiplier range of the views (ViewOptions.wireRadiusScale). */
   viewsWireScale: [number, number];
+  /** `--views composite`: the directory of ground texture images (no scenario is flown). */
+  textures?: string;
+  /** Longer side the textures are scaled down to. */
+  texturesMaxSide: number;
 };
 
 export function parseDatasetArgs(args: string[]): DatasetArgs {
-  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25, firstSeed: 0, viewsPerWorld: 0, perturbed: false, viewsWireScale: [...DEFAULT_VIEWS.wireRadiusScale] };
+  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25, firstSeed: 0, viewsPerWorld: 0, perturbed: false, viewsWireScale: [...DEFAULT_VIEWS.wireRadiusScale], texturesMaxSide: 1024 };
   let views = false;
+  let composite = false;
   let wireScale = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
@@ -76,15 +84,20 @@ export function parseDatasetArgs(args: string[]): DatasetArgs {
       case "--perturbed": out.perturbed = true; break;
       case "--views": {
         const v = args[++i];
-        if (v !== "overhead") throw new UsageError(`--views=${v ?? "(missing)"}, expected overhead`);
+        if (v !== "overhead" && v !== "composite") throw new UsageError(`--views=${v ?? "(missing)"}, expected overhead or composite`);
         views = true;
+        composite = v === "composite";
         break;
       }
       case "--views-per-world": out.viewsPerWorld = intArg(a, args[++i], 1); break;
       case "--views-wire-scale": out.viewsWireScale = scaleRange(args[++i]); wireScale = true; break;
+      case "--textures": out.textures = args[++i] ?? ""; break;
+      case "--textures-max-side": out.texturesMaxSide = intArg(a, args[++i], 16); break;
       default: throw new UsageError(`unknown argument "${a}"`);
     }
   }
+  if (composite) return compositeArgs(out, wireScale);
+  if (out.textures !== undefined) throw new UsageError("--textures is the background of --views composite: give --views composite too");
   if (out.scenario === "") throw new UsageError("--scenario is required");
   if (out.cache === "") throw new UsageError("--cache is required");
   if (out.flights === 0) throw new UsageError("--flights is required");
@@ -95,6 +108,18 @@ export function parseDatasetArgs(args: string[]): DatasetArgs {
   if (out.perturbed && out.split !== "val") throw new UsageError("--perturbed records the robustness shift of the perturbed evaluation rows: validation only (--split val), so training never sees it");
   if (out.perturbed && views) throw new UsageError("--perturbed flies the perturbed scenario: drop --views overhead");
   if (views && out.viewsPerWorld === 0) out.viewsPerWorld = DEFAULT_VIEWS.perWorld;
+  return out;
+}
+
+/** The checks of `--views composite` (no scenario, no pilot, train split). */
+function compositeArgs(out: DatasetArgs, wireScale: boolean): DatasetArgs {
+  if (out.textures === undefined || out.textures === "") throw new UsageError("--views composite needs --textures <dir of ground texture images>");
+  if (out.scenario !== "") throw new UsageError("--views composite flies no scenario: drop --scenario");
+  if (out.cache === "") throw new UsageError("--cache is required");
+  if (out.flights === 0) throw new UsageError("--flights is required (groups of --views-per-world composite frames)");
+  if (out.split !== "train") throw new UsageError("--views composite is training data: --split train only");
+  if (wireScale || out.pilotDetector !== undefined || out.perturbed) throw new UsageError("--views composite draws its own wires: drop --views-wire-scale, --pilot-detector and --perturbed");
+  if (out.viewsPerWorld === 0) out.viewsPerWorld = DEFAULT_VIEWS.perWorld;
   return out;
 }
 
@@ -110,6 +135,12 @@ export const command: CliCommand = {
   usage: USAGE,
   run: async (args, io) => {
     const a = parseDatasetArgs(args);
+    if (a.textures !== undefined) {
+      const seeds = new SeedSource("train", splitOfSeed).seeds(a.flights, a.firstSeed);
+      const r = writeComposites({ textures: a.textures, maxSide: a.texturesMaxSide, seeds, perGroup: a.viewsPerWorld, cache: a.cache, rngSeed: a.rngSeed }, io);
+      io.out(`dataset: wrote ${r.frames} composite frames (${r.skipped} groups already cached); cache ${a.cache}\n`);
+      return 0;
+    }
     const scenario = loadScenarioFile(a.scenario);
     const seeds = new SeedSource(a.split, splitOfSeed).seeds(a.flights, a.firstSeed);
     io.err(`dataset: ${a.flights} ${a.split} flights of ${scenario.name} (${a.viewsPerWorld > 0 ? `${a.viewsPerWorld} overhead views per world` : a.pilotDetector === undefined ? "expert pilot" : `planner on ${a.pilotDetector}${a.pilotHarness === undefined ? "" : ` + harness ${a.pilotHarness}`}`}) -> ${a.cache}, ${a.workers} worker(s)\n`);
