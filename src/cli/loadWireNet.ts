@@ -6,8 +6,9 @@
  *   corrected    models/                  (the co-evolved Student whose harness corrects it in
  *                                          flight; on a still photo the correction is zero)
  *   old-teacher  models/                  (teacher.model.json of the co-evolution run)
- *   photo        models/photo/student     (the student fine-tuned with overhead views and camera
- *                                          effects for real imagery, issue 14 item 2; sim only)
+ *   photo        models/photo/student     (the student fine-tuned with overhead views, camera effects
+ *                                          and wires drawn over photographed ground textures, for real
+ *                                          imagery, issue 14 item 2; no real wire photo in training)
  *   adapted      models/photo/adapted     (a photo model fine-tuned on the 85 PLD-UAV dev photos by
  *                                          `transfer --real --out`, issue 14 item 3; its recipe and
  *                                          k-fold estimate in its fit notes and docs/real.md)
