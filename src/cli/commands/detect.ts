@@ -26,7 +26,7 @@ export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<
 
   --model      which detector (default photo):
                  photo        <root>/photo/student, the student fine-tuned on overhead views, camera effects and wires drawn over photographed ground textures (no real wire photo)
-                 adapted      <root>/photo/adapted, the photo model fine-tuned on the 85 PLD-UAV dev photos (transfer --real
+                 adapted      <root>/photo/adapted, the previous photo model (photo/student-soup11) fine-tuned on the 85 PLD-UAV dev photos (transfer --real
                               --augment camera; k-fold AP 0.855 / 0.867 urban / mountain in one pass, 0.860 / 0.873 with --tta flip)
                  student      <root>/pipeline/student, the BC student-size detector
                  teacher      <root>/pipeline/teacher, the teacher-size detector
