@@ -17,6 +17,7 @@
  * Pure: the textures come in decoded (imageCodec.ts) and every draw comes from the given Rng.
  */
 import { nearThreatCells } from "../eval/CellLabels";
+import { halfPlaneAlpha } from "../../vision/clutterDraws";
 import type { RgbImage } from "./imageCodec";
 import type { FrameSample } from "./FrameDataset";
 import type { Rng } from "../../util/Rng";
@@ -170,7 +171,7 @@ function drawEdge(img: Float32Array, n: number, rng: Rng, o: CompositeOptions): 
   for (let y = 0; y < n; y++) {
     for (let x = 0; x < n; x++) {
       const s = -(x - l.px) * l.dy + (y - l.py) * l.dx; // signed distance from the line
-      const inside = Math.min(1, Math.max(0, s + 0.5)) * Math.min(1, Math.max(0, strip - s + 0.5));
+      const inside = halfPlaneAlpha(s) * halfPlaneAlpha(strip - s);
       if (inside === 0) continue;
       const k = 1 + (f - 1) * inside;
       const p = (y * n + x) * 3;
