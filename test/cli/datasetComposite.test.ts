@@ -41,6 +41,19 @@ describe("dataset --views composite", () => {
     out = "";
     expect(await command.run(args, { out: (s) => void (out += s), err: () => undefined })).toBe(0);
     expect(out).toMatch(/wrote 0 composite frames \(2 groups already cached\)/);
+    expect(manifest.recording.options.wires.thick.share).toBe(0);
+    expect(manifest.recording.options.paving.probability).toBe(0);
+  });
+
+  it("records --composite-thick-share and --composite-paving, and refuses them in a cache written without", async () => {
+    const cache = path.join(dir, "cache-urban");
+    const args = ["--views", "composite", "--textures", path.join(dir, "tex"), "--flights", "1", "--views-per-world", "2", "--cache", cache];
+    expect(await command.run([...args, "--composite-thick-share", "0.3", "--composite-paving", "0.5"], quiet)).toBe(0);
+    const manifest = JSON.parse(fs.readFileSync(path.join(cache, "manifest.json"), "utf8"));
+    expect([manifest.recording.options.wires.thick.share, manifest.recording.options.paving.probability]).toEqual([0.3, 0.5]);
+    await expect(command.run(args, quiet)).rejects.toThrow(/written with other settings/);
+    expect(() => parseDatasetArgs([...args, "--composite-paving", "1.5"])).toThrow(/--composite-paving/);
+    expect(() => parseDatasetArgs(["--scenario", "default", "--flights", "1", "--cache", "/tmp/x", "--composite-paving", "0.3"])).toThrow(/give --views composite --textures <dir> too/);
   });
 
   it("refuses a missing or empty texture folder and options of the flown datasets", async () => {

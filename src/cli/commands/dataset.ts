@@ -9,6 +9,8 @@
  * flying (src/harness/data/generateViews.ts; issue 14 item 2), for detector training only.
  * `--views composite --textures <dir>` draws wires over the photographed ground textures of <dir>
  * instead (datasetComposite.ts, src/harness/data/textureComposites.ts); no scenario is flown.
+ * `--composite-thick-share S` draws that share of the conductors 4-10 px wide and
+ * `--composite-paving P` lays a paving lattice under a frame with probability P (both 0 by default).
  */
 import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { generateFramesParallel } from "../../harness/data/node/generateFramesParallel";
@@ -16,13 +18,13 @@ import { SeedSource, type Split } from "../../harness/data/SeedSplit";
 import { DEFAULT_VIEWS } from "../../harness/data/simViews";
 import { STATE_DIM } from "../../harness/models/stateVector";
 import { intArg, numberArg } from "../args";
-import { writeComposites } from "./datasetComposite";
+import { compositeOptions, writeComposites } from "./datasetComposite";
 import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness dataset --scenario <yaml|name> --split train|val --flights N --cache <dir> [--workers N] [--record-every N] " +
   "[--frames-per-flight N] [--explore X] [--pre-collision S] [--rng-seed N] [--control-period S] [--pilot-detector <fit model dir> [--pilot-harness <spatial harness dir> [--region-clip X]]] [--first-seed N] [--perturbed] " +
-  "[--views overhead [--views-per-world N] [--views-wire-scale MIN,MAX]] | --views composite --textures <dir> [--textures-max-side PX] --flights N --cache <dir> [--views-per-world N] [--rng-seed N] [--first-seed N]";
+  "[--views overhead [--views-per-world N] [--views-wire-scale MIN,MAX]] | --views composite --textures <dir> [--textures-max-side PX] [--composite-thick-share S] [--composite-paving P] --flights N --cache <dir> [--views-per-world N] [--rng-seed N] [--first-seed N]";
 
 export type DatasetArgs = {
   scenario: string;
@@ -51,10 +53,14 @@ export type DatasetArgs = {
   textures?: string;
   /** Longer side the textures are scaled down to. */
   texturesMaxSide: number;
+  /** `--views composite`: share of thick (4-10 px) conductors and probability of a paving lattice per frame. */
+  compositeThickShare: number;
+  compositePaving: number;
 };
 
 export function parseDatasetArgs(args: string[]): DatasetArgs {
-  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25, firstSeed: 0, viewsPerWorld: 0, perturbed: false, viewsWireScale: [...DEFAULT_VIEWS.wireRadiusScale], texturesMaxSide: 1024 };
+  const out: DatasetArgs = { scenario: "", split: "train", flights: 0, cache: "", workers: 2, recordEvery: 4, framesPerFlight: 40, explore: 0.2, preCollision_s: 3, rngSeed: 1, controlPeriod_s: 0.25, firstSeed: 0, viewsPerWorld: 0, perturbed: false, viewsWireScale: [...DEFAULT_VIEWS.wireRadiusScale], texturesMaxSide: 1024, compositeThickShare: 0, compositePaving: 0 };
+  let compositeOnly = false;
   let views = false;
   let composite = false;
   let wireScale = false;
@@ -93,11 +99,14 @@ export function parseDatasetArgs(args: string[]): DatasetArgs {
       case "--views-wire-scale": out.viewsWireScale = scaleRange(args[++i]); wireScale = true; break;
       case "--textures": out.textures = args[++i] ?? ""; break;
       case "--textures-max-side": out.texturesMaxSide = intArg(a, args[++i], 16); break;
+      case "--composite-thick-share": out.compositeThickShare = numberArg(a, args[++i], 0, 1); compositeOnly = true; break;
+      case "--composite-paving": out.compositePaving = numberArg(a, args[++i], 0, 1); compositeOnly = true; break;
       default: throw new UsageError(`unknown argument "${a}"`);
     }
   }
   if (composite) return compositeArgs(out, wireScale);
   if (out.textures !== undefined) throw new UsageError("--textures is the background of --views composite: give --views composite too");
+  if (compositeOnly) throw new UsageError("--composite-thick-share and --composite-paving shape the frames of --views composite: give --views composite --textures <dir> too");
   if (out.scenario === "") throw new UsageError("--scenario is required");
   if (out.cache === "") throw new UsageError("--cache is required");
   if (out.flights === 0) throw new UsageError("--flights is required");
@@ -137,7 +146,8 @@ export const command: CliCommand = {
     const a = parseDatasetArgs(args);
     if (a.textures !== undefined) {
       const seeds = new SeedSource("train", splitOfSeed).seeds(a.flights, a.firstSeed);
-      const r = writeComposites({ textures: a.textures, maxSide: a.texturesMaxSide, seeds, perGroup: a.viewsPerWorld, cache: a.cache, rngSeed: a.rngSeed }, io);
+      const options = compositeOptions(a.compositeThickShare, a.compositePaving);
+      const r = writeComposites({ textures: a.textures, maxSide: a.texturesMaxSide, seeds, perGroup: a.viewsPerWorld, cache: a.cache, rngSeed: a.rngSeed, options }, io);
       io.out(`dataset: wrote ${r.frames} composite frames (${r.skipped} groups already cached); cache ${a.cache}\n`);
       return 0;
     }

@@ -10,14 +10,19 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { decodeImage, type RgbImage } from "../../harness/data/imageCodec";
 import { resizeRgb } from "../../harness/data/resizeImage";
-import { compositeFrame, DEFAULT_COMPOSITE } from "../../harness/data/textureComposites";
+import { compositeFrame, DEFAULT_COMPOSITE, type CompositeOptions } from "../../harness/data/textureComposites";
 import { FrameCacheDir } from "../../harness/data/node/FrameCacheDir";
 import { flightRng } from "../../harness/data/generateFrames";
 import type { FrameSample } from "../../harness/data/FrameDataset";
 import { STATE_DIM } from "../../harness/models/stateVector";
 import { UsageError, type CliIO } from "../CliCommand";
 
-export type CompositeRun = { textures: string; maxSide: number; seeds: readonly number[]; perGroup: number; cache: string; rngSeed: number };
+export type CompositeRun = { textures: string; maxSide: number; seeds: readonly number[]; perGroup: number; cache: string; rngSeed: number; options?: CompositeOptions };
+
+/** DEFAULT_COMPOSITE with the two options `dataset` exposes (the thick-conductor share, the paving probability). */
+export function compositeOptions(thickShare: number, paving: number): CompositeOptions {
+  return { ...DEFAULT_COMPOSITE, wires: { ...DEFAULT_COMPOSITE.wires, thick: { ...DEFAULT_COMPOSITE.wires.thick, share: thickShare } }, paving: { ...DEFAULT_COMPOSITE.paving, probability: paving } };
+}
 
 const TEXTURE_EXT = /\.(png|jpe?g)$/i;
 
@@ -39,11 +44,12 @@ export function loadTextures(dir: string, maxSide: number): { names: string[]; i
 
 /** Writes the composite groups not yet in the cache; returns frames written and groups skipped. */
 export function writeComposites(run: CompositeRun, io: CliIO): { frames: number; skipped: number } {
+  const options = run.options ?? DEFAULT_COMPOSITE;
   const { names, images } = loadTextures(run.textures, run.maxSide);
   const cache = new FrameCacheDir(run.cache);
-  cache.open({ version: 1, scenario: "composite", split: "train", recording: { views: "composite", textures: names, maxSide: run.maxSide, perGroup: run.perGroup, rngSeed: run.rngSeed, options: DEFAULT_COMPOSITE } });
+  cache.open({ version: 1, scenario: "composite", split: "train", recording: { views: "composite", textures: names, maxSide: run.maxSide, perGroup: run.perGroup, rngSeed: run.rngSeed, options } });
   const done = new Set(cache.seeds());
-  const grid = { width: DEFAULT_COMPOSITE.size, height: DEFAULT_COMPOSITE.size, cell_px: 8 };
+  const grid = { width: options.size, height: options.size, cell_px: 8 };
   let frames = 0;
   let skipped = 0;
   const t0 = performance.now();
@@ -54,7 +60,7 @@ export function writeComposites(run: CompositeRun, io: CliIO): { frames: number;
     }
     const rng = flightRng(run.rngSeed, seed);
     const group: FrameSample[] = [];
-    for (let k = 0; k < run.perGroup; k++) group.push(compositeFrame(images, rng, seed, STATE_DIM));
+    for (let k = 0; k < run.perGroup; k++) group.push(compositeFrame(images, rng, seed, STATE_DIM, options));
     cache.write(seed, grid, STATE_DIM, group);
     frames += group.length;
     if ((i + 1) % 50 === 0) io.err(`dataset: ${i + 1}/${run.seeds.length} composite groups, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);

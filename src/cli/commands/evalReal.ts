@@ -21,7 +21,7 @@ import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 
-export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--line-support F:geo|F:ls,...] [--half-scale] [--json] [--figure <png>]
+export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--line-support F:geo|F:ls,...] [--half-scale] [--per-photo] [--json] [--figure <png>]
 
   --real    folder of NAME.jpg + NAME.mask.png (sub-folders are sets, e.g. PLDU, PLDM)
   --model   comma-separated detectors (default photo,student,teacher,corrected,old-teacher); Sobel is always scored.
@@ -32,15 +32,20 @@ export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOI
             half-length F x the longer side of the cell grid; geo = sqrt(p x support), ls = support)
   --half-scale  also score each detector on the photo box-averaged to half its size (map interpolated
             back: row "<model> @1/2") and the per-pixel maximum of both scales (row "<model> max(1, 1/2)")
+  --per-photo  also print every photo's cell AP per method and each set's mean of them (the set rows
+            pool all cells of a set, so a photo whose map is bright everywhere weighs on the others)
   --json    print the results as JSON
   --figure  write photo | ground truth | map of the first model's best and worst photo (per-photo cell AP) as a PNG`;
 
 export type RealEvalRow = { method: string; set: string; photos: number; ap: number; f1: number; precision: number; recall: number; chance: number; msPerPhoto: number };
 
-type Args = { real: string; models: string; model: string[]; json: boolean; figure: string; lineSupport: LineSupportSpec[]; halfScale: boolean };
+/** One photo's cell AP per method (NaN where the photo has no wire cell). */
+export type RealPhotoRow = { set: string; photo: string; wireCells: number; cells: number; ap: Record<string, number> };
+
+type Args = { real: string; models: string; model: string[]; json: boolean; figure: string; lineSupport: LineSupportSpec[]; halfScale: boolean; perPhoto: boolean };
 
 function parseArgs(args: string[]): Args {
-  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, figure: "", lineSupport: [], halfScale: false };
+  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, figure: "", lineSupport: [], halfScale: false, perPhoto: false };
   for (let i = 0; i < args.length; i++) {
     const k = args[i] ?? "";
     switch (k) {
@@ -61,6 +66,9 @@ function parseArgs(args: string[]): Args {
         break;
       case "--half-scale":
         a.halfScale = true;
+        break;
+      case "--per-photo":
+        a.perPhoto = true;
         break;
       case "--figure":
         a.figure = args[++i] ?? "";
@@ -129,16 +137,21 @@ export const command: CliCommand = {
     type Row = { ap: number; name: string } & FigureRow;
     let best: Row | undefined;
     let worst: Row | undefined;
+    const photoRows: RealPhotoRow[] = [];
     for (const [i, ref] of refs.entries()) {
       const p = loadRealPhoto(ref);
       const { width: W, height: H } = p.image;
       const maps = photoMaps(nets, p.image, a);
       const near = nearWire(p.wire, W, H);
+      const photoRow: RealPhotoRow = { set: ref.set, photo: ref.name, wireCells: 0, cells: 0, ap: {} };
       for (const [m, [method, map, ms]] of maps.entries()) {
         const samples = photoSamples(map, p.wire, W, H, { near });
+        const ap = m === 1 || a.perPhoto ? averagePrecision({ scores: samples.cellScores, labels: samples.cellLabels }) : Number.NaN;
+        photoRow.ap[method] = ap;
+        photoRow.cells = samples.cellLabels.length;
+        photoRow.wireCells = samples.cellLabels.reduce((s, l) => s + l, 0);
         if (m === 1) {
           // The first model's best and worst photo by its own cell AP, for --figure.
-          const ap = averagePrecision({ scores: samples.cellScores, labels: samples.cellLabels });
           const row = { ap, name: `${ref.set}/${ref.name}`, image: p.image, wire: p.wire, map };
           if (Number.isFinite(ap) && (best === undefined || ap > best.ap)) best = row;
           if (Number.isFinite(ap) && (worst === undefined || ap < worst.ap)) worst = row;
@@ -150,6 +163,7 @@ export const command: CliCommand = {
         }
         times.set(method, [...(times.get(method) ?? []), ms]);
       }
+      if (a.perPhoto) photoRows.push(photoRow);
       if (!a.json) io.err(`\r${i + 1}/${refs.length} photos`);
     }
     if (!a.json) io.err("\n");
@@ -166,7 +180,7 @@ export const command: CliCommand = {
       io.err(`${a.figure}: ${nets[0]?.name ?? ""}: best ${best.name} (cell AP ${best.ap.toFixed(3)}), worst ${worst.name} (cell AP ${worst.ap.toFixed(3)})\n`);
     }
     if (a.json) {
-      io.out(`${JSON.stringify({ real: a.real, grid: 32, tolerancePx: 5, rows }, null, 2)}\n`);
+      io.out(`${JSON.stringify({ real: a.real, grid: 32, tolerancePx: 5, rows, ...(a.perPhoto ? { photos: photoRows } : {}) }, null, 2)}\n`);
       return 0;
     }
     io.out(`real photographs: ${a.real} (${refs.length} photos; cell AP on a 32x32 grid at the photo's aspect, F1 at the best threshold with 5 px tolerance)\n`);
@@ -176,6 +190,33 @@ export const command: CliCommand = {
         rows.map((r) => [r.method, r.set, String(r.photos), r.ap.toFixed(3), r.f1.toFixed(3), r.precision.toFixed(3), r.recall.toFixed(3), r.chance.toFixed(3), r.msPerPhoto.toFixed(1)]),
       ),
     );
+    if (a.perPhoto) io.out(perPhotoTables(photoRows, methods, sets));
     return 0;
   },
 };
+
+/**
+ * The --per-photo text: one table of cell AP per photo (methods as columns, numbered in a legend,
+ * as their names are paths), then each set's mean of the per-photo APs over its photos with a wire cell.
+ */
+export function perPhotoTables(photoRows: readonly RealPhotoRow[], methods: readonly string[], sets: readonly string[]): string {
+  const fmt = (v: number | undefined): string => (v === undefined || !Number.isFinite(v) ? "-" : v.toFixed(3));
+  const legend = methods.map((m, k) => `  [${k + 1}] ${m}\n`).join("");
+  const cols = methods.map((_, k) => `[${k + 1}]`);
+  const perPhoto = textTable(
+    ["set", "photo", "wire cells", ...cols],
+    photoRows.map((r) => [r.set, r.photo, `${r.wireCells}/${r.cells}`, ...methods.map((m) => fmt(r.ap[m]))]),
+  );
+  const means = textTable(
+    ["set", "photos", ...cols],
+    sets.map((set) => {
+      const rows = photoRows.filter((r) => r.set === set);
+      const mean = (m: string): number => {
+        const v = rows.map((r) => r.ap[m] ?? Number.NaN).filter(Number.isFinite);
+        return v.length === 0 ? Number.NaN : v.reduce((x, y) => x + y, 0) / v.length;
+      };
+      return [set, String(rows.length), ...methods.map((m) => fmt(mean(m)))];
+    }),
+  );
+  return `\nper-photo cell AP (same grid; methods:)\n${legend}${perPhoto}\nmean of the per-photo cell APs\n${means}`;
+}

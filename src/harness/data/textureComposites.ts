@@ -7,9 +7,13 @@
  * thin structures are drawn over it with their labels:
  *  - a group of 0 to `wires.maxCount` parallel, slightly sagging conductors 0.7-4 px wide, dark on
  *    light or pale on dark, at partial opacity (low-contrast wires), anti-aliased (class wire);
+ *    a share `wires.thick.share` of them (0 by default) drawn from a thicker range instead, the
+ *    4-10 px of a conductor a few metres under the camera in the urban photos;
  *  - negatives that look like wires to an edge filter: long straight brightness steps and strips
  *    at least `edges.minStripWidth_px` wide (kerbs, road edges, markings; background), and thick
- *    bars (poles, class pole/trunk).
+ *    bars (poles, class pole/trunk); with `paving.probability` > 0, paving-stone lattices (joints
+ *    a little darker or paler than the stones, running bond, each stone its own gain) over the
+ *    whole frame or one side of a line (background: short joints, none of them a wire).
  * A wire pixel is labelled visible when its drawn contrast against the background is at least
  * `wires.visibleContrast` (of full scale), as the renderer's `visibleMask` keeps only pixels above
  * the sensor noise. Frames carry no sensor state and no expert action: detector training only.
@@ -20,7 +24,7 @@ import { nearThreatCells } from "../eval/CellLabels";
 import { halfPlaneAlpha } from "../../vision/clutterDraws";
 import type { RgbImage } from "./imageCodec";
 import type { FrameSample } from "./FrameDataset";
-import type { Rng } from "../../util/Rng";
+import { hash32, type Rng } from "../../util/Rng";
 
 /** Wire pixel class and pole/trunk class of sim/World.ts (kept numeric so this module imports no sim). */
 const CLASS_WIRE = 1;
@@ -49,6 +53,8 @@ export type CompositeOptions = {
     maxSag_px: number;
     /** Least |wire - background| x coverage x opacity (0-1 scale) for a pixel to be labelled visible. */
     visibleContrast: number;
+    /** Share of conductors whose width is drawn from `thick.width_px` instead (0 = never, and no draw is made). */
+    thick: { share: number; width_px: readonly [number, number] };
   };
   edges: {
     /** Steps or strips per frame, 0..maxCount. */
@@ -60,15 +66,18 @@ export type CompositeOptions = {
   };
   /** Probability of a thick bar (pole) per frame, its width px. */
   bar: { probability: number; width_px: readonly [number, number] };
+  /** Paving lattice per frame (0 = never, and no draw is made): stone side px (log-uniform), length / side, joint width px, joint brightness factor (dark joints; pale ones mirror it above 1), per-stone gain spread. */
+  paving: { probability: number; stone_px: readonly [number, number]; aspect: readonly [number, number]; joint_px: readonly [number, number]; jointFactor: readonly [number, number]; stoneGain: number };
 };
 
 export const DEFAULT_COMPOSITE: CompositeOptions = {
   size: 256,
   scale: [0.5, 2],
   gain: [0.6, 1.3],
-  wires: { none: 0.15, maxCount: 4, width_px: [0.7, 4], spacing_px: [6, 60], darkShare: 0.6, opacity: [0.35, 1], maxSag_px: 6, visibleContrast: 0.03 },
+  wires: { none: 0.15, maxCount: 4, width_px: [0.7, 4], spacing_px: [6, 60], darkShare: 0.6, opacity: [0.35, 1], maxSag_px: 6, visibleContrast: 0.03, thick: { share: 0, width_px: [4, 10] } },
   edges: { maxCount: 3, factor: [0.6, 1.5], minStripWidth_px: 6, maxStripWidth_px: 40 },
   bar: { probability: 0.25, width_px: [8, 24] },
+  paving: { probability: 0, stone_px: [12, 60], aspect: [1, 2.5], joint_px: [1, 3], jointFactor: [0.55, 0.85], stoneGain: 0.08 },
 };
 
 /** Checks ranges and counts; the error names the field. */
@@ -84,7 +93,22 @@ export function checkCompositeOptions(o: CompositeOptions): void {
   range("wires.opacity", o.wires.opacity, 0);
   range("edges.factor", o.edges.factor, 0);
   range("bar.width_px", o.bar.width_px, 1);
-  for (const [name, p] of [["wires.none", o.wires.none], ["wires.darkShare", o.wires.darkShare], ["bar.probability", o.bar.probability], ["wires.visibleContrast", o.wires.visibleContrast]] as const) {
+  range("wires.thick.width_px", o.wires.thick.width_px, 0.1);
+  range("paving.stone_px", o.paving.stone_px, 4);
+  range("paving.aspect", o.paving.aspect, 1);
+  range("paving.joint_px", o.paving.joint_px, 0.1);
+  range("paving.jointFactor", o.paving.jointFactor, 0);
+  if (o.paving.jointFactor[1] > 1) throw new RangeError(`composite paving.jointFactor max=${o.paving.jointFactor[1]}, expected <= 1 (pale joints mirror it)`);
+  const probabilities = [
+    ["wires.none", o.wires.none],
+    ["wires.darkShare", o.wires.darkShare],
+    ["wires.thick.share", o.wires.thick.share],
+    ["bar.probability", o.bar.probability],
+    ["paving.probability", o.paving.probability],
+    ["paving.stoneGain", o.paving.stoneGain],
+    ["wires.visibleContrast", o.wires.visibleContrast],
+  ] as const;
+  for (const [name, p] of probabilities) {
     if (!(p >= 0 && p <= 1)) throw new RangeError(`composite ${name}=${p}, expected a value in [0, 1]`);
   }
   if (o.wires.opacity[1] > 1) throw new RangeError(`composite wires.opacity max=${o.wires.opacity[1]}, expected <= 1`);
@@ -107,6 +131,7 @@ export function compositeFrame(textures: readonly RgbImage[], rng: Rng, seed: nu
   sampleTexture(textures[rng.int(textures.length)]!, rng, o, img);
   const mask = new Uint8Array(n * n);
   const visibleMask = new Uint8Array(n * n);
+  if (o.paving.probability > 0 && rng.chance(o.paving.probability)) drawPaving(img, n, rng, o);
   const edgeCount = rng.int(o.edges.maxCount + 1);
   for (let i = 0; i < edgeCount; i++) drawEdge(img, n, rng, o);
   if (rng.chance(o.bar.probability)) drawBar(img, mask, visibleMask, n, rng, o);
@@ -182,6 +207,48 @@ function drawEdge(img: Float32Array, n: number, rng: Rng, o: CompositeOptions): 
   }
 }
 
+/**
+ * A paving-stone lattice (see the file comment): rows of stones `side` x `side * aspect` at a
+ * random angle, every other row shifted by half a stone or not at all, joints darker (or, for
+ * 30 % of lattices, paler) than the stones, each stone's brightness times its own gain; over the
+ * whole frame or, half of the time, one side of a line (a pavement beside a road). No label.
+ */
+function drawPaving(img: Float32Array, n: number, rng: Rng, o: CompositeOptions): void {
+  const pv = o.paving;
+  const side = Math.exp(rng.uniform(Math.log(pv.stone_px[0]), Math.log(pv.stone_px[1])));
+  const length = side * rng.uniform(pv.aspect[0], pv.aspect[1]);
+  const half = rng.uniform(pv.joint_px[0], pv.joint_px[1]) / 2;
+  const dark = rng.uniform(pv.jointFactor[0], pv.jointFactor[1]);
+  const factor = rng.chance(0.7) ? dark : 2 - dark;
+  const bond = rng.chance(0.5) ? 0.5 : 0;
+  const a = rng.uniform(0, Math.PI / 2);
+  const c = Math.cos(a);
+  const s = Math.sin(a);
+  const ox = rng.uniform(0, length);
+  const oy = rng.uniform(0, side);
+  const salt = rng.int(1 << 30);
+  const region = rng.chance(0.5) ? randomLine(n, rng) : undefined;
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      const inside = region === undefined ? 1 : halfPlaneAlpha(-(x - region.px) * region.dy + (y - region.py) * region.dx);
+      if (inside === 0) continue;
+      const v = -x * s + y * c + oy;
+      const row = Math.floor(v / side);
+      const u = x * c + y * s + ox + (row & 1 ? bond * length : 0);
+      const col = Math.floor(u / length);
+      const du = Math.min(u - col * length, (col + 1) * length - u);
+      const dv = Math.min(v - row * side, (row + 1) * side - v);
+      const joint = Math.max(halfPlaneAlpha(half - du), halfPlaneAlpha(half - dv));
+      const stone = 1 + pv.stoneGain * (2 * (hash32(salt ^ (row * 73856093) ^ (col * 19349663)) / 4294967296) - 1);
+      const k = 1 + (stone * (1 + (factor - 1) * joint) - 1) * inside;
+      const p = (y * n + x) * 3;
+      img[p] = img[p]! * k;
+      img[p + 1] = img[p + 1]! * k;
+      img[p + 2] = img[p + 2]! * k;
+    }
+  }
+}
+
 /** A thick uniform bar from a frame edge (a pole seen from above), labelled pole/trunk where it covers half a pixel. */
 function drawBar(img: Float32Array, mask: Uint8Array, visible: Uint8Array, n: number, rng: Rng, o: CompositeOptions): void {
   const l = randomLine(n, rng);
@@ -215,7 +282,8 @@ function drawWireGroup(img: Float32Array, mask: Uint8Array, visible: Uint8Array,
   const sag = rng.uniform(-w.maxSag_px, w.maxSag_px) / (n / 2) ** 2; // offset k t^2 across the frame
   for (let i = 0; i < count; i++) {
     const offset = (i - (count - 1) / 2) * spacing + rng.uniform(-0.15, 0.15) * spacing;
-    const half = rng.uniform(w.width_px[0], w.width_px[1]) / 2;
+    const width = w.thick.share > 0 && rng.chance(w.thick.share) ? w.thick.width_px : w.width_px;
+    const half = rng.uniform(width[0], width[1]) / 2;
     const dark = rng.chance(w.darkShare);
     const grey = dark ? rng.uniform(0.02, 0.3) : rng.uniform(0.65, 1);
     const tint = [1 + rng.uniform(-0.06, 0.06), 1, 1 + rng.uniform(-0.06, 0.06)];

@@ -86,5 +86,43 @@ describe("compositeFrame", () => {
     expect(() => checkCompositeOptions({ ...small, wires: { ...small.wires, opacity: [0.5, 2] } })).toThrow(/wires.opacity max=2/);
     expect(() => checkCompositeOptions({ ...small, edges: { ...small.edges, minStripWidth_px: 50 } })).toThrow(/strip width 50-40/);
     expect(() => compositeFrame([flat(1)], new Rng(1), 1, 1, { ...small, size: 4 })).toThrow(/size=4/);
+    expect(() => checkCompositeOptions({ ...small, wires: { ...small.wires, thick: { share: 2, width_px: [4, 10] } } })).toThrow(/wires.thick.share=2/);
+    expect(() => checkCompositeOptions({ ...small, paving: { ...small.paving, jointFactor: [0.5, 1.2] } })).toThrow(/paving.jointFactor max=1.2/);
+    expect(() => checkCompositeOptions({ ...small, paving: { ...small.paving, stone_px: [2, 8] } })).toThrow(/paving.stone_px=\[2, 8\]/);
+  });
+});
+
+describe("compositeFrame's urban options (thick conductors, paving)", () => {
+  it("draws a thick-share conductor from the thick width range", () => {
+    const one: CompositeOptions = { ...wiresOnly, wires: { ...wiresOnly.wires, maxCount: 1, opacity: [1, 1], width_px: [2, 2], thick: { share: 0, width_px: [8, 8] } } };
+    const thick: CompositeOptions = { ...one, wires: { ...one.wires, thick: { share: 1, width_px: [8, 8] } } };
+    const count = (m: Uint8Array): number => m.reduce((s, v) => s + (v === 1 ? 1 : 0), 0);
+    for (const seed of [1, 2, 3]) {
+      const a = count(compositeFrame([flat(200)], new Rng(seed), 1, 1, one).mask);
+      const b = count(compositeFrame([flat(200)], new Rng(seed), 1, 1, thick).mask);
+      // one conductor across the 64 px frame: about 2.5 vs 8.5 labelled pixels per unit of length
+      expect(b).toBeGreaterThan(2.5 * a);
+    }
+  });
+
+  it("lays paving joints (no label) over the whole frame or one side of a line", () => {
+    const o: CompositeOptions = { ...small, wires: { ...small.wires, none: 1 }, bar: { ...small.bar, probability: 0 }, edges: { ...small.edges, maxCount: 0 }, paving: { ...small.paving, probability: 1, stoneGain: 0, stone_px: [10, 14] } };
+    for (let s = 0; s < 6; s++) {
+      const f = compositeFrame([flat(128)], new Rng(s), 1, 1, o);
+      expect(f.mask.every((v) => v === 0)).toBe(true);
+      let darker = 0;
+      let paler = 0;
+      for (let i = 0; i < 64 * 64; i++) {
+        if (f.rgb[3 * i]! < 128) darker++;
+        else if (f.rgb[3 * i]! > 128) paler++;
+      }
+      // joints 1-3 px every 10-35 px in two directions: a few to a third of the frame, one way only
+      expect(Math.min(darker, paler)).toBe(0);
+      expect(darker + paler).toBeGreaterThan(0.02 * 64 * 64);
+      expect(darker + paler).toBeLessThan(0.6 * 64 * 64);
+    }
+    // the per-stone gain changes the stones too
+    const g = compositeFrame([flat(128)], new Rng(1), 1, 1, { ...o, paving: { ...o.paving, stoneGain: 0.2 } });
+    expect(new Set(g.rgb).size).toBeGreaterThan(4);
   });
 });
