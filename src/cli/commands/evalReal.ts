@@ -12,6 +12,7 @@ import { averagePrecision } from "../../harness/eval/AveragePrecision";
 import { realFigure, type FigureRow } from "../../harness/eval/realFigure";
 import { initBackend } from "../../harness/backend";
 import { detectAtScale, detectNative, withLineSupport } from "../../harness/eval/detectNative";
+import { edgeGate } from "../../harness/eval/edgeGate";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import type { WireNet } from "../../harness/eval/WireNet";
 import { RealSetScore, nearWire, photoSamples, sobelMagnitudeMap } from "../../harness/eval/realPhotoMetrics";
@@ -21,7 +22,7 @@ import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 
-export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--line-support F:geo|F:ls,...] [--half-scale] [--per-photo] [--json] [--figure <png>]
+export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--line-support F:geo|F:ls,...] [--half-scale] [--edge-gate] [--per-photo] [--json] [--figure <png>]
 
   --real    folder of NAME.jpg + NAME.mask.png (sub-folders are sets, e.g. PLDU, PLDM)
   --model   comma-separated detectors (default photo,student,teacher,corrected,old-teacher); Sobel is always scored.
@@ -32,6 +33,8 @@ export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOI
             half-length F x the longer side of the cell grid; geo = sqrt(p x support), ls = support)
   --half-scale  also score each detector on the photo box-averaged to half its size (map interpolated
             back: row "<model> @1/2") and the per-pixel maximum of both scales (row "<model> max(1, 1/2)")
+  --edge-gate  also score each detector's map gated by the photo's own edges: sqrt(p x min(1, Sobel / its 99th
+            percentile)), row "<model> + edge gate" (src/harness/eval/edgeGate.ts; no training)
   --per-photo  also print every photo's cell AP per method and each set's mean of them (the set rows
             pool all cells of a set, so a photo whose map is bright everywhere weighs on the others)
   --json    print the results as JSON
@@ -42,10 +45,10 @@ export type RealEvalRow = { method: string; set: string; photos: number; ap: num
 /** One photo's cell AP per method (NaN where the photo has no wire cell). */
 export type RealPhotoRow = { set: string; photo: string; wireCells: number; cells: number; ap: Record<string, number> };
 
-type Args = { real: string; models: string; model: string[]; json: boolean; figure: string; lineSupport: LineSupportSpec[]; halfScale: boolean; perPhoto: boolean };
+type Args = { real: string; models: string; model: string[]; json: boolean; figure: string; lineSupport: LineSupportSpec[]; halfScale: boolean; perPhoto: boolean; edgeGate: boolean };
 
 function parseArgs(args: string[]): Args {
-  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, figure: "", lineSupport: [], halfScale: false, perPhoto: false };
+  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, figure: "", lineSupport: [], halfScale: false, perPhoto: false, edgeGate: false };
   for (let i = 0; i < args.length; i++) {
     const k = args[i] ?? "";
     switch (k) {
@@ -69,6 +72,9 @@ function parseArgs(args: string[]): Args {
         break;
       case "--per-photo":
         a.perPhoto = true;
+        break;
+      case "--edge-gate":
+        a.edgeGate = true;
         break;
       case "--figure":
         a.figure = args[++i] ?? "";
@@ -96,12 +102,19 @@ function photoMaps(nets: WireNet[], image: RgbImage, a: Args): [string, Float32A
   const { width: W, height: H } = image;
   const maps: [string, Float32Array, number][] = [];
   let t0 = performance.now();
-  maps.push(["sobel", sobelMagnitudeMap(image.rgb, W, H), performance.now() - t0]);
+  const sobel = sobelMagnitudeMap(image.rgb, W, H);
+  const sobelMs = performance.now() - t0;
+  maps.push(["sobel", sobel, sobelMs]);
   for (const net of nets) {
     t0 = performance.now();
     const r = detectNative(net, image);
     const detectorMs = performance.now() - t0;
     maps.push([net.name, r.map, detectorMs]);
+    if (a.edgeGate) {
+      const t1 = performance.now();
+      const gated = edgeGate(r.map, sobel);
+      maps.push([`${net.name} + edge gate`, gated, detectorMs + sobelMs + performance.now() - t1]);
+    }
     for (const spec of a.lineSupport) {
       // Timed as the detector plus the operator: what detect --line-support costs per photo.
       const t1 = performance.now();
@@ -129,7 +142,7 @@ export const command: CliCommand = {
     const nets = [];
     for (const m of a.model) nets.push(await loadWireNet(m, a.models));
     const scaleRows = (net: string): string[] => (a.halfScale ? [`${net} @1/2`, `${net} max(1, 1/2)`] : []);
-    const methods = ["sobel", ...nets.flatMap((n) => [n.name, ...a.lineSupport.map((s) => lineSupportName(n.name, s)), ...scaleRows(n.name)])];
+    const methods = ["sobel", ...nets.flatMap((n) => [n.name, ...(a.edgeGate ? [`${n.name} + edge gate`] : []), ...a.lineSupport.map((s) => lineSupportName(n.name, s)), ...scaleRows(n.name)])];
     const scores = new Map<string, RealSetScore>();
     const times = new Map<string, number[]>();
     const key = (method: string, set: string): string => `${method}\u0000${set}`;
