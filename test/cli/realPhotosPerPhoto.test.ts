@@ -1,12 +1,14 @@
 /**
  * `eval-real --per-photo --edge-gate` on four dev photos: every photo's cell AP per method, equal
  * to the AP of that photo's cells alone (the gated row's recomputed from edgeGate here), and each
- * set's mean of them in the text output.
+ * set's mean of them in the text output; `detect --edge-gate` writing the gated map.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { main } from "../../src/cli/main";
 import { loadWireNet } from "../../src/cli/loadWireNet";
 import { initBackend } from "../../src/harness/backend/initBackend";
+import { decodeImage } from "../../src/harness/data/imageCodec";
 import { detectNative } from "../../src/harness/eval/detectNative";
 import { edgeGate } from "../../src/harness/eval/edgeGate";
 import { listRealPhotos, loadRealPhoto } from "../../src/cli/realPhotoSet";
@@ -61,4 +63,31 @@ describe("eval-real --per-photo and --edge-gate", () => {
     expect(await main(["eval-real", "--real", dev.real, "--model", "student", "--json"], c.io)).toBe(0);
     expect(JSON.parse(c.out.join("")).photos).toBeUndefined();
   }, 120000);
+});
+
+describe("detect --edge-gate", () => {
+  const dev = useDevPhotos("dh-real-gate-");
+
+  it("writes the gated map of the plain one (same size, same detections), and says so", async () => {
+    const photo = path.join(dev.real, "PLDU", "10.jpg");
+    const plainOut = path.join(dev.dir, "out-plain");
+    const out = path.join(dev.dir, "out-gate");
+    const plainRun = capture();
+    expect(await main(["detect", photo, "--out", plainOut], plainRun.io)).toBe(0);
+    const c = capture();
+    expect(await main(["detect", photo, "--edge-gate", "--out", out], c.io)).toBe(0);
+    expect(c.out.join("")).toMatch(/10\.jpg: 360x540, \d+ detections, \d+\.\d ms \(photo .*, edge-gated\)/);
+    const plain = decodeImage(fs.readFileSync(path.join(plainOut, "10.wire.png")), "10.wire.png");
+    const gated = decodeImage(fs.readFileSync(path.join(out, "10.wire.png")), "10.wire.png");
+    expect([gated.width, gated.height]).toEqual([plain.width, plain.height]);
+    const image = loadRealPhoto(listRealPhotos(dev.real).find((r) => r.name === "10")!).image;
+    const want = edgeGate(Float32Array.from({ length: plain.width * plain.height }, (_, i) => plain.rgb[3 * i]! / 255), sobelMagnitudeMap(image.rgb, image.width, image.height));
+    // the written maps are 8-bit: the gate of the 8-bit plain map is within rounding of the 8-bit gated map
+    let off = 0;
+    for (let i = 0; i < want.length; i++) if (Math.abs(gated.rgb[3 * i]! / 255 - want[i]!) > 0.04) off++;
+    expect(off).toBeLessThan(0.001 * want.length);
+    expect(Buffer.compare(Buffer.from(gated.rgb), Buffer.from(plain.rgb))).not.toBe(0);
+    const detections = (dir: string): unknown => JSON.parse(fs.readFileSync(path.join(dir, "10.detections.json"), "utf8")).detections;
+    expect(detections(out)).toEqual(detections(plainOut));
+  }, 60000);
 });
