@@ -147,32 +147,42 @@ async function shapeSwitching(photos: Photo[], print: (line: string) => void): P
   nets[1]![1].dispose(); // its snapshots and the teacher, which the other net shares
 }
 
-/** detect's per-photo path (detectPhoto) with the student, into a temporary folder. */
+/**
+ * detect's per-photo path (detectPhoto) with the student, into a temporary folder: plain and with
+ * --edge-gate (Sobel, its 99th percentile and the gate on the map), interleaved per photo with the
+ * order alternating, so the two rows come from one run.
+ */
 async function wholePath(photos: Photo[], print: (line: string) => void): Promise<void> {
   const teacher = (await loadTeacher(path.join("models", "pipeline", "student"))).model;
   const net = teacherWireNet(teacher, "student", { frozen: true });
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "detect-bench-"));
-  const s = { decode: [] as number[], detect: [] as number[], detections: [] as number[], write: [] as number[], total: [] as number[] };
+  const stages = (): Record<"decode" | "detect" | "detections" | "write" | "total", number[]> => ({ decode: [], detect: [], detections: [], write: [], total: [] });
+  const rows: [string, boolean, ReturnType<typeof stages>][] = [
+    ["student", false, stages()],
+    ["student, --edge-gate", true, stages()],
+  ];
   try {
     for (const p of photos) await detectPhoto(net, p.file, out, 0.5);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const p of photos) {
-        const t0 = performance.now();
-        const { times } = await detectPhoto(net, p.file, out, 0.5);
-        s.total.push(performance.now() - t0);
-        s.decode.push(times.decodeMs);
-        s.detect.push(times.detectMs);
-        s.detections.push(times.detectionsMs);
-        s.write.push(times.writeMs);
+      for (const [k, p] of photos.entries()) {
+        for (const [, edgeGate, s] of (round + k) % 2 === 0 ? rows : [...rows].reverse()) {
+          const t0 = performance.now();
+          const { times } = await detectPhoto(net, p.file, out, 0.5, { edgeGate });
+          s.total.push(performance.now() - t0);
+          s.decode.push(times.decodeMs);
+          s.detect.push(times.detectMs);
+          s.detections.push(times.detectionsMs);
+          s.write.push(times.writeMs);
+        }
       }
     }
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
     net.dispose();
   }
-  print(`| detect per photo (student), p50 / p90 ms | read + JPEG decode | detection (printed) | Detection2D list | PNG + JSON write | whole |`);
+  print(`| detect per photo, p50 / p90 ms | read + JPEG decode | detection (printed) | Detection2D list | PNG + JSON write | whole |`);
   print(`|---|---|---|---|---|---|`);
-  print(`| | ${fmt(s.decode)} | ${fmt(s.detect)} | ${fmt(s.detections)} | ${fmt(s.write)} | ${fmt(s.total)} |`);
+  for (const [name, , s] of rows) print(`| ${name} | ${fmt(s.decode)} | ${fmt(s.detect)} | ${fmt(s.detections)} | ${fmt(s.write)} | ${fmt(s.total)} |`);
 }
 
 /**

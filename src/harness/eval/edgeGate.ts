@@ -16,12 +16,40 @@ export const EDGE_GATE_PERCENTILE = 0.99;
 /** Least q99: below it the photo has no edge worth the name and s / q99 would amplify noise. */
 export const EDGE_GATE_FLOOR = 1e-3;
 
-/** The `q`-quantile of `values` (nearest rank on a sorted copy), q in [0, 1]. */
+/** Bins of quantile's histogram pass. */
+const QUANTILE_BINS = 4096;
+
+/**
+ * The `q`-quantile of `values` by nearest rank: the value at index floor(q n) (at most n - 1) of
+ * the ascending order, exactly, without sorting all of them: one pass counts the values into
+ * equal bins between their minimum and maximum, a second collects the bin holding that rank,
+ * and only those are sorted (O(n) for a photo's 200,000 Sobel values instead of a full sort).
+ */
 export function quantile(values: ArrayLike<number>, q: number): number {
-  if (values.length === 0) throw new RangeError("quantile of no values");
+  const n = values.length;
+  if (n === 0) throw new RangeError("quantile of no values");
   if (!(q >= 0 && q <= 1)) throw new RangeError(`quantile q=${q}, expected a value in [0, 1]`);
-  const sorted = Float32Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (Number.isNaN(v)) throw new RangeError(`quantile: value ${i} is NaN`);
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  const rank = Math.min(n - 1, Math.floor(q * n));
+  if (hi === lo) return lo;
+  const width = (hi - lo) / QUANTILE_BINS;
+  const bin = (v: number): number => Math.min(QUANTILE_BINS - 1, Math.floor((v - lo) / width));
+  const counts = new Uint32Array(QUANTILE_BINS);
+  for (let i = 0; i < n; i++) counts[bin(values[i]!)]!++;
+  let b = 0;
+  let below = 0;
+  while (below + counts[b]! <= rank) below += counts[b++]!;
+  const inBin = new Float64Array(counts[b]!);
+  let k = 0;
+  for (let i = 0; i < n; i++) if (bin(values[i]!) === b) inBin[k++] = values[i]!;
+  return inBin.sort()[rank - below]!;
 }
 
 /** The gated map of the file comment; `p` and `sobel` the same length (one value per pixel). */

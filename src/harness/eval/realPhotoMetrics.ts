@@ -192,14 +192,19 @@ export function sobelMagnitudeMap(rgb: Uint8Array, W: number, H: number): Float3
   const g = new Float32Array(W * H);
   for (let i = 0; i < W * H; i++) g[i] = (rgb[3 * i]! + rgb[3 * i + 1]! + rgb[3 * i + 2]!) / 765;
   const reflect = (v: number, n: number): number => (v < 0 ? -v : v >= n ? 2 * n - 2 - v : v);
-  const at = (x: number, y: number): number => g[reflect(y, H) * W + reflect(x, W)]!;
   const out = new Float32Array(W * H);
   const scale = 1 / (4 * Math.SQRT2);
   for (let y = 0; y < H; y++) {
+    // rows above and below (reflected at the border); columns reflected only at x = 0 and W - 1
+    const up = reflect(y - 1, H) * W;
+    const mid = y * W;
+    const down = reflect(y + 1, H) * W;
     for (let x = 0; x < W; x++) {
-      const gx = at(x + 1, y - 1) + 2 * at(x + 1, y) + at(x + 1, y + 1) - at(x - 1, y - 1) - 2 * at(x - 1, y) - at(x - 1, y + 1);
-      const gy = at(x - 1, y + 1) + 2 * at(x, y + 1) + at(x + 1, y + 1) - at(x - 1, y - 1) - 2 * at(x, y - 1) - at(x + 1, y - 1);
-      out[y * W + x] = Math.sqrt(gx * gx + gy * gy) * scale;
+      const l = x === 0 ? 1 : x - 1;
+      const r = x === W - 1 ? W - 2 : x + 1;
+      const gx = g[up + r]! + 2 * g[mid + r]! + g[down + r]! - g[up + l]! - 2 * g[mid + l]! - g[down + l]!;
+      const gy = g[down + l]! + 2 * g[down + x]! + g[down + r]! - g[up + l]! - 2 * g[up + x]! - g[up + r]!;
+      out[mid + x] = Math.sqrt(gx * gx + gy * gy) * scale;
     }
   }
   return out;

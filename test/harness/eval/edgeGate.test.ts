@@ -36,5 +36,18 @@ describe("edgeGate", () => {
     expect(() => quantile([], 0.5)).toThrow(/no values/);
     expect(() => quantile([1, 2], 1.5)).toThrow(/q=1.5/);
     expect(quantile([5, 1, 3, 2, 4], 0.5)).toBe(3);
+    expect(() => quantile([1, Number.NaN], 0.5)).toThrow(/value 1 is NaN/);
+  });
+
+  it("quantile is the nearest rank of a full sort, with ties, clusters and a long tail", () => {
+    let seed = 7;
+    const rand = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    for (let t = 0; t < 40; t++) {
+      const n = 1 + Math.floor(rand() * 3000);
+      const v = Float32Array.from({ length: n }, () => (rand() < 0.3 ? Math.round(rand() * 4) : rand() ** 6 * 9 - 1));
+      const sorted = Float64Array.from(v).sort();
+      for (const q of [0, 0.01, 0.5, 0.99, 1]) expect(quantile(v, q)).toBe(sorted[Math.min(n - 1, Math.floor(q * n))]);
+    }
+    expect(quantile([2, 2, 2], 0.99)).toBe(2);
   });
 });
