@@ -27,7 +27,7 @@ import { MODEL_CHOICES, loadWireNet, teacherDetector } from "../loadWireNet";
 export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--partner <model>] [--models <root>] [--threshold 0.5] [--tta flip | --line-support F:geo|F:ls] [--edge-gate] [--threads 1|2] <image files or folders> --out <dir>
 
   --model      which detector (default photo):
-                 photo        <root>/photo/student, the student fine-tuned on overhead views, camera effects and wires drawn over photographed ground textures (no real wire photo)
+                 photo        <root>/photo/student, the student fine-tuned on overhead views, camera effects and wires (thin and thick) drawn over photographed ground textures and paving (no real wire photo)
                  adapted      <root>/photo/adapted, the previous photo model (photo/student-soup11) fine-tuned on the 85 PLD-UAV dev photos (transfer --real
                               --augment camera; k-fold AP 0.855 / 0.867 urban / mountain in one pass, 0.860 / 0.873 with --tta flip)
                  student      <root>/pipeline/student, the BC student-size detector
