@@ -50,8 +50,8 @@ export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<
                longer side; geo = sqrt(p x support), ls = support alone. Not with --tta flip; the detections list
                stays the network's
   --edge-gate  gate the wire map by the photo's own edges: sqrt(p x min(1, Sobel / its 99th percentile))
-               (src/harness/eval/edgeGate.ts, no training; dev-photo cell AP of the photo model 0.375 / 0.809 ->
-               0.472 / 0.923 urban / mountain); the detections list stays the network's cells
+               (src/harness/eval/edgeGate.ts, no training; dev-photo cell AP of the photo model 0.476 / 0.838 ->
+               0.571 / 0.943 urban / mountain); the detections list stays the network's cells
   --threads    1: everything in this thread; 2 (default): the partner, or without one the mirrored pass of
                --tta flip, on a worker thread (the same maps either way)
   --out        output folder: <name>.wire.png (wire probability at the photo's size) and <name>.detections.json
