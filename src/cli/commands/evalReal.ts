@@ -161,8 +161,11 @@ export const command: CliCommand = {
         const samples = photoSamples(map, p.wire, W, H, { near });
         const ap = m === 1 || a.perPhoto ? averagePrecision({ scores: samples.cellScores, labels: samples.cellLabels }) : Number.NaN;
         photoRow.ap[method] = ap;
-        photoRow.cells = samples.cellLabels.length;
-        photoRow.wireCells = samples.cellLabels.reduce((s, l) => s + l, 0);
+        if (m === 0) {
+          // The cell labels are the photo's, the same for every method.
+          photoRow.cells = samples.cellLabels.length;
+          photoRow.wireCells = samples.cellLabels.reduce((s, l) => s + l, 0);
+        }
         if (m === 1) {
           // The first model's best and worst photo by its own cell AP, for --figure.
           const row = { ap, name: `${ref.set}/${ref.name}`, image: p.image, wire: p.wire, map };
