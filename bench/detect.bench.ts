@@ -13,7 +13,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { detectPhoto, detectWithSecond, type DetectSecond } from "../src/cli/commands/detect";
+import { detectPhoto, detectWithSecond, type DetectSecond, type PhotoGate } from "../src/cli/commands/detect";
 import { WireNetThread } from "../src/harness/data/node/wireNetThread";
 import { initBackend } from "../src/harness/backend";
 import { decodeImage, type RgbImage } from "../src/harness/data/imageCodec";
@@ -148,26 +148,29 @@ async function shapeSwitching(photos: Photo[], print: (line: string) => void): P
 }
 
 /**
- * detect's per-photo path (detectPhoto) with the student, into a temporary folder: plain and with
- * --edge-gate (Sobel, its 99th percentile and the gate on the map), interleaved per photo with the
- * order alternating, so the two rows come from one run.
+ * detect's per-photo path (detectPhoto) with the student, into a temporary folder: plain, with
+ * --edge-gate (Sobel, its 99th percentile and the gate on the map) and with --coherence-gate (Sobel
+ * and the structure tensor's coherence in one pass, then the gate), interleaved per photo with the
+ * order rotating, so the three rows come from one run.
  */
 async function wholePath(photos: Photo[], print: (line: string) => void): Promise<void> {
   const teacher = (await loadTeacher(path.join("models", "pipeline", "student"))).model;
   const net = teacherWireNet(teacher, "student", { frozen: true });
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "detect-bench-"));
   const stages = (): Record<"decode" | "detect" | "detections" | "write" | "total", number[]> => ({ decode: [], detect: [], detections: [], write: [], total: [] });
-  const rows: [string, boolean, ReturnType<typeof stages>][] = [
-    ["student", false, stages()],
-    ["student, --edge-gate", true, stages()],
+  const rows: [string, PhotoGate, ReturnType<typeof stages>][] = [
+    ["student", "none", stages()],
+    ["student, --edge-gate", "edge", stages()],
+    ["student, --coherence-gate", "coherence", stages()],
   ];
   try {
     for (const p of photos) await detectPhoto(net, p.file, out, 0.5);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [k, p] of photos.entries()) {
-        for (const [, edgeGate, s] of (round + k) % 2 === 0 ? rows : [...rows].reverse()) {
+        const shift = (round + k) % rows.length;
+        for (const [, gate, s] of [...rows.slice(shift), ...rows.slice(0, shift)]) {
           const t0 = performance.now();
-          const { times } = await detectPhoto(net, p.file, out, 0.5, { edgeGate });
+          const { times } = await detectPhoto(net, p.file, out, 0.5, { gate });
           s.total.push(performance.now() - t0);
           s.decode.push(times.decodeMs);
           s.detect.push(times.detectMs);

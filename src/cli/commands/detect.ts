@@ -18,13 +18,13 @@ import { WIRE_CELL_PX, type WireNet } from "../../harness/eval/WireNet";
 import { averageWithMirrored, detectEnsemble, detectNative, detectPass, meanDetections, withLineSupport, type NativeDetection } from "../../harness/eval/detectNative";
 import { WireNetThread } from "../../harness/data/node/wireNetThread";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
-import { edgeGate } from "../../harness/eval/edgeGate";
+import { coherenceGate, edgeGate, sobelWithCoherence } from "../../harness/eval/edgeGate";
 import { sobelMagnitudeMap } from "../../harness/eval/realPhotoMetrics";
 import { lineSupportArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet, teacherDetector } from "../loadWireNet";
 
-export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--partner <model>] [--models <root>] [--threshold 0.5] [--tta flip | --line-support F:geo|F:ls] [--edge-gate] [--threads 1|2] <image files or folders> --out <dir>
+export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<dir>] [--partner <model>] [--models <root>] [--threshold 0.5] [--tta flip | --line-support F:geo|F:ls] [--edge-gate | --coherence-gate] [--threads 1|2] <image files or folders> --out <dir>
 
   --model      which detector (default photo):
                  photo        <root>/photo/student, the student fine-tuned on overhead views, camera effects and wires (thin and thick) drawn over photographed ground textures and paving (no real wire photo)
@@ -52,15 +52,18 @@ export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<
   --edge-gate  gate the wire map by the photo's own edges: sqrt(p x min(1, Sobel / its 99th percentile))
                (src/harness/eval/edgeGate.ts, no training; dev-photo cell AP of the photo model 0.476 / 0.838 ->
                0.571 / 0.943 urban / mountain); the detections list stays the network's cells
+  --coherence-gate  the edge gate with Sobel replaced by Sobel x the structure tensor's coherence over 7x7
+               (1 on a straight edge or line, near 0 in foliage; edgeGate.ts, no training; dev-photo cell AP of
+               the photo model 0.636 / 0.956 urban / mountain); the detections list stays the network's cells
   --threads    1: everything in this thread; 2 (default): the partner, or without one the mirrored pass of
                --tta flip, on a worker thread (the same maps either way)
   --out        output folder: <name>.wire.png (wire probability at the photo's size) and <name>.detections.json
 Photos of any size and aspect run at their native resolution (no resize).`;
 
-export type DetectArgs = { model: string; partner?: string; models: string; inputs: string[]; out: string; threshold: number; flipAverage: boolean; lineSupport?: LineSupportSpec; edgeGate: boolean; threads?: 1 | 2 };
+export type DetectArgs = { model: string; partner?: string; models: string; inputs: string[]; out: string; threshold: number; flipAverage: boolean; lineSupport?: LineSupportSpec; gate: PhotoGate; threads?: 1 | 2 };
 
 export function parseDetectArgs(args: string[]): DetectArgs {
-  const out: DetectArgs = { model: "photo", models: "models", inputs: [], out: "", threshold: 0.5, flipAverage: false, edgeGate: false };
+  const out: DetectArgs = { model: "photo", models: "models", inputs: [], out: "", threshold: 0.5, flipAverage: false, gate: "none" };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     switch (a) {
@@ -105,8 +108,12 @@ export function parseDetectArgs(args: string[]): DetectArgs {
         break;
       }
       case "--edge-gate":
-        out.edgeGate = true;
+      case "--coherence-gate": {
+        const gate = a === "--edge-gate" ? "edge" : "coherence";
+        if (out.gate !== "none" && out.gate !== gate) throw new UsageError("--edge-gate and --coherence-gate: give one (both rewrite the same map)");
+        out.gate = gate;
         break;
+      }
       case "--line-support": {
         const specs = lineSupportArg(args[++i]);
         if (specs.length !== 1) throw new UsageError(`--line-support=${args[i] ?? ""}: detect writes one map, give one spec`);
@@ -203,8 +210,19 @@ export function detectWithSecond(net: WireNet, image: RgbImage, flipAverage: boo
   return detectFlipAveragedOnThread(net, image, second.mirror);
 }
 
+/** What rewrites the wire map after the network (edgeGate.ts): nothing, the edge gate or the coherence gate. */
+export type PhotoGate = "none" | "edge" | "coherence";
+
 /** What `detect` does to one photo besides the first network's plain pass (all off by default). */
-export type DetectPhotoOptions = { flipAverage?: boolean; lineSupport?: LineSupportSpec; edgeGate?: boolean; second?: DetectSecond };
+export type DetectPhotoOptions = { flipAverage?: boolean; lineSupport?: LineSupportSpec; gate?: PhotoGate; second?: DetectSecond };
+
+/** The wire map `map` of `image` rewritten by `gate` (the map itself for "none"). */
+export function gateMap(map: Float32Array, image: RgbImage, gate: PhotoGate): Float32Array {
+  if (gate === "none") return map;
+  if (gate === "edge") return edgeGate(map, sobelMagnitudeMap(image.rgb, image.width, image.height));
+  const { sobel, coherence } = sobelWithCoherence(image.rgb, image.width, image.height);
+  return coherenceGate(map, sobel, coherence);
+}
 
 /**
  * One photo of `detect`: read and decode (jpeg-js / pngjs), the detection (the printed detector
@@ -212,15 +230,15 @@ export type DetectPhotoOptions = { flipAverage?: boolean; lineSupport?: LineSupp
  * `<name>.detections.json` in `outDir`.
  */
 export async function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, options: DetectPhotoOptions = {}): Promise<DetectPhotoResult> {
-  const { flipAverage = false, lineSupport, edgeGate: gate = false, second } = options;
+  const { flipAverage = false, lineSupport, gate = "none", second } = options;
   const base = path.basename(file).replace(IMAGE_EXT, "");
   const t0 = performance.now();
   const image = decodeImage(fs.readFileSync(file), file);
   const t1 = performance.now();
   const plain = await detectWithSecond(net, image, flipAverage, second);
   const supported = lineSupport === undefined ? plain : withLineSupport(plain, lineSupport);
-  // The edge gate rewrites the map only: the detections stay the network's cells (their classes sum to 1).
-  const r = gate ? { ...supported, map: edgeGate(supported.map, sobelMagnitudeMap(image.rgb, image.width, image.height)) } : supported;
+  // A gate rewrites the map only: the detections stay the network's cells (their classes sum to 1).
+  const r = gate === "none" ? supported : { ...supported, map: gateMap(supported.map, image, gate) };
   const t2 = performance.now();
   const labeller = new CellsToDetections({ rows: r.rows, cols: r.cols, numClasses: DETECTION_CLASSES.length, classNames: DETECTION_CLASSES, scoreThreshold: threshold });
   const detections = labeller.run(r.cellProbs, r.cols * WIRE_CELL_PX, r.rows * WIRE_CELL_PX, { stamp: { sec: 0, nanosec: 0 }, frame_id: "image" });
@@ -262,7 +280,7 @@ function describeDetector(net: WireNet, a: DetectArgs, second: DetectSecond | un
   const parts = [second !== undefined && "partner" in second ? `${net.name} + ${second.partner.name}, 2 networks${second.partner instanceof WireNetThread ? " on 2 threads" : " in 1 thread"}` : net.name];
   if (a.flipAverage) parts.push(second !== undefined && "mirror" in second ? "flip-averaged, the mirrored pass on a second thread" : "flip-averaged");
   if (a.lineSupport !== undefined) parts.push(`line support ${formatLineSupportSpec(a.lineSupport)}`);
-  if (a.edgeGate) parts.push("edge-gated");
+  if (a.gate !== "none") parts.push(`${a.gate}-gated`);
   return parts.join(", ");
 }
 
@@ -286,7 +304,7 @@ export const command: CliCommand = {
     try {
       for (const file of files) {
         try {
-          const d = await detectPhoto(net, file, a.out, a.threshold, { flipAverage: a.flipAverage, lineSupport: a.lineSupport, edgeGate: a.edgeGate, second });
+          const d = await detectPhoto(net, file, a.out, a.threshold, { flipAverage: a.flipAverage, lineSupport: a.lineSupport, gate: a.gate, second });
           io.out(`${file}: ${d.width}x${d.height}, ${d.detections} detections, ${d.times.detectMs.toFixed(1)} ms (${name}) -> ${d.mapFile}, ${d.jsonFile}\n`);
         } catch (err) {
           failed++;

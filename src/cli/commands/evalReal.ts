@@ -12,7 +12,7 @@ import { averagePrecision } from "../../harness/eval/AveragePrecision";
 import { realFigure, type FigureRow } from "../../harness/eval/realFigure";
 import { initBackend } from "../../harness/backend";
 import { detectAtScale, detectNative, withLineSupport } from "../../harness/eval/detectNative";
-import { edgeGate } from "../../harness/eval/edgeGate";
+import { COHERENCE_RADIUS, coherenceGate, edgeGate, structureCoherence } from "../../harness/eval/edgeGate";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import type { WireNet } from "../../harness/eval/WireNet";
 import { RealSetScore, nearWire, photoSamples, sobelMagnitudeMap } from "../../harness/eval/realPhotoMetrics";
@@ -22,7 +22,7 @@ import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet } from "../loadWireNet";
 import { listRealPhotos, loadRealPhoto } from "../realPhotoSet";
 
-export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--line-support F:geo|F:ls,...] [--half-scale] [--edge-gate] [--per-photo] [--json] [--figure <png>]
+export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOICES.join(",")}|<dir>,...] [--models <root>] [--line-support F:geo|F:ls,...] [--half-scale] [--edge-gate] [--coherence-gate [--coherence-radius R]] [--per-photo] [--json] [--figure <png>]
 
   --real    folder of NAME.jpg + NAME.mask.png (sub-folders are sets, e.g. PLDU, PLDM)
   --model   comma-separated detectors (default photo,student,teacher,corrected,old-teacher); Sobel is always scored.
@@ -35,6 +35,11 @@ export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOI
             back: row "<model> @1/2") and the per-pixel maximum of both scales (row "<model> max(1, 1/2)")
   --edge-gate  also score each detector's map gated by the photo's own edges: sqrt(p x min(1, Sobel / its 99th
             percentile)), row "<model> + edge gate" (src/harness/eval/edgeGate.ts; no training)
+  --coherence-gate  also score each detector's map gated by the photo's coherent edges: the edge gate with
+            Sobel replaced by Sobel x the structure tensor's coherence over 7x7 (1 on a straight edge or
+            line, near 0 in foliage), row "<model> + coherence gate" (edgeGate.ts; no training)
+  --coherence-radius  the structure tensor's window radius for --coherence-gate (default 3, the 7x7 of the
+            rule in docs/results/coherence-gate-decision-rule.txt; other values are a sensitivity check)
   --per-photo  also print every photo's cell AP per method and each set's mean of them (the set rows
             pool all cells of a set, so a photo whose map is bright everywhere weighs on the others)
   --json    print the results as JSON
@@ -45,10 +50,10 @@ export type RealEvalRow = { method: string; set: string; photos: number; ap: num
 /** One photo's cell AP per method (NaN where the photo has no wire cell). */
 export type RealPhotoRow = { set: string; photo: string; wireCells: number; cells: number; ap: Record<string, number> };
 
-type Args = { real: string; models: string; model: string[]; json: boolean; figure: string; lineSupport: LineSupportSpec[]; halfScale: boolean; perPhoto: boolean; edgeGate: boolean };
+type Args = { real: string; models: string; model: string[]; json: boolean; figure: string; lineSupport: LineSupportSpec[]; halfScale: boolean; perPhoto: boolean; edgeGate: boolean; coherenceGate: boolean; coherenceRadius: number };
 
 function parseArgs(args: string[]): Args {
-  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, figure: "", lineSupport: [], halfScale: false, perPhoto: false, edgeGate: false };
+  const a: Args = { real: "", models: "models", model: ["photo", "student", "teacher", "corrected", "old-teacher"], json: false, figure: "", lineSupport: [], halfScale: false, perPhoto: false, edgeGate: false, coherenceGate: false, coherenceRadius: COHERENCE_RADIUS };
   for (let i = 0; i < args.length; i++) {
     const k = args[i] ?? "";
     switch (k) {
@@ -76,6 +81,15 @@ function parseArgs(args: string[]): Args {
       case "--edge-gate":
         a.edgeGate = true;
         break;
+      case "--coherence-gate":
+        a.coherenceGate = true;
+        break;
+      case "--coherence-radius": {
+        const v = args[++i] ?? "";
+        a.coherenceRadius = Number(v);
+        if (!/^[1-9][0-9]*$/.test(v) || a.coherenceRadius > 50) throw new UsageError(`--coherence-radius=${v || "(missing)"}, expected an integer from 1 to 50 (pixels)`);
+        break;
+      }
       case "--figure":
         a.figure = args[++i] ?? "";
         break;
@@ -84,7 +98,13 @@ function parseArgs(args: string[]): Args {
     }
   }
   if (a.real === "") throw new UsageError("--real <dir> is required");
+  if (a.coherenceRadius !== COHERENCE_RADIUS && !a.coherenceGate) throw new UsageError("--coherence-radius needs --coherence-gate");
   return a;
+}
+
+/** The row name of a detector's coherence-gated map (its window radius named where it is not the rule's). */
+function coherenceName(net: string, a: Args): string {
+  return `${net} + coherence gate${a.coherenceRadius === COHERENCE_RADIUS ? "" : ` r=${a.coherenceRadius}`}`;
 }
 
 /** The row name of a detector's map with the line-support operator. */
@@ -105,6 +125,9 @@ function photoMaps(nets: WireNet[], image: RgbImage, a: Args): [string, Float32A
   const sobel = sobelMagnitudeMap(image.rgb, W, H);
   const sobelMs = performance.now() - t0;
   maps.push(["sobel", sobel, sobelMs]);
+  t0 = performance.now();
+  const coherence = a.coherenceGate ? structureCoherence(image.rgb, W, H, a.coherenceRadius) : undefined;
+  const coherenceMs = performance.now() - t0;
   for (const net of nets) {
     t0 = performance.now();
     const r = detectNative(net, image);
@@ -114,6 +137,11 @@ function photoMaps(nets: WireNet[], image: RgbImage, a: Args): [string, Float32A
       const t1 = performance.now();
       const gated = edgeGate(r.map, sobel);
       maps.push([`${net.name} + edge gate`, gated, detectorMs + sobelMs + performance.now() - t1]);
+    }
+    if (coherence !== undefined) {
+      const t1 = performance.now();
+      const gated = coherenceGate(r.map, sobel, coherence);
+      maps.push([coherenceName(net.name, a), gated, detectorMs + sobelMs + coherenceMs + performance.now() - t1]);
     }
     for (const spec of a.lineSupport) {
       // Timed as the detector plus the operator: what detect --line-support costs per photo.
@@ -142,7 +170,7 @@ export const command: CliCommand = {
     const nets = [];
     for (const m of a.model) nets.push(await loadWireNet(m, a.models));
     const scaleRows = (net: string): string[] => (a.halfScale ? [`${net} @1/2`, `${net} max(1, 1/2)`] : []);
-    const methods = ["sobel", ...nets.flatMap((n) => [n.name, ...(a.edgeGate ? [`${n.name} + edge gate`] : []), ...a.lineSupport.map((s) => lineSupportName(n.name, s)), ...scaleRows(n.name)])];
+    const methods = ["sobel", ...nets.flatMap((n) => [n.name, ...(a.edgeGate ? [`${n.name} + edge gate`] : []), ...(a.coherenceGate ? [coherenceName(n.name, a)] : []), ...a.lineSupport.map((s) => lineSupportName(n.name, s)), ...scaleRows(n.name)])];
     const scores = new Map<string, RealSetScore>();
     const times = new Map<string, number[]>();
     const key = (method: string, set: string): string => `${method}\u0000${set}`;

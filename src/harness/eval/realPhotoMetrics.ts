@@ -187,13 +187,25 @@ export class RealSetScore {
  * the dev photos 0.256 / 0.330 with it, 0.284 / 0.597 without; docs/real.md).
  */
 export function sobelMagnitudeMap(rgb: Uint8Array, W: number, H: number): Float32Array {
+  const out = new Float32Array(W * H);
+  const scale = 1 / (4 * Math.SQRT2);
+  sobelPass(rgb, W, H, (i, gx, gy) => {
+    out[i] = Math.sqrt(gx * gx + gy * gy) * scale;
+  });
+  return out;
+}
+
+/**
+ * The Sobel gradients (gx, gy) of sobelMagnitudeMap's grey image at every pixel i = y W + x, in
+ * row-major order, with its reflected border: the one pass that map and the structure tensor of
+ * edgeGate.ts both use.
+ */
+export function sobelPass(rgb: Uint8Array, W: number, H: number, visit: (i: number, gx: number, gy: number) => void): void {
   if (rgb.length !== 3 * W * H) throw new RangeError(`rgb.length=${rgb.length}, expected ${3 * W * H}`);
   if (!(W >= 2 && H >= 2)) throw new RangeError(`sobelMagnitudeMap: image ${W}x${H}, expected at least 2x2 (a reflected border needs a neighbour)`);
   const g = new Float32Array(W * H);
   for (let i = 0; i < W * H; i++) g[i] = (rgb[3 * i]! + rgb[3 * i + 1]! + rgb[3 * i + 2]!) / 765;
   const reflect = (v: number, n: number): number => (v < 0 ? -v : v >= n ? 2 * n - 2 - v : v);
-  const out = new Float32Array(W * H);
-  const scale = 1 / (4 * Math.SQRT2);
   for (let y = 0; y < H; y++) {
     // rows above and below (reflected at the border); columns reflected only at x = 0 and W - 1
     const up = reflect(y - 1, H) * W;
@@ -204,8 +216,7 @@ export function sobelMagnitudeMap(rgb: Uint8Array, W: number, H: number): Float3
       const r = x === W - 1 ? W - 2 : x + 1;
       const gx = g[up + r]! + 2 * g[mid + r]! + g[down + r]! - g[up + l]! - 2 * g[mid + l]! - g[down + l]!;
       const gy = g[down + l]! + 2 * g[down + x]! + g[down + r]! - g[up + l]! - 2 * g[up + x]! - g[up + r]!;
-      out[mid + x] = Math.sqrt(gx * gx + gy * gy) * scale;
+      visit(mid + x, gx, gy);
     }
   }
-  return out;
 }

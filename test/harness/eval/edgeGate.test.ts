@@ -1,8 +1,10 @@
 /**
  * The edge gate (edgeGate.ts): sqrt(p x min(1, s / q99)) per pixel, with the photo's own 99th
- * percentile, a floor for flat photos, and clear errors.
+ * percentile, a floor for flat photos, and clear errors; the structure tensor's coherence (against a
+ * brute-force reference) and the coherence gate built on it.
  */
-import { edgeGate, EDGE_GATE_FLOOR, quantile } from "../../../src/harness/eval/edgeGate";
+import { coherenceGate, edgeGate, EDGE_GATE_FLOOR, quantile, sobelWithCoherence, structureCoherence } from "../../../src/harness/eval/edgeGate";
+import { sobelMagnitudeMap } from "../../../src/harness/eval/realPhotoMetrics";
 
 describe("edgeGate", () => {
   it("keeps p where the edge reaches the photo's 99th percentile and scales it down by sqrt(s / q99) below", () => {
@@ -49,5 +51,102 @@ describe("edgeGate", () => {
       for (const q of [0, 0.01, 0.5, 0.99, 1]) expect(quantile(v, q)).toBe(sorted[Math.min(n - 1, Math.floor(q * n))]);
     }
     expect(quantile([2, 2, 2], 0.99)).toBe(2);
+  });
+});
+
+/** A grey W x H photo as RGB from a function of (x, y) in 0..255. */
+function greyPhoto(W: number, H: number, f: (x: number, y: number) => number): Uint8Array {
+  const rgb = new Uint8Array(3 * W * H);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) rgb.fill(Math.max(0, Math.min(255, Math.round(f(x, y)))), 3 * (y * W + x), 3 * (y * W + x) + 3);
+  return rgb;
+}
+
+/** The coherence written out directly: gradients by the Sobel kernels, every window pixel summed, OpenCV's reflect-101 border. */
+function coherenceReference(rgb: Uint8Array, W: number, H: number, r: number): Float64Array {
+  const refl = (v: number, n: number): number => {
+    while (v < 0 || v >= n) v = v < 0 ? -v : 2 * n - 2 - v;
+    return v;
+  };
+  const g = (x: number, y: number): number => {
+    const i = 3 * (refl(y, H) * W + refl(x, W));
+    return (rgb[i]! + rgb[i + 1]! + rgb[i + 2]!) / 765;
+  };
+  const gx = (x: number, y: number): number => g(x + 1, y - 1) + 2 * g(x + 1, y) + g(x + 1, y + 1) - g(x - 1, y - 1) - 2 * g(x - 1, y) - g(x - 1, y + 1);
+  const gy = (x: number, y: number): number => g(x - 1, y + 1) + 2 * g(x, y + 1) + g(x + 1, y + 1) - g(x - 1, y - 1) - 2 * g(x, y - 1) - g(x + 1, y - 1);
+  const out = new Float64Array(W * H);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      let a = 0;
+      let b = 0;
+      let c = 0;
+      for (let dy = -r; dy <= r; dy++) {
+        for (let dx = -r; dx <= r; dx++) {
+          const u = gx(refl(x + dx, W), refl(y + dy, H));
+          const v = gy(refl(x + dx, W), refl(y + dy, H));
+          a += u * u;
+          b += v * v;
+          c += u * v;
+        }
+      }
+      out[y * W + x] = a + b > 1e-12 * (2 * r + 1) ** 2 ? Math.sqrt((a - b) ** 2 + 4 * c * c) / (a + b) : 0;
+    }
+  }
+  return out;
+}
+
+describe("structureCoherence and the coherence gate", () => {
+  it("matches the brute-force structure tensor, small photos and every radius included", () => {
+    let seed = 11;
+    const rand = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    for (const [W, H, r] of [[9, 7, 1], [12, 10, 3], [2, 3, 3], [5, 2, 2], [16, 16, 4]] as const) {
+      const rgb = greyPhoto(W, H, () => rand() * 255);
+      const got = structureCoherence(rgb, W, H, r);
+      const want = coherenceReference(rgb, W, H, r);
+      for (let i = 0; i < got.length; i++) expect(got[i]).toBeCloseTo(want[i]!, 4);
+    }
+  });
+
+  it("is near 1 on a straight wire of any direction, low in random texture, 0 on a flat photo", () => {
+    const W = 80;
+    const H = 60;
+    for (const angle of [0, 0.4, 1.1, Math.PI / 2]) {
+      // a 2-px pale wire through the centre at `angle`, on grey
+      const [cx, cy, nx, ny] = [W / 2, H / 2, -Math.sin(angle), Math.cos(angle)];
+      const rgb = greyPhoto(W, H, (x, y) => (Math.abs((x - cx) * nx + (y - cy) * ny) < 1 ? 230 : 90));
+      const c = structureCoherence(rgb, W, H);
+      expect(c[Math.round(cy) * W + Math.round(cx)]).toBeGreaterThan(0.85);
+    }
+    let seed = 5;
+    const rand = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const noise = structureCoherence(greyPhoto(W, H, () => rand() * 255), W, H);
+    const mean = noise.reduce((s, v) => s + v, 0) / noise.length;
+    expect(mean).toBeLessThan(0.35);
+    expect(structureCoherence(greyPhoto(W, H, () => 128), W, H).every((v) => v === 0)).toBe(true);
+  });
+
+  it("sobelWithCoherence gives sobelMagnitudeMap bit for bit beside the coherence", () => {
+    let seed = 3;
+    const rand = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const rgb = greyPhoto(31, 23, (x, y) => 128 + 60 * Math.sin(x / 3 + y / 5) + 40 * rand());
+    const { sobel, coherence } = sobelWithCoherence(rgb, 31, 23);
+    expect(Buffer.from(sobel.buffer).equals(Buffer.from(sobelMagnitudeMap(rgb, 31, 23).buffer))).toBe(true);
+    expect(Buffer.from(coherence.buffer).equals(Buffer.from(structureCoherence(rgb, 31, 23).buffer))).toBe(true);
+  });
+
+  it("the coherence gate is the edge gate of Sobel x coherence, so a wire keeps its p and a leaf edge of the same strength loses it", () => {
+    const n = 400;
+    const sobel = new Float32Array(n).fill(0.02);
+    const coherence = new Float32Array(n).fill(0.2);
+    for (let i = 0; i < 8; i++) [sobel[i], coherence[i]] = [0.5, 0.95]; // the wire: strong and straight
+    for (let i = 8; i < 16; i++) [sobel[i], coherence[i]] = [0.5, 0.15]; // foliage: as strong, every direction
+    const p = new Float32Array(n).fill(0.5);
+    const g = coherenceGate(p, sobel, coherence);
+    const e = sobel.map((s, i) => s * coherence[i]!);
+    expect(Array.from(g)).toEqual(Array.from(edgeGate(p, e)));
+    expect(g[0]!).toBeGreaterThan(2 * g[8]!);
+    expect(edgeGate(p, sobel)[0]).toBeCloseTo(edgeGate(p, sobel)[8]!, 9); // the edge gate cannot tell them apart
+    expect(() => coherenceGate(p, sobel, new Float32Array(3))).toThrow(/Sobel map has 400 pixels, coherence map 3/);
+    expect(() => structureCoherence(greyPhoto(4, 4, () => 0), 4, 4, 0)).toThrow(/radius 0/);
+    expect(() => structureCoherence(greyPhoto(4, 4, () => 0), 4, 4, 1.5)).toThrow(/radius 1.5/);
   });
 });
