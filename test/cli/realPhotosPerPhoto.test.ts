@@ -24,8 +24,12 @@ describe("eval-real --per-photo, --edge-gate and --coherence-gate", () => {
 
   it("gives each photo's own cell AP per method (Sobel's recomputed here) and the set means", async () => {
     const c = capture();
-    expect(await main(["eval-real", "--real", dev.real, "--model", "student", "--per-photo", "--edge-gate", "--coherence-gate", "--json"], c.io)).toBe(0);
+    expect(await main(["eval-real", "--real", dev.real, "--model", "student", "--per-photo", "--edge-gate", "--coherence-gate", "--json", "--figure", path.join(dev.dir, "fig.png")], c.io)).toBe(0);
     const r = JSON.parse(c.out.join("")) as Out;
+    // with a gate the figure shows the first model's coherence-gated map: its best and worst photo by that row's AP
+    const gatedRow = Object.keys(r.photos[0]!.ap).find((k) => k.endsWith("+ coherence gate"))!;
+    const gatedAp = r.photos.map((p) => [`${p.set}/${p.photo}`, p.ap[gatedRow]!] as const).sort((x, y) => y[1] - x[1]);
+    expect(c.err.join("")).toContain(`${gatedRow}: best ${gatedAp[0]![0]} (cell AP ${gatedAp[0]![1].toFixed(3)}), worst ${gatedAp[3]![0]} (cell AP ${gatedAp[3]![1].toFixed(3)})`);
     await initBackend({ prefer: "wasm" });
     const net = await loadWireNet("student", path.resolve(__dirname, "../../models"));
     expect(r.photos.map((p) => `${p.set}/${p.photo}`).sort()).toEqual(["PLDM/109", "PLDM/12", "PLDU/1", "PLDU/10"]);

@@ -43,7 +43,9 @@ export const USAGE = `drone-harness eval-real --real <dir> [--model ${MODEL_CHOI
   --per-photo  also print every photo's cell AP per method and each set's mean of them (the set rows
             pool all cells of a set, so a photo whose map is bright everywhere weighs on the others)
   --json    print the results as JSON
-  --figure  write photo | ground truth | map of the first model's best and worst photo (per-photo cell AP) as a PNG`;
+  --figure  write photo | ground truth | map of the first model's best and worst photo (per-photo cell AP) as a PNG;
+            with --coherence-gate the map is the first model's coherence-gated one, else with --edge-gate its
+            edge-gated one`;
 
 export type RealEvalRow = { method: string; set: string; photos: number; ap: number; f1: number; precision: number; recall: number; chance: number; msPerPhoto: number };
 
@@ -178,6 +180,8 @@ export const command: CliCommand = {
     type Row = { ap: number; name: string } & FigureRow;
     let best: Row | undefined;
     let worst: Row | undefined;
+    const first = nets[0]?.name ?? "";
+    const figureMethod = a.coherenceGate ? coherenceName(first, a) : a.edgeGate ? `${first} + edge gate` : first;
     const photoRows: RealPhotoRow[] = [];
     for (const [i, ref] of refs.entries()) {
       const p = loadRealPhoto(ref);
@@ -187,15 +191,15 @@ export const command: CliCommand = {
       const photoRow: RealPhotoRow = { set: ref.set, photo: ref.name, wireCells: 0, cells: 0, ap: {} };
       for (const [m, [method, map, ms]] of maps.entries()) {
         const samples = photoSamples(map, p.wire, W, H, { near });
-        const ap = m === 1 || a.perPhoto ? averagePrecision({ scores: samples.cellScores, labels: samples.cellLabels }) : Number.NaN;
+        const ap = m === 1 || a.perPhoto || method === figureMethod ? averagePrecision({ scores: samples.cellScores, labels: samples.cellLabels }) : Number.NaN;
         photoRow.ap[method] = ap;
         if (m === 0) {
           // The cell labels are the photo's, the same for every method.
           photoRow.cells = samples.cellLabels.length;
           photoRow.wireCells = samples.cellLabels.reduce((s, l) => s + l, 0);
         }
-        if (m === 1) {
-          // The first model's best and worst photo by its own cell AP, for --figure.
+        if (method === figureMethod) {
+          // The first model's best and worst photo by its own cell AP (its gated map's with a gate), for --figure.
           const row = { ap, name: `${ref.set}/${ref.name}`, image: p.image, wire: p.wire, map };
           if (Number.isFinite(ap) && (best === undefined || ap > best.ap)) best = row;
           if (Number.isFinite(ap) && (worst === undefined || ap < worst.ap)) worst = row;
@@ -221,7 +225,7 @@ export const command: CliCommand = {
     }
     if (a.figure !== "" && best !== undefined && worst !== undefined) {
       fs.writeFileSync(a.figure, encodeRgbPng(realFigure([best, worst])));
-      io.err(`${a.figure}: ${nets[0]?.name ?? ""}: best ${best.name} (cell AP ${best.ap.toFixed(3)}), worst ${worst.name} (cell AP ${worst.ap.toFixed(3)})\n`);
+      io.err(`${a.figure}: ${figureMethod}: best ${best.name} (cell AP ${best.ap.toFixed(3)}), worst ${worst.name} (cell AP ${worst.ap.toFixed(3)})\n`);
     }
     if (a.json) {
       io.out(`${JSON.stringify({ real: a.real, grid: 32, tolerancePx: 5, rows, ...(a.perPhoto ? { photos: photoRows } : {}) }, null, 2)}\n`);
