@@ -14,6 +14,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { detectPhoto, detectWithSecond, type DetectSecond, type PhotoGate } from "../src/cli/commands/detect";
+import { GateThread } from "../src/harness/data/node/gateThread";
 import { WireNetThread } from "../src/harness/data/node/wireNetThread";
 import { initBackend } from "../src/harness/backend";
 import { decodeImage, type RgbImage } from "../src/harness/data/imageCodec";
@@ -150,27 +151,32 @@ async function shapeSwitching(photos: Photo[], print: (line: string) => void): P
 /**
  * detect's per-photo path (detectPhoto) with the student, into a temporary folder: plain, with
  * --edge-gate (Sobel, its 99th percentile and the gate on the map) and with --coherence-gate (Sobel
- * and the structure tensor's coherence in one pass, then the gate), interleaved per photo with the
- * order rotating, so the three rows come from one run.
+ * and the structure tensor's coherence in one pass, then the gate), each gate in the calling thread
+ * (--threads 1) and with its edges on a GateThread beside the network (what detect does), interleaved
+ * per photo with the order rotating, so the five rows come from one run.
  */
 async function wholePath(photos: Photo[], print: (line: string) => void): Promise<void> {
   const teacher = (await loadTeacher(path.join("models", "pipeline", "student"))).model;
   const net = teacherWireNet(teacher, "student", { frozen: true });
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "detect-bench-"));
   const stages = (): Record<"decode" | "detect" | "detections" | "write" | "total", number[]> => ({ decode: [], detect: [], detections: [], write: [], total: [] });
-  const rows: [string, PhotoGate, ReturnType<typeof stages>][] = [
-    ["student", "none", stages()],
-    ["student, --edge-gate", "edge", stages()],
-    ["student, --coherence-gate", "coherence", stages()],
+  const gateThread = await GateThread.start("bench gate edges");
+  const rows: [string, PhotoGate, GateThread | undefined, ReturnType<typeof stages>][] = [
+    ["student", "none", undefined, stages()],
+    ["student, --edge-gate --threads 1", "edge", undefined, stages()],
+    ["student, --coherence-gate --threads 1", "coherence", undefined, stages()],
+    ["student, --edge-gate (edges on a second thread)", "edge", gateThread, stages()],
+    ["student, --coherence-gate (edges on a second thread)", "coherence", gateThread, stages()],
   ];
   try {
-    for (const p of photos) await detectPhoto(net, p.file, out, 0.5);
+    // warm-up, the gate thread's code included ("after start-up": its first photos compile the gate's loops)
+    for (const p of photos) for (const gate of ["none", "edge", "coherence"] as const) await detectPhoto(net, p.file, out, 0.5, { gate, gateThread });
     for (let round = 0; round < ROUNDS; round++) {
       for (const [k, p] of photos.entries()) {
         const shift = (round + k) % rows.length;
-        for (const [, gate, s] of [...rows.slice(shift), ...rows.slice(0, shift)]) {
+        for (const [, gate, thread, s] of [...rows.slice(shift), ...rows.slice(0, shift)]) {
           const t0 = performance.now();
-          const { times } = await detectPhoto(net, p.file, out, 0.5, { gate });
+          const { times } = await detectPhoto(net, p.file, out, 0.5, { gate, gateThread: thread });
           s.total.push(performance.now() - t0);
           s.decode.push(times.decodeMs);
           s.detect.push(times.detectMs);
@@ -182,10 +188,11 @@ async function wholePath(photos: Photo[], print: (line: string) => void): Promis
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
     net.dispose();
+    await gateThread.close();
   }
   print(`| detect per photo, p50 / p90 ms | read + JPEG decode | detection (printed) | Detection2D list | PNG + JSON write | whole |`);
   print(`|---|---|---|---|---|---|`);
-  for (const [name, , s] of rows) print(`| ${name} | ${fmt(s.decode)} | ${fmt(s.detect)} | ${fmt(s.detections)} | ${fmt(s.write)} | ${fmt(s.total)} |`);
+  for (const [name, , , s] of rows) print(`| ${name} | ${fmt(s.decode)} | ${fmt(s.detect)} | ${fmt(s.detections)} | ${fmt(s.write)} | ${fmt(s.total)} |`);
 }
 
 /**

@@ -100,7 +100,7 @@ describe("detect --edge-gate", () => {
     expect(await main(["detect", photo, "--out", plainOut], plainRun.io)).toBe(0);
     const c = capture();
     expect(await main(["detect", photo, "--edge-gate", "--out", out], c.io)).toBe(0);
-    expect(c.out.join("")).toMatch(/10\.jpg: 360x540, \d+ detections, \d+\.\d ms \(photo .*, edge-gated\)/);
+    expect(c.out.join("")).toMatch(/10\.jpg: 360x540, \d+ detections, \d+\.\d ms \(photo .*, edge-gated, its edges on a second thread\)/);
     const plain = decodeImage(fs.readFileSync(path.join(plainOut, "10.wire.png")), "10.wire.png");
     const gated = decodeImage(fs.readFileSync(path.join(out, "10.wire.png")), "10.wire.png");
     expect([gated.width, gated.height]).toEqual([plain.width, plain.height]);
@@ -126,7 +126,12 @@ describe("detect --coherence-gate", () => {
     expect(await main(["detect", photo, "--out", plainOut], capture().io)).toBe(0);
     const c = capture();
     expect(await main(["detect", photo, "--coherence-gate", "--out", out], c.io)).toBe(0);
-    expect(c.out.join("")).toMatch(/12\.jpg: \d+x\d+, \d+ detections, \d+\.\d ms \(photo .*, coherence-gated\)/);
+    expect(c.out.join("")).toMatch(/12\.jpg: \d+x\d+, \d+ detections, \d+\.\d ms \(photo .*, coherence-gated, its edges on a second thread\)/);
+    // the edges computed in this thread (--threads 1) give the same file, byte for byte
+    const one = capture();
+    expect(await main(["detect", photo, "--coherence-gate", "--threads", "1", "--out", path.join(dev.dir, "out-one")], one.io)).toBe(0);
+    expect(one.out.join("")).toMatch(/\(photo .*, coherence-gated\) ->/);
+    expect(fs.readFileSync(path.join(dev.dir, "out-one", "12.wire.png")).equals(fs.readFileSync(path.join(out, "12.wire.png")))).toBe(true);
     const plain = decodeImage(fs.readFileSync(path.join(plainOut, "12.wire.png")), "12.wire.png");
     const gated = decodeImage(fs.readFileSync(path.join(out, "12.wire.png")), "12.wire.png");
     const image = loadRealPhoto(listRealPhotos(dev.real).find((r) => r.name === "12")!).image;

@@ -18,8 +18,8 @@ import { WIRE_CELL_PX, type WireNet } from "../../harness/eval/WireNet";
 import { averageWithMirrored, detectEnsemble, detectNative, detectPass, meanDetections, withLineSupport, type NativeDetection } from "../../harness/eval/detectNative";
 import { WireNetThread } from "../../harness/data/node/wireNetThread";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
-import { coherenceGate, edgeGate, sobelWithCoherence } from "../../harness/eval/edgeGate";
-import { sobelMagnitudeMap } from "../../harness/eval/realPhotoMetrics";
+import { applyGate, photoGateEdges, type GateKind } from "../../harness/eval/edgeGate";
+import { GateThread } from "../../harness/data/node/gateThread";
 import { lineSupportArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
 import { MODEL_CHOICES, loadWireNet, teacherDetector } from "../loadWireNet";
@@ -56,7 +56,8 @@ export const USAGE = `drone-harness detect [--model ${MODEL_CHOICES.join("|")}|<
                (1 on a straight edge or line, near 0 in foliage; edgeGate.ts, no training; dev-photo cell AP of
                the photo model 0.636 / 0.956 urban / mountain); the detections list stays the network's cells
   --threads    1: everything in this thread; 2 (default): the partner, or without one the mirrored pass of
-               --tta flip, on a worker thread (the same maps either way)
+               --tta flip, or without either a gate's edges (Sobel, coherence, their 99th percentile), on a
+               worker thread beside the network (the same maps either way)
   --out        output folder: <name>.wire.png (wire probability at the photo's size) and <name>.detections.json
 Photos of any size and aspect run at their native resolution (no resize).`;
 
@@ -211,18 +212,11 @@ export function detectWithSecond(net: WireNet, image: RgbImage, flipAverage: boo
 }
 
 /** What rewrites the wire map after the network (edgeGate.ts): nothing, the edge gate or the coherence gate. */
-export type PhotoGate = "none" | "edge" | "coherence";
+export type PhotoGate = "none" | GateKind;
 
 /** What `detect` does to one photo besides the first network's plain pass (all off by default). */
-export type DetectPhotoOptions = { flipAverage?: boolean; lineSupport?: LineSupportSpec; gate?: PhotoGate; second?: DetectSecond };
+export type DetectPhotoOptions = { flipAverage?: boolean; lineSupport?: LineSupportSpec; gate?: PhotoGate; second?: DetectSecond; gateThread?: GateThread };
 
-/** The wire map `map` of `image` rewritten by `gate` (the map itself for "none"). */
-export function gateMap(map: Float32Array, image: RgbImage, gate: PhotoGate): Float32Array {
-  if (gate === "none") return map;
-  if (gate === "edge") return edgeGate(map, sobelMagnitudeMap(image.rgb, image.width, image.height));
-  const { sobel, coherence } = sobelWithCoherence(image.rgb, image.width, image.height);
-  return coherenceGate(map, sobel, coherence);
-}
 
 /**
  * One photo of `detect`: read and decode (jpeg-js / pngjs), the detection (the printed detector
@@ -230,15 +224,24 @@ export function gateMap(map: Float32Array, image: RgbImage, gate: PhotoGate): Fl
  * `<name>.detections.json` in `outDir`.
  */
 export async function detectPhoto(net: WireNet, file: string, outDir: string, threshold: number, options: DetectPhotoOptions = {}): Promise<DetectPhotoResult> {
-  const { flipAverage = false, lineSupport, gate = "none", second } = options;
+  const { flipAverage = false, lineSupport, gate = "none", second, gateThread } = options;
   const base = path.basename(file).replace(IMAGE_EXT, "");
   const t0 = performance.now();
   const image = decodeImage(fs.readFileSync(file), file);
   const t1 = performance.now();
-  const plain = await detectWithSecond(net, image, flipAverage, second);
+  // The gate's edges depend on the photo only: on the gate thread they are computed beside the network.
+  const edgesOnThread = gate === "none" ? undefined : gateThread?.edges(image, gate);
+  edgesOnThread?.catch(() => undefined); // awaited below; a failure is reported there, not as an unhandled rejection
+  let plain: NativeDetection;
+  try {
+    plain = await detectWithSecond(net, image, flipAverage, second);
+  } catch (e) {
+    await edgesOnThread?.catch(() => undefined); // the thread is free for the next photo
+    throw e;
+  }
   const supported = lineSupport === undefined ? plain : withLineSupport(plain, lineSupport);
   // A gate rewrites the map only: the detections stay the network's cells (their classes sum to 1).
-  const r = gate === "none" ? supported : { ...supported, map: gateMap(supported.map, image, gate) };
+  const r = gate === "none" ? supported : { ...supported, map: applyGate(supported.map, (await edgesOnThread) ?? photoGateEdges(image.rgb, image.width, image.height, gate)) };
   const t2 = performance.now();
   const labeller = new CellsToDetections({ rows: r.rows, cols: r.cols, numClasses: DETECTION_CLASSES.length, classNames: DETECTION_CLASSES, scoreThreshold: threshold });
   const detections = labeller.run(r.cellProbs, r.cols * WIRE_CELL_PX, r.rows * WIRE_CELL_PX, { stamp: { sec: 0, nanosec: 0 }, frame_id: "image" });
@@ -276,11 +279,11 @@ async function closeSecond(second: DetectSecond | undefined): Promise<void> {
 }
 
 /** How the printed times were made: the network(s), the flip average and where its passes ran, line support. */
-function describeDetector(net: WireNet, a: DetectArgs, second: DetectSecond | undefined): string {
+function describeDetector(net: WireNet, a: DetectArgs, second: DetectSecond | undefined, gateThread: GateThread | undefined): string {
   const parts = [second !== undefined && "partner" in second ? `${net.name} + ${second.partner.name}, 2 networks${second.partner instanceof WireNetThread ? " on 2 threads" : " in 1 thread"}` : net.name];
   if (a.flipAverage) parts.push(second !== undefined && "mirror" in second ? "flip-averaged, the mirrored pass on a second thread" : "flip-averaged");
   if (a.lineSupport !== undefined) parts.push(`line support ${formatLineSupportSpec(a.lineSupport)}`);
-  if (a.gate !== "none") parts.push(`${a.gate}-gated`);
+  if (a.gate !== "none") parts.push(`${a.gate}-gated${gateThread !== undefined ? ", its edges on a second thread" : ""}`);
   return parts.join(", ");
 }
 
@@ -292,19 +295,23 @@ export const command: CliCommand = {
     await initBackend({ warn: (m) => io.err(`${m}\n`) });
     const net = await loadWireNet(a.model, a.models);
     let second: DetectSecond | undefined;
+    let gateThread: GateThread | undefined;
     try {
       second = await startSecond(a);
+      // The second core is free (no partner, no mirrored pass): the gate's edges run there, beside the network.
+      if (a.gate !== "none" && (a.threads ?? 2) === 2 && second === undefined) gateThread = await GateThread.start(`${a.gate} gate edges`);
     } catch (e) {
       net.dispose();
+      await closeSecond(second);
       throw e;
     }
     fs.mkdirSync(a.out, { recursive: true });
-    const name = describeDetector(net, a, second);
+    const name = describeDetector(net, a, second, gateThread);
     let failed = 0;
     try {
       for (const file of files) {
         try {
-          const d = await detectPhoto(net, file, a.out, a.threshold, { flipAverage: a.flipAverage, lineSupport: a.lineSupport, gate: a.gate, second });
+          const d = await detectPhoto(net, file, a.out, a.threshold, { flipAverage: a.flipAverage, lineSupport: a.lineSupport, gate: a.gate, second, gateThread });
           io.out(`${file}: ${d.width}x${d.height}, ${d.detections} detections, ${d.times.detectMs.toFixed(1)} ms (${name}) -> ${d.mapFile}, ${d.jsonFile}\n`);
         } catch (err) {
           failed++;
@@ -314,6 +321,7 @@ export const command: CliCommand = {
     } finally {
       net.dispose();
       await closeSecond(second);
+      await gateThread?.close();
     }
     return failed > 0 ? 1 : 0;
   },

@@ -14,7 +14,7 @@
  * replaced by s c, c the structure tensor's coherence (l1 - l2) / (l1 + l2) over a 7x7 window: a
  * wire is one orientation over its neighbourhood, leaves and twigs are edges in every direction.
  */
-import { sobelPass } from "./realPhotoMetrics";
+import { sobelMagnitudeMap, sobelPass } from "./realPhotoMetrics";
 
 /** Percentile of s the edge strength is measured against. */
 export const EDGE_GATE_PERCENTILE = 0.99;
@@ -57,13 +57,42 @@ export function quantile(values: ArrayLike<number>, q: number): number {
   return inBin.sort()[rank - below]!;
 }
 
+/** Which edges gate a map: the Sobel magnitude s (the edge gate) or s c (the coherence gate). */
+export type GateKind = "edge" | "coherence";
+
+/** A photo's gating edges: the edge strength per pixel and the scale it is divided by (its floored q99). */
+export type GateEdges = { edge: ArrayLike<number>; scale: number };
+
+/** `edge` with its scale, max(EDGE_GATE_FLOOR, its EDGE_GATE_PERCENTILE quantile). */
+export function gateEdgesOf(edge: ArrayLike<number>): GateEdges {
+  return { edge, scale: Math.max(EDGE_GATE_FLOOR, quantile(edge, EDGE_GATE_PERCENTILE)) };
+}
+
+/**
+ * The gating edges of an RGB photo (W x H) for either gate: all the gate needs from the photo,
+ * independent of the detector's map (so it can be computed on another thread while the network
+ * runs; gateThread.ts).
+ */
+export function photoGateEdges(rgb: Uint8Array, W: number, H: number, kind: GateKind): GateEdges {
+  if (kind === "edge") return gateEdgesOf(sobelMagnitudeMap(rgb, W, H));
+  const { sobel, coherence } = sobelWithCoherence(rgb, W, H);
+  return gateEdgesOf(coherentEdges(sobel, coherence));
+}
+
+/** sqrt(p min(1, edge / scale)) per pixel: the gate of the file comment on given edges. */
+export function applyGate(p: ArrayLike<number>, edges: GateEdges): Float32Array {
+  const { edge, scale } = edges;
+  if (p.length !== edge.length) throw new RangeError(`edgeGate: map has ${p.length} pixels, Sobel map ${edge.length}`);
+  if (!(scale > 0)) throw new RangeError(`edgeGate: edge scale ${scale}, expected > 0`);
+  const out = new Float32Array(p.length);
+  for (let i = 0; i < p.length; i++) out[i] = Math.sqrt(Math.max(0, p[i]!) * Math.min(1, edge[i]! / scale));
+  return out;
+}
+
 /** The gated map of the file comment; `p` and `sobel` the same length (one value per pixel). */
 export function edgeGate(p: ArrayLike<number>, sobel: ArrayLike<number>): Float32Array {
   if (p.length !== sobel.length) throw new RangeError(`edgeGate: map has ${p.length} pixels, Sobel map ${sobel.length}`);
-  const q = Math.max(EDGE_GATE_FLOOR, quantile(sobel, EDGE_GATE_PERCENTILE));
-  const out = new Float32Array(p.length);
-  for (let i = 0; i < p.length; i++) out[i] = Math.sqrt(Math.max(0, p[i]!) * Math.min(1, sobel[i]! / q));
-  return out;
+  return applyGate(p, gateEdgesOf(sobel));
 }
 
 /** Radius of the structure tensor's box window (7x7). */
@@ -160,10 +189,15 @@ export function sobelWithCoherence(rgb: Uint8Array, W: number, H: number, radius
   return { sobel, coherence };
 }
 
-/** The coherence gate of the file comment: edgeGate with the Sobel magnitude s replaced by s c. */
-export function coherenceGate(p: ArrayLike<number>, sobel: ArrayLike<number>, coherence: ArrayLike<number>): Float32Array {
+/** s c per pixel (Float32), the coherence gate's edge strength. */
+function coherentEdges(sobel: ArrayLike<number>, coherence: ArrayLike<number>): Float32Array {
   if (coherence.length !== sobel.length) throw new RangeError(`coherenceGate: Sobel map has ${sobel.length} pixels, coherence map ${coherence.length}`);
   const e = new Float32Array(sobel.length);
   for (let i = 0; i < e.length; i++) e[i] = sobel[i]! * coherence[i]!;
-  return edgeGate(p, e);
+  return e;
+}
+
+/** The coherence gate of the file comment: edgeGate with the Sobel magnitude s replaced by s c. */
+export function coherenceGate(p: ArrayLike<number>, sobel: ArrayLike<number>, coherence: ArrayLike<number>): Float32Array {
+  return edgeGate(p, coherentEdges(sobel, coherence));
 }

@@ -3,7 +3,7 @@
  * percentile, a floor for flat photos, and clear errors; the structure tensor's coherence (against a
  * brute-force reference) and the coherence gate built on it.
  */
-import { coherenceGate, edgeGate, EDGE_GATE_FLOOR, quantile, sobelWithCoherence, structureCoherence } from "../../../src/harness/eval/edgeGate";
+import { applyGate, coherenceGate, edgeGate, EDGE_GATE_FLOOR, gateEdgesOf, photoGateEdges, quantile, sobelWithCoherence, structureCoherence } from "../../../src/harness/eval/edgeGate";
 import { sobelMagnitudeMap } from "../../../src/harness/eval/realPhotoMetrics";
 
 describe("edgeGate", () => {
@@ -147,6 +147,21 @@ describe("structureCoherence and the coherence gate", () => {
     expect(edgeGate(p, sobel)[0]).toBeCloseTo(edgeGate(p, sobel)[8]!, 9); // the edge gate cannot tell them apart
     expect(() => coherenceGate(p, sobel, new Float32Array(3))).toThrow(/Sobel map has 400 pixels, coherence map 3/);
     expect(() => structureCoherence(greyPhoto(4, 4, () => 0), 4, 4, 0)).toThrow(/radius 0/);
+    expect(() => applyGate(p, { edge: sobel, scale: 0 })).toThrow(/edge scale 0, expected > 0/);
     expect(() => structureCoherence(greyPhoto(4, 4, () => 0), 4, 4, 1.5)).toThrow(/radius 1.5/);
+  });
+});
+
+describe("photoGateEdges", () => {
+  it("is each gate's edges and floored 99th percentile, so applyGate is edgeGate / coherenceGate", () => {
+    const rgb = greyPhoto(40, 30, (x, y) => (Math.abs(x - 0.5 * y - 10) < 1.2 ? 220 : 70 + ((x * 7 + y * 13) % 23)));
+    const p = Float32Array.from({ length: 1200 }, (_, i) => ((i * 31) % 101) / 101);
+    const sobel = sobelMagnitudeMap(rgb, 40, 30);
+    const { coherence } = sobelWithCoherence(rgb, 40, 30);
+    const edge = photoGateEdges(rgb, 40, 30, "edge");
+    expect(edge.scale).toBe(Math.max(EDGE_GATE_FLOOR, quantile(sobel, 0.99)));
+    expect(Array.from(applyGate(p, edge))).toEqual(Array.from(edgeGate(p, sobel)));
+    expect(Array.from(applyGate(p, photoGateEdges(rgb, 40, 30, "coherence")))).toEqual(Array.from(coherenceGate(p, sobel, coherence)));
+    expect(gateEdgesOf(new Float32Array(50)).scale).toBe(EDGE_GATE_FLOOR);
   });
 });

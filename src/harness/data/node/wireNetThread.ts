@@ -9,10 +9,9 @@
  * for the mirrored photo's pass of its own network (detectMirrored).
  */
 import * as path from "node:path";
-import { Worker } from "node:worker_threads";
 import type { RgbImage } from "../imageCodec";
 import type { NativeDetection } from "../../eval/detectNative";
-import { compiledWorkerScript, type WorkerReply } from "./workerQueue";
+import { JobThread } from "./jobThread";
 
 /**
  * What the worker is asked per photo: the detection of `image` (flip-averaged with
@@ -24,43 +23,11 @@ export type WireNetThreadJob = { image: RgbImage; flipAverage: boolean; mirrored
 /** What the worker is started with: the detector's folder and the name it reports under. */
 export type WireNetThreadData = { dir: string; name: string };
 
-export class WireNetThread {
-  private pending: { resolve: (d: NativeDetection) => void; reject: (e: Error) => void } | undefined;
-  private failure: Error | undefined;
-
-  private constructor(
-    private readonly worker: Worker,
-    readonly name: string,
-  ) {
-    worker.on("message", (m: WorkerReply<NativeDetection>) => {
-      const p = this.pending;
-      this.pending = undefined;
-      if (m.type === "result") p?.resolve(m.result);
-      else if (m.type === "error") p?.reject(new Error(`${name}: ${m.message}`));
-    });
-    worker.on("error", (e) => this.fail(e));
-    worker.on("exit", (code) => this.fail(new Error(`${name}: its worker thread exited (code ${code})`)));
-  }
-
+export class WireNetThread extends JobThread<WireNetThreadJob, NativeDetection> {
   /** Starts the worker and waits until it has loaded the detector in `dir`. */
   static start(dir: string, name = dir): Promise<WireNetThread> {
     const data: WireNetThreadData = { dir: path.resolve(dir), name };
-    const worker = new Worker(compiledWorkerScript("wireNetWorker"), { workerData: data });
-    return new Promise<WireNetThread>((resolve, reject) => {
-      const onExit = (code: number): void => reject(new Error(`${name}: its worker thread exited (code ${code}) before the detector was loaded`));
-      const onReady = (m: WorkerReply<NativeDetection>): void => {
-        worker.off("error", reject);
-        worker.off("exit", onExit);
-        if (m.type === "ready") resolve(new WireNetThread(worker, name));
-        else {
-          reject(new Error(`${name}: ${m.type === "error" ? m.message : "unexpected first message"}`));
-          void worker.terminate();
-        }
-      };
-      worker.once("message", onReady);
-      worker.once("error", reject);
-      worker.once("exit", onExit);
-    });
+    return JobThread.startWorker("wireNetWorker", data, name, "the detector was loaded", (worker) => new WireNetThread(worker, name, "photo"));
   }
 
   /** The detection of one photo on the worker (one at a time; the image is copied to it). */
@@ -74,25 +41,5 @@ export class WireNetThread {
    */
   detectMirrored(image: RgbImage): Promise<NativeDetection> {
     return this.post({ image, flipAverage: false, mirrored: true });
-  }
-
-  private post(job: WireNetThreadJob): Promise<NativeDetection> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (this.pending !== undefined) return Promise.reject(new Error(`${this.name}: one photo at a time (the previous one is still running)`));
-    return new Promise<NativeDetection>((resolve, reject) => {
-      this.pending = { resolve, reject };
-      this.worker.postMessage(job);
-    });
-  }
-
-  async close(): Promise<void> {
-    this.failure ??= new Error(`${this.name}: closed`);
-    await this.worker.terminate();
-  }
-
-  private fail(e: Error): void {
-    this.failure ??= e;
-    this.pending?.reject(e);
-    this.pending = undefined;
   }
 }
