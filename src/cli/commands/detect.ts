@@ -217,7 +217,6 @@ export type PhotoGate = "none" | GateKind;
 /** What `detect` does to one photo besides the first network's plain pass (all off by default). */
 export type DetectPhotoOptions = { flipAverage?: boolean; lineSupport?: LineSupportSpec; gate?: PhotoGate; second?: DetectSecond; gateThread?: GateThread };
 
-
 /**
  * One photo of `detect`: read and decode (jpeg-js / pngjs), the detection (the printed detector
  * time; with a partner, the two networks' mean), the Detection2D list, then `<name>.wire.png` and
