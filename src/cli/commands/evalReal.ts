@@ -12,7 +12,7 @@ import { averagePrecision } from "../../harness/eval/AveragePrecision";
 import { realFigure, type FigureRow } from "../../harness/eval/realFigure";
 import { initBackend } from "../../harness/backend";
 import { detectAtScale, detectNative, withLineSupport } from "../../harness/eval/detectNative";
-import { COHERENCE_RADIUS, coherenceGate, edgeGate, structureCoherence } from "../../harness/eval/edgeGate";
+import { applyGate, COHERENCE_RADIUS, coherenceGateEdges, gateEdgesOf, sobelWithCoherence } from "../../harness/eval/edgeGate";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import type { WireNet } from "../../harness/eval/WireNet";
 import { RealSetScore, nearWire, photoSamples, sobelMagnitudeMap } from "../../harness/eval/realPhotoMetrics";
@@ -127,23 +127,29 @@ function photoMaps(nets: WireNet[], image: RgbImage, a: Args): [string, Float32A
   const sobel = sobelMagnitudeMap(image.rgb, W, H);
   const sobelMs = performance.now() - t0;
   maps.push(["sobel", sobel, sobelMs]);
+  // The gates' edges and scales depend on the photo only: computed once, applied to every detector's map.
   t0 = performance.now();
-  const coherence = a.coherenceGate ? structureCoherence(image.rgb, W, H, a.coherenceRadius) : undefined;
+  const edgeGated = a.edgeGate ? gateEdgesOf(sobel) : undefined;
+  const edgeMs = performance.now() - t0;
+  t0 = performance.now();
+  // Its own gradient pass, as in detect: the row's time is what the coherence gate costs alone.
+  const withCoherence = a.coherenceGate ? sobelWithCoherence(image.rgb, W, H, a.coherenceRadius) : undefined;
+  const coherent = withCoherence === undefined ? undefined : coherenceGateEdges(withCoherence.sobel, withCoherence.coherence);
   const coherenceMs = performance.now() - t0;
   for (const net of nets) {
     t0 = performance.now();
     const r = detectNative(net, image);
     const detectorMs = performance.now() - t0;
     maps.push([net.name, r.map, detectorMs]);
-    if (a.edgeGate) {
+    if (edgeGated !== undefined) {
       const t1 = performance.now();
-      const gated = edgeGate(r.map, sobel);
-      maps.push([`${net.name} + edge gate`, gated, detectorMs + sobelMs + performance.now() - t1]);
+      const gated = applyGate(r.map, edgeGated);
+      maps.push([`${net.name} + edge gate`, gated, detectorMs + sobelMs + edgeMs + performance.now() - t1]);
     }
-    if (coherence !== undefined) {
+    if (coherent !== undefined) {
       const t1 = performance.now();
-      const gated = coherenceGate(r.map, sobel, coherence);
-      maps.push([coherenceName(net.name, a), gated, detectorMs + sobelMs + coherenceMs + performance.now() - t1]);
+      const gated = applyGate(r.map, coherent);
+      maps.push([coherenceName(net.name, a), gated, detectorMs + coherenceMs + performance.now() - t1]);
     }
     for (const spec of a.lineSupport) {
       // Timed as the detector plus the operator: what detect --line-support costs per photo.

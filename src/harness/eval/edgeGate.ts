@@ -14,7 +14,7 @@
  * replaced by s c, c the structure tensor's coherence (l1 - l2) / (l1 + l2) over a 7x7 window: a
  * wire is one orientation over its neighbourhood, leaves and twigs are edges in every direction.
  */
-import { sobelMagnitudeMap, sobelPass } from "./realPhotoMetrics";
+import { sobelMagnitude, sobelMagnitudeMap, sobelPass } from "./realPhotoMetrics";
 
 /** Percentile of s the edge strength is measured against. */
 export const EDGE_GATE_PERCENTILE = 0.99;
@@ -76,7 +76,7 @@ export function gateEdgesOf(edge: ArrayLike<number>): GateEdges {
 export function photoGateEdges(rgb: Uint8Array, W: number, H: number, kind: GateKind): GateEdges {
   if (kind === "edge") return gateEdgesOf(sobelMagnitudeMap(rgb, W, H));
   const { sobel, coherence } = sobelWithCoherence(rgb, W, H);
-  return gateEdgesOf(coherentEdges(sobel, coherence));
+  return coherenceGateEdges(sobel, coherence);
 }
 
 /** sqrt(p min(1, edge / scale)) per pixel: the gate of the file comment on given edges. */
@@ -169,9 +169,8 @@ export function sobelWithCoherence(rgb: Uint8Array, W: number, H: number, radius
   const xx = new Float32Array(W * H);
   const yy = new Float32Array(W * H);
   const xy = new Float32Array(W * H);
-  const scale = 1 / (4 * Math.SQRT2);
   sobelPass(rgb, W, H, (i, gx, gy) => {
-    sobel[i] = Math.sqrt(gx * gx + gy * gy) * scale;
+    sobel[i] = sobelMagnitude(gx, gy);
     xx[i] = gx * gx;
     yy[i] = gy * gy;
     xy[i] = gx * gy;
@@ -189,15 +188,15 @@ export function sobelWithCoherence(rgb: Uint8Array, W: number, H: number, radius
   return { sobel, coherence };
 }
 
-/** s c per pixel (Float32), the coherence gate's edge strength. */
-function coherentEdges(sobel: ArrayLike<number>, coherence: ArrayLike<number>): Float32Array {
+/** The coherence gate's edges: s c per pixel (Float32) with its floored 99th percentile. */
+export function coherenceGateEdges(sobel: ArrayLike<number>, coherence: ArrayLike<number>): GateEdges {
   if (coherence.length !== sobel.length) throw new RangeError(`coherenceGate: Sobel map has ${sobel.length} pixels, coherence map ${coherence.length}`);
   const e = new Float32Array(sobel.length);
   for (let i = 0; i < e.length; i++) e[i] = sobel[i]! * coherence[i]!;
-  return e;
+  return gateEdgesOf(e);
 }
 
 /** The coherence gate of the file comment: edgeGate with the Sobel magnitude s replaced by s c. */
 export function coherenceGate(p: ArrayLike<number>, sobel: ArrayLike<number>, coherence: ArrayLike<number>): Float32Array {
-  return edgeGate(p, coherentEdges(sobel, coherence));
+  return applyGate(p, coherenceGateEdges(sobel, coherence));
 }

@@ -188,12 +188,18 @@ export class RealSetScore {
  */
 export function sobelMagnitudeMap(rgb: Uint8Array, W: number, H: number): Float32Array {
   const out = new Float32Array(W * H);
-  const scale = 1 / (4 * Math.SQRT2);
   sobelPass(rgb, W, H, (i, gx, gy) => {
-    out[i] = Math.sqrt(gx * gx + gy * gy) * scale;
+    out[i] = sobelMagnitude(gx, gy);
   });
   return out;
 }
+
+/** The Sobel map's value for the gradients (gx, gy) of sobelPass: their length over its maximum 4 sqrt 2. */
+export function sobelMagnitude(gx: number, gy: number): number {
+  return Math.sqrt(gx * gx + gy * gy) * SOBEL_NORM;
+}
+
+const SOBEL_NORM = 1 / (4 * Math.SQRT2);
 
 /**
  * The Sobel gradients (gx, gy) of sobelMagnitudeMap's grey image at every pixel i = y W + x, in
