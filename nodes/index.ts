@@ -7,7 +7,7 @@
  * (nodes/sim.ts).
  */
 import type { NodeRegistry } from "../src/ros/launch/NodeFactory";
-import { FILE_MODEL_PROVIDER, type ModelProvider } from "./common/models/ModelProvider";
+import { FILE_MODEL_PROVIDER, type ModelProvider, type WireMapperParams } from "./common/models/ModelProvider";
 import { controllerNode } from "./controller";
 import { createHarnessNode } from "./harness";
 import { odomToGpsVelNode } from "./odom_to_gps_vel";
@@ -19,8 +19,11 @@ import { loadScenarioFaults } from "../sim/faults/io/loadScenarioFaults";
 export type { ModelProvider } from "./common/models/ModelProvider";
 
 export function createNodeRegistry(models: ModelProvider): NodeRegistry {
+  // The wire map (off unless wire_map_model_dir is set) reads its photo model from files when the provider has none.
+  const wireMapper = (p: WireMapperParams): ReturnType<NonNullable<ModelProvider["wireMapper"]>> =>
+    models.wireMapper !== undefined ? models.wireMapper(p) : FILE_MODEL_PROVIDER.wireMapper!(p);
   return {
-    perception: createPerceptionNode({ createDetector: (p) => models.detector(p) }),
+    perception: createPerceptionNode({ createDetector: (p) => models.detector(p), createWireMapper: (p) => wireMapper(p) }),
     harness: createHarnessNode({ createCorrector: (p) => models.corrector(p) }),
     controller: controllerNode,
     safety: safetyNode,

@@ -21,6 +21,14 @@
  * arrived, a frame of another size than its width x height is dropped ("resolution"), since the
  * calibration (and the cell-to-pixel geometry downstream) is in pixels of that size.
  *
+ * perception/wire_map (sensor_msgs/Image mono8, optional, off by default; issue 14 on the camera
+ * path): with wire_map_model_dir set to a photo model (models/photo/student, models/photo/adapted),
+ * each frame's wire probability per pixel, round(255 p), at the frame's size, gated as
+ * wire_map_gate says (coherence by default): the map `drone-harness detect --model <dir>
+ * --coherence-gate` writes for a photo. It is for looking and recording (a bag of real photos
+ * replayed through the node) and does not steer; it is computed after the detections are
+ * published, and a failure drops the map only.
+ *
  * imu/data, gps/fix, gps/vel and their parameters (home_altitude_m, use_first_fix_as_home,
  * state_period_s) are shared with the harness node (SensorInputs).
  */
@@ -37,7 +45,9 @@ import { declareBool, declareDouble, declareInt, declareString, declareStringArr
 import { InputHealth } from "./common/ros/InputHealth";
 import { checkCameraInfo, checkImageAgainstCalibration, type ImageExpectation } from "./common/sensors/inputValidation";
 import type { Detector, StudentOutputs } from "./common/models/models";
-import { DETECTOR_KINDS, type DetectorKind, type DetectorParams } from "./common/models/ModelProvider";
+import { DETECTOR_KINDS, type DetectorKind, type DetectorParams, type WireMapperParams } from "./common/models/ModelProvider";
+import { WIRE_MAP_GATES, type WireMapGate, type WireMapper } from "./common/models/WireMapper";
+import { probabilityToGrey } from "../src/harness/eval/probabilityMap";
 import { countNonFinite } from "../src/harness/modelfile/checkFiniteOutputs";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/ros/NodeDiagnostics";
 import { RateStats } from "./common/ros/RateStats";
@@ -63,11 +73,14 @@ export const PERCEPTION_TOPICS = {
   obstaclesRaw: "harness/obstacles_raw",
   textureGain: "harness/texture_gain",
   cameraInfo: "camera/camera_info",
+  wireMap: "perception/wire_map",
 } as const;
 
 export type PerceptionDeps = {
   /** Creates the student model at configure time (tests inject a deterministic fake). */
   createDetector: (params: DetectorParams) => Detector | Promise<Detector>;
+  /** Creates the wire mapper at configure time when wire_map_model_dir is set (absent: that parameter is refused). */
+  createWireMapper?: (params: WireMapperParams) => WireMapper | Promise<WireMapper>;
 };
 
 function declarePerceptionParams(node: RosNode) {
@@ -82,6 +95,8 @@ function declarePerceptionParams(node: RosNode) {
     publishStudentOutput: declareBool(node, "publish_student_output", true, "Publish harness/student_output for the harness node"),
     detector: declareString<DetectorKind>(node, "detector", "pipeline", "pipeline: class + near-threat cells for the controller's planner (teacher.model.json); policy: the older student with a policy head (student.model.json)", [...DETECTOR_KINDS]),
     modelDir: declareString(node, "model_dir", "models/coevo/student", "Folder with the detector's model files (relative to the working directory): teacher.model.json + .weights.bin for detector:=pipeline, student.* for detector:=policy"),
+    wireMapModelDir: declareString<string>(node, "wire_map_model_dir", "", "Photo model folder (teacher.model.json, e.g. models/photo/student) for perception/wire_map, a per-pixel wire probability image of each frame; empty = off"),
+    wireMapGate: declareString<WireMapGate>(node, "wire_map_gate", "coherence", "Gate of perception/wire_map: none, edge (detect --edge-gate) or coherence (detect --coherence-gate)", [...WIRE_MAP_GATES]),
     ...declareSensorStateParams(node),
   };
 }
@@ -118,6 +133,7 @@ class PerceptionNode {
   private readonly clock: Clock;
   private readonly health: InputHealth;
   private readonly stats = new RateStats();
+  private readonly mapStats = new RateStats();
   private readonly guard = new StampGuard();
   private readonly inputs: SensorInputs;
   private readonly diagnostics: NodeDiagnostics;
@@ -127,6 +143,8 @@ class PerceptionNode {
   private cells: CellsToDetections | undefined;
   private pubOutput: Publisher<StudentOutputMsg> | undefined;
   private pubRaw: Publisher<Detection2DArray> | undefined;
+  private wireMapper: WireMapper | undefined;
+  private pubWireMap: Publisher<Image> | undefined;
   private readonly subs: Subscription[] = [];
   // The harness's texture gain for the next frame (1 = the student as trained).
   private textureGain = 1;
@@ -173,6 +191,11 @@ class PerceptionNode {
     this.cells = newCells(p, detector.gridRows, detector.gridCols, detector.numClasses);
     this.pubOutput = node.createPublisher<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, PERCEPTION_TOPICS.studentOutput, { qos: QOS_DEFAULT });
     this.pubRaw = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, PERCEPTION_TOPICS.obstaclesRaw, { qos: QOS_DEFAULT });
+    if (p.wireMapModelDir !== "") {
+      if (this.deps.createWireMapper === undefined) throw new Error(`wire_map_model_dir=${p.wireMapModelDir}: this perception node has no wire map provider`);
+      this.wireMapper = await this.deps.createWireMapper({ modelDir: p.wireMapModelDir, gate: p.wireMapGate });
+      this.pubWireMap = node.createPublisher<Image>(IMAGE_TYPE, PERCEPTION_TOPICS.wireMap, { qos: QOS_DEFAULT });
+    }
     const T = PERCEPTION_TOPICS;
     this.subs.push(
       node.createSubscription<Image>(IMAGE_TYPE, T.image, { qos: QOS_SENSOR_DATA }, (m) => this.onImage(m)),
@@ -190,8 +213,12 @@ class PerceptionNode {
     this.subs.length = 0;
     if (this.pubOutput !== undefined) node.destroyPublisher(this.pubOutput);
     if (this.pubRaw !== undefined) node.destroyPublisher(this.pubRaw);
+    if (this.pubWireMap !== undefined) node.destroyPublisher(this.pubWireMap);
     this.pubOutput = undefined;
     this.pubRaw = undefined;
+    this.pubWireMap = undefined;
+    this.wireMapper?.dispose();
+    this.wireMapper = undefined;
     this.diagnostics.stop();
     this.detector?.dispose?.();
     this.detector = undefined;
@@ -212,6 +239,7 @@ class PerceptionNode {
         { key: "latency_p99_ms", value: s.latencyP99_ms.toFixed(2) },
         { key: "texture_gain", value: this.textureGain.toFixed(4) },
         { key: "camera_info", value: calibrated === undefined ? "none yet" : `${calibrated.width}x${calibrated.height}` },
+        ...this.wireMapStatus(),
         ...this.health.keyValues(),
       ],
     };
@@ -267,7 +295,39 @@ class PerceptionNode {
       this.stats.record(nowNs, performance.now() - t0);
     } catch (err) {
       this.health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+      return;
     }
+    this.publishWireMap(msg);
+  }
+
+  /** perception/wire_map for an admitted frame whose detections are out; a failure drops the map only. */
+  private publishWireMap(msg: Image): void {
+    const { wireMapper, pubWireMap } = this;
+    if (wireMapper === undefined || pubWireMap === undefined) return;
+    const topic = PERCEPTION_TOPICS.wireMap;
+    try {
+      const t0 = performance.now();
+      const { width, height, map } = wireMapper.map(msg);
+      const nonFinite = countNonFinite(map);
+      if (nonFinite > 0) {
+        this.health.drop(topic, "non_finite_output", `the wire map has ${nonFinite} NaN or infinite values; map dropped`);
+        return;
+      }
+      pubWireMap.publish({ header: copyHeader(msg.header), height, width, encoding: "mono8", is_bigendian: 0, step: width, data: probabilityToGrey(map) });
+      this.mapStats.record(this.clock.nowNs(), performance.now() - t0);
+    } catch (err) {
+      this.health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  private wireMapStatus(): { key: string; value: string }[] {
+    if (this.wireMapper === undefined) return [{ key: "wire_map", value: "off" }];
+    const s = this.mapStats.summary(this.clock.nowNs());
+    return [
+      { key: "wire_map", value: `${this.p.wireMapModelDir}, gate ${this.wireMapper.gate}` },
+      { key: "wire_map_frames", value: String(s.count) },
+      { key: "wire_map_latency_p50_ms", value: s.latencyP50_ms.toFixed(2) },
+    ];
   }
 
   /** harness/obstacles_raw: the connected cells of the frame as boxes. */

@@ -6,6 +6,7 @@ import { factoryOptions } from "../../src/ros/launch/Launcher";
 import { loadLaunchFile } from "../../src/ros/launch/loadLaunchFile";
 import { activateIfLifecycle, type LaunchedNode } from "../../src/ros/launch/NodeFactory";
 import { FakeCorrector, FakeDetector } from "./fixtures";
+import { WireMapper } from "../../nodes/common/models/WireMapper";
 
 const ROOT = join(__dirname, "..", "..");
 const MINE = ["perception", "harness", "controller", "safety"];
@@ -38,6 +39,32 @@ describe("launch files start the processing nodes", () => {
         }
       }
       for (const l of started) await l.stop();
+      await graph.shutdown();
+    });
+  }
+});
+
+describe("launch/photos.launch.xml (real imagery: perception with the wire map)", () => {
+  for (const args of [{}, { wire_map_gate: "edge", wire_map_model_dir: "models/photo/adapted" }] as Array<Record<string, string>>) {
+    it(JSON.stringify(args), async () => {
+      const plan = loadLaunchFile(join(ROOT, "launch/photos.launch.xml"), { packageRoot: ROOT, arguments: args });
+      expect(plan.nodes.map((d) => d.executable)).toEqual(["perception"]);
+      const asked: unknown[] = [];
+      const registry = createNodeRegistry({
+        detector: () => new FakeDetector(),
+        corrector: () => new FakeCorrector(),
+        wireMapper: (p) => {
+          asked.push(p);
+          return new WireMapper({ name: "fake", sizeMultiple: 8, classLogits: () => { throw new Error("not run"); }, dispose: () => undefined }, p.gate);
+        },
+      });
+      const graph = new EmbeddedGraph({ stderrLevel: "silent" });
+      const l = await registry.perception!(graph, factoryOptions(plan.nodes[0]!));
+      await activateIfLifecycle(l);
+      // Any frame size (the sim's 256x256 pin lifted), the photo model and the gate of the arguments.
+      expect([l.node.getParameter("expected_width").value, l.node.getParameter("expected_height").value]).toEqual([0, 0]);
+      expect(asked).toEqual([{ modelDir: args.wire_map_model_dir ?? "models/photo/student", gate: args.wire_map_gate ?? "coherence" }]);
+      await l.stop();
       await graph.shutdown();
     });
   }

@@ -6,6 +6,7 @@
  * holds in memory instead (`createNodeRegistry`), and tests inject deterministic fakes.
  */
 import { initBackend } from "../../../src/harness/backend";
+import { teacherWireNet } from "../../../src/harness/eval/WireNet";
 import { loadHarness, loadStudent, loadTeacher } from "../../../src/harness/modelfile";
 import { loadOpenCv } from "../../../src/vision/opencv";
 import { VisionPipeline } from "../../../src/vision/VisionPipeline";
@@ -13,6 +14,7 @@ import { HarnessCorrector } from "./HarnessCorrector";
 import type { Corrector, Detector } from "./models";
 import { StudentDetector } from "./StudentDetector";
 import { ThreatDetector } from "./ThreatDetector";
+import { WireMapper, type WireMapGate } from "./WireMapper";
 
 /**
  * Which network the perception node runs (its parameter `detector`): "pipeline" (default) the
@@ -25,9 +27,14 @@ export const DETECTOR_KINDS: readonly DetectorKind[] = ["pipeline", "policy"];
 
 export type DetectorParams = { kind: DetectorKind; width: number; height: number; modelDir: string };
 
+/** The perception node's optional wire map (parameters wire_map_model_dir, wire_map_gate). */
+export type WireMapperParams = { modelDir: string; gate: WireMapGate };
+
 export type ModelProvider = {
   detector(params: DetectorParams): Detector | Promise<Detector>;
   corrector(params: CorrectorParams): Corrector | Promise<Corrector>;
+  /** Absent: the registry reads the photo model from its files (FILE_MODEL_PROVIDER's). */
+  wireMapper?(params: WireMapperParams): WireMapper | Promise<WireMapper>;
 };
 
 /** What the harness node passes when it creates its Corrector (its parameters). */
@@ -45,6 +52,11 @@ export const FILE_MODEL_PROVIDER: ModelProvider = {
     await initBackend();
     if (kind === "pipeline") return new ThreatDetector((await loadTeacher(modelDir)).model, width, height);
     return new StudentDetector((await loadStudent(modelDir)).model, width, height);
+  },
+  // A photo model is never trained here: frozen (its convolution set-up kept per frame shape).
+  wireMapper: async ({ modelDir, gate }) => {
+    await initBackend();
+    return new WireMapper(teacherWireNet((await loadTeacher(modelDir)).model, modelDir, { frozen: true }), gate);
   },
   corrector: async ({ modelDir, imaginedRollout, width, height, cameraPitchRad }) => {
     await initBackend();

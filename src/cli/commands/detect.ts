@@ -19,6 +19,7 @@ import { averageWithMirrored, detectEnsemble, detectNative, detectPass, meanDete
 import { WireNetThread } from "../../harness/data/node/wireNetThread";
 import { formatLineSupportSpec, type LineSupportSpec } from "../../harness/eval/lineSupport";
 import { applyGate, photoGateEdges, type GateKind } from "../../harness/eval/edgeGate";
+import { probabilityToGrey } from "../../harness/eval/probabilityMap";
 import { GateThread } from "../../harness/data/node/gateThread";
 import { lineSupportArg } from "../args";
 import { UsageError, type CliCommand } from "../CliCommand";
@@ -245,8 +246,7 @@ export async function detectPhoto(net: WireNet, file: string, outDir: string, th
   const labeller = new CellsToDetections({ rows: r.rows, cols: r.cols, numClasses: DETECTION_CLASSES.length, classNames: DETECTION_CLASSES, scoreThreshold: threshold });
   const detections = labeller.run(r.cellProbs, r.cols * WIRE_CELL_PX, r.rows * WIRE_CELL_PX, { stamp: { sec: 0, nanosec: 0 }, frame_id: "image" });
   const t3 = performance.now();
-  const map8 = new Uint8Array(r.map.length);
-  for (let i = 0; i < map8.length; i++) map8[i] = Math.round(255 * Math.min(1, Math.max(0, r.map[i]!)));
+  const map8 = probabilityToGrey(r.map);
   const mapFile = path.join(outDir, `${base}.wire.png`);
   const jsonFile = path.join(outDir, `${base}.detections.json`);
   fs.writeFileSync(mapFile, encodeGreyPng(r.width, r.height, map8));

@@ -46,3 +46,10 @@ export function probabilityMap(spec: ProbabilityMapSpec, out: Uint8Array = new U
   }
   return out;
 }
+
+/** A probability map as 8-bit grey, round(255 p) with p clamped to [0, 1] (detect's .wire.png, the node's wire_map). */
+export function probabilityToGrey(map: ArrayLike<number>, out: Uint8Array = new Uint8Array(map.length)): Uint8Array {
+  if (out.length !== map.length) throw new RangeError(`out.length=${out.length}, expected the map's ${map.length} pixels`);
+  for (let i = 0; i < map.length; i++) out[i] = Math.round(255 * Math.min(1, Math.max(0, map[i]!)));
+  return out;
+}
