@@ -26,8 +26,13 @@
  * each frame's wire probability per pixel, round(255 p), at the frame's size, gated as
  * wire_map_gate says (coherence by default): the map `drone-harness detect --model <dir>
  * --coherence-gate` writes for a photo. It is for looking and recording (a bag of real photos
- * replayed through the node) and does not steer; it is computed after the detections are
- * published, and a failure drops the map only.
+ * replayed through the node) and does not steer; a failure drops the map only. With
+ * wire_map_thread (the default) it is made on a worker thread, one frame at a time, and published
+ * when it is ready with its frame's header: the camera callback does not wait for it, and a frame
+ * that arrives while the previous map is still being made gets none (counted in /diagnostics,
+ * wire_map_skipped_busy).
+ * With wire_map_thread false it is made in the callback after the detections are published, for
+ * every frame (lock-step bag replays).
  *
  * imu/data, gps/fix, gps/vel and their parameters (home_altitude_m, use_first_fix_as_home,
  * state_period_s) are shared with the harness node (SensorInputs).
@@ -46,7 +51,7 @@ import { InputHealth } from "./common/ros/InputHealth";
 import { checkCameraInfo, checkImageAgainstCalibration, type ImageExpectation } from "./common/sensors/inputValidation";
 import type { Detector, StudentOutputs } from "./common/models/models";
 import { DETECTOR_KINDS, type DetectorKind, type DetectorParams, type WireMapperParams } from "./common/models/ModelProvider";
-import { WIRE_MAP_GATES, type WireMapGate, type WireMapper } from "./common/models/WireMapper";
+import { WIRE_MAP_GATES, type WireMap, type WireMapGate, type WireMapSource } from "./common/models/WireMapper";
 import { probabilityToGrey } from "../src/harness/eval/probabilityMap";
 import { countNonFinite } from "../src/harness/modelfile/checkFiniteOutputs";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/ros/NodeDiagnostics";
@@ -80,7 +85,7 @@ export type PerceptionDeps = {
   /** Creates the student model at configure time (tests inject a deterministic fake). */
   createDetector: (params: DetectorParams) => Detector | Promise<Detector>;
   /** Creates the wire mapper at configure time when wire_map_model_dir is set (absent: that parameter is refused). */
-  createWireMapper?: (params: WireMapperParams) => WireMapper | Promise<WireMapper>;
+  createWireMapper?: (params: WireMapperParams) => WireMapSource | Promise<WireMapSource>;
 };
 
 function declarePerceptionParams(node: RosNode) {
@@ -97,6 +102,7 @@ function declarePerceptionParams(node: RosNode) {
     modelDir: declareString(node, "model_dir", "models/coevo/student", "Folder with the detector's model files (relative to the working directory): teacher.model.json + .weights.bin for detector:=pipeline, student.* for detector:=policy"),
     wireMapModelDir: declareString<string>(node, "wire_map_model_dir", "", "Photo model folder (teacher.model.json, e.g. models/photo/student) for perception/wire_map, a per-pixel wire probability image of each frame; empty = off"),
     wireMapGate: declareString<WireMapGate>(node, "wire_map_gate", "coherence", "Gate of perception/wire_map: none, edge (detect --edge-gate) or coherence (detect --coherence-gate)", [...WIRE_MAP_GATES]),
+    wireMapThread: declareBool(node, "wire_map_thread", true, "Make perception/wire_map on a worker thread, one frame at a time (frames arriving meanwhile get no map); false: in the camera callback, every frame"),
     ...declareSensorStateParams(node),
   };
 }
@@ -143,8 +149,10 @@ class PerceptionNode {
   private cells: CellsToDetections | undefined;
   private pubOutput: Publisher<StudentOutputMsg> | undefined;
   private pubRaw: Publisher<Detection2DArray> | undefined;
-  private wireMapper: WireMapper | undefined;
+  private wireMapper: WireMapSource | undefined;
   private pubWireMap: Publisher<Image> | undefined;
+  // Frames that got no wire map because the worker was still making the previous one.
+  private wireMapSkipped = 0;
   private readonly subs: Subscription[] = [];
   // The harness's texture gain for the next frame (1 = the student as trained).
   private textureGain = 1;
@@ -193,7 +201,7 @@ class PerceptionNode {
     this.pubRaw = node.createPublisher<Detection2DArray>(DETECTION_ARRAY_TYPE, PERCEPTION_TOPICS.obstaclesRaw, { qos: QOS_DEFAULT });
     if (p.wireMapModelDir !== "") {
       if (this.deps.createWireMapper === undefined) throw new Error(`wire_map_model_dir=${p.wireMapModelDir}: this perception node has no wire map provider`);
-      this.wireMapper = await this.deps.createWireMapper({ modelDir: p.wireMapModelDir, gate: p.wireMapGate });
+      this.wireMapper = await this.deps.createWireMapper({ modelDir: p.wireMapModelDir, gate: p.wireMapGate, thread: p.wireMapThread });
       this.pubWireMap = node.createPublisher<Image>(IMAGE_TYPE, PERCEPTION_TOPICS.wireMap, { qos: QOS_DEFAULT });
     }
     const T = PERCEPTION_TOPICS;
@@ -300,20 +308,51 @@ class PerceptionNode {
     this.publishWireMap(msg);
   }
 
-  /** perception/wire_map for an admitted frame whose detections are out; a failure drops the map only. */
+  /**
+   * perception/wire_map for an admitted frame whose detections are out: made here, or started on
+   * the mapper's worker and published when ready; a failure drops the map only.
+   */
   private publishWireMap(msg: Image): void {
-    const { wireMapper, pubWireMap } = this;
-    if (wireMapper === undefined || pubWireMap === undefined) return;
+    const { wireMapper } = this;
+    if (wireMapper === undefined || this.pubWireMap === undefined) return;
+    const topic = PERCEPTION_TOPICS.wireMap;
+    if (wireMapper.busy) {
+      // Expected whenever frames come faster than maps (a picture, not a fault): counted, not logged.
+      this.wireMapSkipped++;
+      return;
+    }
+    const header = copyHeader(msg.header);
+    const t0 = performance.now();
+    try {
+      const made = wireMapper.map(msg);
+      if (!(made instanceof Promise)) {
+        this.emitWireMap(wireMapper, header, made, t0);
+        return;
+      }
+      made.then(
+        (m) => this.emitWireMap(wireMapper, header, m, t0),
+        (err: unknown) => {
+          // A mapper released in the meantime (cleanup, shutdown) rejects its last map: not a fault.
+          if (this.wireMapper === wireMapper) this.health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+        },
+      );
+    } catch (err) {
+      this.health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /** Publishes a finished map, unless its mapper was released (or replaced) while it was made. */
+  private emitWireMap(mapper: WireMapSource, header: Image["header"], { width, height, map }: WireMap, t0: number): void {
+    const pub = this.pubWireMap;
+    if (this.wireMapper !== mapper || pub === undefined) return;
     const topic = PERCEPTION_TOPICS.wireMap;
     try {
-      const t0 = performance.now();
-      const { width, height, map } = wireMapper.map(msg);
       const nonFinite = countNonFinite(map);
       if (nonFinite > 0) {
         this.health.drop(topic, "non_finite_output", `the wire map has ${nonFinite} NaN or infinite values; map dropped`);
         return;
       }
-      pubWireMap.publish({ header: copyHeader(msg.header), height, width, encoding: "mono8", is_bigendian: 0, step: width, data: probabilityToGrey(map) });
+      pub.publish({ header, height, width, encoding: "mono8", is_bigendian: 0, step: width, data: probabilityToGrey(map) });
       this.mapStats.record(this.clock.nowNs(), performance.now() - t0);
     } catch (err) {
       this.health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
@@ -324,8 +363,9 @@ class PerceptionNode {
     if (this.wireMapper === undefined) return [{ key: "wire_map", value: "off" }];
     const s = this.mapStats.summary(this.clock.nowNs());
     return [
-      { key: "wire_map", value: `${this.p.wireMapModelDir}, gate ${this.wireMapper.gate}` },
+      { key: "wire_map", value: `${this.p.wireMapModelDir}, gate ${this.wireMapper.gate}, ${this.p.wireMapThread ? "worker thread" : "camera callback"}` },
       { key: "wire_map_frames", value: String(s.count) },
+      { key: "wire_map_skipped_busy", value: String(this.wireMapSkipped) },
       { key: "wire_map_latency_p50_ms", value: s.latencyP50_ms.toFixed(2) },
     ];
   }

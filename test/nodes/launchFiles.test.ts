@@ -45,7 +45,7 @@ describe("launch files start the processing nodes", () => {
 });
 
 describe("launch/photos.launch.xml (real imagery: perception with the wire map)", () => {
-  for (const args of [{}, { wire_map_gate: "edge", wire_map_model_dir: "models/photo/adapted" }] as Array<Record<string, string>>) {
+  for (const args of [{}, { wire_map_gate: "edge", wire_map_model_dir: "models/photo/adapted", wire_map_thread: "false" }] as Array<Record<string, string>>) {
     it(JSON.stringify(args), async () => {
       const plan = loadLaunchFile(join(ROOT, "launch/photos.launch.xml"), { packageRoot: ROOT, arguments: args });
       expect(plan.nodes.map((d) => d.executable)).toEqual(["perception"]);
@@ -63,7 +63,7 @@ describe("launch/photos.launch.xml (real imagery: perception with the wire map)"
       await activateIfLifecycle(l);
       // Any frame size (the sim's 256x256 pin lifted), the photo model and the gate of the arguments.
       expect([l.node.getParameter("expected_width").value, l.node.getParameter("expected_height").value]).toEqual([0, 0]);
-      expect(asked).toEqual([{ modelDir: args.wire_map_model_dir ?? "models/photo/student", gate: args.wire_map_gate ?? "coherence" }]);
+      expect(asked).toEqual([{ modelDir: args.wire_map_model_dir ?? "models/photo/student", gate: args.wire_map_gate ?? "coherence", thread: args.wire_map_thread !== "false" }]);
       await l.stop();
       await graph.shutdown();
     });

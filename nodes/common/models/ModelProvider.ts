@@ -6,6 +6,7 @@
  * holds in memory instead (`createNodeRegistry`), and tests inject deterministic fakes.
  */
 import { initBackend } from "../../../src/harness/backend";
+import { WireNetThread } from "../../../src/harness/data/node/wireNetThread";
 import { teacherWireNet } from "../../../src/harness/eval/WireNet";
 import { loadHarness, loadStudent, loadTeacher } from "../../../src/harness/modelfile";
 import { loadOpenCv } from "../../../src/vision/opencv";
@@ -14,7 +15,7 @@ import { HarnessCorrector } from "./HarnessCorrector";
 import type { Corrector, Detector } from "./models";
 import { StudentDetector } from "./StudentDetector";
 import { ThreatDetector } from "./ThreatDetector";
-import { WireMapper, type WireMapGate } from "./WireMapper";
+import { ThreadedWireMapper, WireMapper, type WireMapGate, type WireMapSource } from "./WireMapper";
 
 /**
  * Which network the perception node runs (its parameter `detector`): "pipeline" (default) the
@@ -27,14 +28,14 @@ export const DETECTOR_KINDS: readonly DetectorKind[] = ["pipeline", "policy"];
 
 export type DetectorParams = { kind: DetectorKind; width: number; height: number; modelDir: string };
 
-/** The perception node's optional wire map (parameters wire_map_model_dir, wire_map_gate). */
-export type WireMapperParams = { modelDir: string; gate: WireMapGate };
+/** The perception node's optional wire map (parameters wire_map_model_dir, wire_map_gate, wire_map_thread). */
+export type WireMapperParams = { modelDir: string; gate: WireMapGate; /** On a worker thread (ThreadedWireMapper) or in the node's. */ thread: boolean };
 
 export type ModelProvider = {
   detector(params: DetectorParams): Detector | Promise<Detector>;
   corrector(params: CorrectorParams): Corrector | Promise<Corrector>;
   /** Absent: the registry reads the photo model from its files (FILE_MODEL_PROVIDER's). */
-  wireMapper?(params: WireMapperParams): WireMapper | Promise<WireMapper>;
+  wireMapper?(params: WireMapperParams): WireMapSource | Promise<WireMapSource>;
 };
 
 /** What the harness node passes when it creates its Corrector (its parameters). */
@@ -54,7 +55,8 @@ export const FILE_MODEL_PROVIDER: ModelProvider = {
     return new StudentDetector((await loadStudent(modelDir)).model, width, height);
   },
   // A photo model is never trained here: frozen (its convolution set-up kept per frame shape).
-  wireMapper: async ({ modelDir, gate }) => {
+  wireMapper: async ({ modelDir, gate, thread }) => {
+    if (thread) return new ThreadedWireMapper(await WireNetThread.start(modelDir, `wire map ${modelDir}`), gate);
     await initBackend();
     return new WireMapper(teacherWireNet((await loadTeacher(modelDir)).model, modelDir, { frozen: true }), gate);
   },

@@ -9,11 +9,16 @@
  * The map is a picture for people and for recording (rqt_image_view, a bag replayed on real
  * imagery): it does not steer. The controller's planner reads the pipeline detector's near-threat
  * cells; the photo model has no near-threat output, and the gate rewrites the map only.
+ *
+ * Two forms: WireMapper maps in the calling thread (lock-step, every frame mapped: bag replays as
+ * regression tests); ThreadedWireMapper maps on a worker thread (WireNetThread, the same code and
+ * backend, so the same bits) one frame at a time, so the camera callback does not wait for it.
  */
 import type { RgbImage } from "../../../src/harness/data/imageCodec";
 import { detectNative } from "../../../src/harness/eval/detectNative";
 import { applyGate, photoGateEdges, type GateKind } from "../../../src/harness/eval/edgeGate";
 import type { WireNet } from "../../../src/harness/eval/WireNet";
+import type { WireNetThread } from "../../../src/harness/data/node/wireNetThread";
 import type { Image } from "../sensors/sensorTypes";
 import { Rgb8Converter } from "../sensors/toRgb8";
 
@@ -23,7 +28,21 @@ export const WIRE_MAP_GATES: readonly WireMapGate[] = ["none", "edge", "coherenc
 
 export type WireMap = { width: number; height: number; /** Wire probability per pixel, row-major, in [0, 1]. */ map: Float32Array };
 
-export class WireMapper {
+/** What the perception node maps with: in its own thread (a map) or on a worker (a promise of one). */
+export interface WireMapSource {
+  readonly gate: WireMapGate;
+  /** True while a frame's map is being made on a worker (a threaded source takes one at a time). */
+  readonly busy: boolean;
+  map(image: Image): WireMap | Promise<WireMap>;
+  dispose(): void;
+}
+
+function checkGate(gate: WireMapGate): void {
+  if (!WIRE_MAP_GATES.includes(gate)) throw new RangeError(`wire map gate "${String(gate)}", expected one of ${WIRE_MAP_GATES.join(", ")}`);
+}
+
+export class WireMapper implements WireMapSource {
+  readonly busy = false;
   private readonly rgb = new Rgb8Converter();
 
   /** `ownsModel` (default true): dispose the network with the mapper (false when the caller shares it). */
@@ -32,7 +51,7 @@ export class WireMapper {
     readonly gate: WireMapGate,
     private readonly options: { ownsModel?: boolean } = {},
   ) {
-    if (!WIRE_MAP_GATES.includes(gate)) throw new RangeError(`wire map gate "${String(gate)}", expected one of ${WIRE_MAP_GATES.join(", ")}`);
+    checkGate(gate);
   }
 
   /** The wire map of a validated image (any size and accepted encoding) at the image's size. */
@@ -45,5 +64,42 @@ export class WireMapper {
 
   dispose(): void {
     if (this.options.ownsModel !== false) this.net.dispose();
+  }
+}
+
+/**
+ * The wire map on a worker thread: the frame is converted to RGB here (the worker gets a copy),
+ * detected and gated there. One frame at a time: map() while busy rejects (the node drops that
+ * frame's map and counts it). dispose() stops the worker; a map still in flight then rejects.
+ */
+export class ThreadedWireMapper implements WireMapSource {
+  private readonly rgb = new Rgb8Converter();
+  private inFlight = false;
+
+  constructor(
+    private readonly thread: WireNetThread,
+    readonly gate: WireMapGate,
+  ) {
+    checkGate(gate);
+  }
+
+  get busy(): boolean {
+    return this.inFlight;
+  }
+
+  async map(image: Image): Promise<WireMap> {
+    const { width, height } = image;
+    const photo: RgbImage = { width, height, rgb: this.rgb.convert(image) };
+    this.inFlight = true;
+    try {
+      const { map } = await this.thread.wireMap(photo, this.gate === "none" ? undefined : this.gate);
+      return { width, height, map };
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  dispose(): void {
+    void this.thread.close().catch(() => undefined);
   }
 }
