@@ -16,7 +16,7 @@
  */
 import type { RgbImage } from "../../../src/harness/data/imageCodec";
 import { detectNative } from "../../../src/harness/eval/detectNative";
-import { applyGate, photoGateEdges, type GateKind } from "../../../src/harness/eval/edgeGate";
+import { gateByPhoto, type GateKind } from "../../../src/harness/eval/edgeGate";
 import type { WireNet } from "../../../src/harness/eval/WireNet";
 import type { WireNetThread } from "../../../src/harness/data/node/wireNetThread";
 import type { Image } from "../sensors/sensorTypes";
@@ -59,7 +59,7 @@ export class WireMapper implements WireMapSource {
     const { width, height } = image;
     const photo: RgbImage = { width, height, rgb: this.rgb.convert(image) };
     const { map } = detectNative(this.net, photo);
-    return { width, height, map: this.gate === "none" ? map : applyGate(map, photoGateEdges(photo.rgb, width, height, this.gate)) };
+    return { width, height, map: this.gate === "none" ? map : gateByPhoto(map, photo.rgb, width, height, this.gate) };
   }
 
   dispose(): void {
@@ -74,7 +74,6 @@ export class WireMapper implements WireMapSource {
  */
 export class ThreadedWireMapper implements WireMapSource {
   private readonly rgb = new Rgb8Converter();
-  private inFlight = false;
 
   constructor(
     private readonly thread: WireNetThread,
@@ -84,19 +83,14 @@ export class ThreadedWireMapper implements WireMapSource {
   }
 
   get busy(): boolean {
-    return this.inFlight;
+    return this.thread.busy;
   }
 
   async map(image: Image): Promise<WireMap> {
     const { width, height } = image;
     const photo: RgbImage = { width, height, rgb: this.rgb.convert(image) };
-    this.inFlight = true;
-    try {
-      const { map } = await this.thread.wireMap(photo, this.gate === "none" ? undefined : this.gate);
-      return { width, height, map };
-    } finally {
-      this.inFlight = false;
-    }
+    const { map } = await this.thread.wireMap(photo, this.gate === "none" ? undefined : this.gate);
+    return { width, height, map };
   }
 
   dispose(): void {

@@ -89,6 +89,14 @@ export function applyGate(p: ArrayLike<number>, edges: GateEdges): Float32Array 
   return out;
 }
 
+/**
+ * A detector's per-pixel map of an RGB photo (W x H) gated by that photo's own edges, in one call
+ * (the perception node's wire map, on its thread or a worker's; `detect` without a gate thread).
+ */
+export function gateByPhoto(p: ArrayLike<number>, rgb: Uint8Array, W: number, H: number, kind: GateKind): Float32Array {
+  return applyGate(p, photoGateEdges(rgb, W, H, kind));
+}
+
 /** The gated map of the file comment; `p` and `sobel` the same length (one value per pixel). */
 export function edgeGate(p: ArrayLike<number>, sobel: ArrayLike<number>): Float32Array {
   if (p.length !== sobel.length) throw new RangeError(`edgeGate: map has ${p.length} pixels, Sobel map ${sobel.length}`);

@@ -51,6 +51,11 @@ export class JobThread<J, R> {
     });
   }
 
+  /** True while a job is on the worker (a post now would be refused). */
+  get busy(): boolean {
+    return this.pending !== undefined;
+  }
+
   /** Sends one job (its data copied to the worker) and resolves with the worker's answer. */
   protected post(job: J): Promise<R> {
     if (this.failure !== undefined) return Promise.reject(this.failure);

@@ -7,7 +7,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { initBackend } from "../../backend";
 import { detectNative, detectPass, mirrorRgb, type NativeDetection } from "../../eval/detectNative";
-import { applyGate, photoGateEdges } from "../../eval/edgeGate";
+import { gateByPhoto } from "../../eval/edgeGate";
 import { teacherWireNet, type WireNet } from "../../eval/WireNet";
 import { loadTeacher } from "../../modelfile";
 import type { WireNetThreadData, WireNetThreadJob } from "./wireNetThread";
@@ -27,7 +27,7 @@ async function serve(port: NonNullable<typeof parentPort>, data: WireNetThreadDa
     const found = detectPass(net, job.image, job.flipAverage);
     if (job.gate === undefined) return found;
     const { rgb, width, height } = job.image;
-    return { ...found, map: applyGate(found.map, photoGateEdges(rgb, width, height, job.gate)) };
+    return { ...found, map: gateByPhoto(found.map, rgb, width, height, job.gate) };
   });
 }
 
