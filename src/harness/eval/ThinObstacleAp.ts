@@ -21,6 +21,10 @@ export type ThinObstacleApReport = {
   cells: number;
 };
 
+/** The scores and labels a ThinObstacleAp holds, per ranking (ThinObstacleAp.columns), to rank them elsewhere: a worker's part of a row. */
+export type ApColumn = { scores: Float32Array; labels: Uint8Array };
+export type ThinObstacleApColumns = { wire: ApColumn; branch: ApColumn; pole_trunk: ApColumn; wire_branch: ApColumn };
+
 const WIRE = 1;
 const BRANCH = 2;
 const POLE = 3;
@@ -44,6 +48,13 @@ class GrowableColumn {
   }
   ap(): number {
     return averagePrecision({ scores: this.scores.subarray(0, this.length), labels: this.labels.subarray(0, this.length) });
+  }
+  column(): ApColumn {
+    return { scores: this.scores.slice(0, this.length), labels: this.labels.slice(0, this.length) };
+  }
+  append(c: ApColumn): void {
+    if (c.scores.length !== c.labels.length) throw new RangeError(`AP column of ${c.scores.length} scores and ${c.labels.length} labels`);
+    for (let i = 0; i < c.scores.length; i++) this.push(c.scores[i]!, c.labels[i]!);
   }
   positives(): number {
     let p = 0;
@@ -79,6 +90,25 @@ export class ThinObstacleAp {
       this.pole.push(probs[o + POLE]!, labels[o + POLE]!);
       this.thin.push(pw + pb, lw | lb);
     }
+  }
+
+  /** Copies of every cell added so far, in order. */
+  columns(): ThinObstacleApColumns {
+    return { wire: this.wire.column(), branch: this.branch.column(), pole_trunk: this.pole.column(), wire_branch: this.thin.column() };
+  }
+
+  /**
+   * Adds the cells of another accumulator's columns() after the ones held here, as if its frames
+   * had been added here: parts of a row flown in several workers, appended in seed order, rank
+   * exactly as one accumulator would have.
+   */
+  appendColumns(c: ThinObstacleApColumns): void {
+    const n = c.wire.scores.length;
+    if (![c.branch, c.pole_trunk, c.wire_branch].every((col) => col.scores.length === n)) throw new RangeError("appendColumns: the four columns differ in length");
+    this.wire.append(c.wire);
+    this.branch.append(c.branch);
+    this.pole.append(c.pole_trunk);
+    this.thin.append(c.wire_branch);
   }
 
   report(): ThinObstacleApReport {

@@ -26,7 +26,7 @@ import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInte
 import { percentile } from "./Percentiles";
 import { PlannerPilot, type ActionFormulaCounts, type HarnessTarget, type LineFill, type TruthMix } from "./PlannerPilot";
 import { SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, summarizeSights, type StepSight, type StrikeAttribution } from "./strikeAttribution";
-import { ThinObstacleAp, type ThinObstacleApReport } from "./ThinObstacleAp";
+import { ThinObstacleAp, type ThinObstacleApColumns, type ThinObstacleApReport } from "./ThinObstacleAp";
 import type { PlannerOptions } from "../../control/LocalPlanner";
 
 export type HarnessArm = {
@@ -197,7 +197,26 @@ export function comparePaired(on: HarnessRow, off: HarnessRow, window = 3): Pair
 }
 
 /** Flies one row (arm) over `seeds` in one condition: outcomes, traces and AP. */
-export function flyHarnessRow(arm: HarnessArm, seeds: readonly number[], condition: "nominal" | "perturbed", options: Pick<HarnessEvalOptions, "split" | "splitOf" | "factory" | "planner" | "apEvery" | "attributeStrikes">): HarnessRow {
+/**
+ * What one worker flew of a row: its seeds' flights in order and the cells its AP rankings hold
+ * (assembleHarnessRow puts the parts of a row back together). Plain data: it crosses a
+ * worker_threads message.
+ */
+export type HarnessRowPart = {
+  name: string;
+  flights: ArmFlight[];
+  apAll: ThinObstacleApColumns;
+  apApproach: ThinObstacleApColumns;
+  frames: { all: number; approach: number };
+  formula: ActionFormulaCounts;
+  strikes?: StrikeAttribution[];
+};
+
+/**
+ * Flies `seeds` of a row (all of them, or one contiguous part of the row's seeds). A new pilot
+ * flies each seed, so a flight does not depend on the ones flown before it in the same part.
+ */
+export function flyHarnessRowPart(arm: HarnessArm, seeds: readonly number[], condition: "nominal" | "perturbed", options: Pick<HarnessEvalOptions, "split" | "splitOf" | "factory" | "planner" | "apEvery" | "attributeStrikes">): HarnessRowPart {
   const source = new SeedSource(options.split, options.splitOf);
   const apAll = new ThinObstacleAp();
   const apApproach = new ThinObstacleAp();
@@ -209,11 +228,37 @@ export function flyHarnessRow(arm: HarnessArm, seeds: readonly number[], conditi
     if (options.attributeStrikes === true) sight ??= new SightRecorder({ width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX });
     return flyArm(arm, env, options.planner, { apEvery: options.apEvery ?? 4, apAll, apApproach, frames, formula, ...(sight === undefined ? {} : { sight }) });
   });
+  const part: HarnessRowPart = { name: arm.name, flights, apAll: apAll.columns(), apApproach: apApproach.columns(), frames, formula };
+  if (options.attributeStrikes === true) part.strikes = flights.flatMap((f) => attributeStrike(f.trace, f.outcome) ?? []);
+  return part;
+}
+
+/** A row from its parts, given in seed order: the same row as one part flying all the seeds. */
+export function assembleHarnessRow(parts: readonly HarnessRowPart[]): HarnessRow {
+  const first = parts[0];
+  if (first === undefined) throw new RangeError("assembleHarnessRow: no parts");
+  if (parts.some((p) => p.name !== first.name)) throw new RangeError(`assembleHarnessRow: parts of rows ${[...new Set(parts.map((p) => p.name))].join(", ")}, expected one row`);
+  const apAll = new ThinObstacleAp();
+  const apApproach = new ThinObstacleAp();
+  const frames = { all: 0, approach: 0 };
+  const formula: ActionFormulaCounts = { decisions: 0, changed: 0, norms: [], clipped: 0 };
+  for (const p of parts) {
+    apAll.appendColumns(p.apAll);
+    apApproach.appendColumns(p.apApproach);
+    frames.all += p.frames.all;
+    frames.approach += p.frames.approach;
+    addFormulaCounts(formula, p.formula);
+  }
+  const flights = parts.flatMap((p) => p.flights);
   const outcomes = flights.map((f) => f.outcome);
   const goals = outcomes.filter((o) => o.type === "goal").length;
-  const row: HarnessRow = { name: arm.name, rates: flightRates(outcomes), success95: wilsonInterval(goals, outcomes.length), apAll: apAll.report(), apApproach: apApproach.report(), frames, flights };
-  if (options.attributeStrikes === true) row.strikes = flights.flatMap((f) => attributeStrike(f.trace, f.outcome) ?? []);
+  const row: HarnessRow = { name: first.name, rates: flightRates(outcomes), success95: wilsonInterval(goals, outcomes.length), apAll: apAll.report(), apApproach: apApproach.report(), frames, flights };
+  if (parts.some((p) => p.strikes !== undefined)) row.strikes = parts.flatMap((p) => p.strikes ?? []);
   return formula.decisions > 0 ? { ...row, actionFormula: formula } : row;
+}
+
+export function flyHarnessRow(arm: HarnessArm, seeds: readonly number[], condition: "nominal" | "perturbed", options: Pick<HarnessEvalOptions, "split" | "splitOf" | "factory" | "planner" | "apEvery" | "attributeStrikes">): HarnessRow {
+  return assembleHarnessRow([flyHarnessRowPart(arm, seeds, condition, options)]);
 }
 
 /** Assembles the report from rows flown per condition (in the order of `arms`), with the paired comparisons. */

@@ -90,4 +90,33 @@ describe("ThinObstacleAp", () => {
     expect(r.wire_branch).toBeCloseTo(5 / 6, 6);
     expect(r.cells).toBe(4);
   });
+
+  it("columns of one accumulator appended to another rank as if every frame had been added there", () => {
+    const frames: [number[], number[]][] = [
+      [[0.1, 0.8, 0.05, 0.05, 0.2, 0.1, 0.6, 0.1], [0, 1, 0, 0, 1, 0, 0, 0]],
+      [[0.4, 0.3, 0.3, 0.0, 0.9, 0.05, 0.05, 0.0], [0, 0, 1, 0, 1, 0, 0, 0]],
+      [[0.2, 0.2, 0.2, 0.4, 0.7, 0.25, 0.05, 0.0], [0, 1, 0, 1, 0, 1, 0, 0]],
+    ];
+    const whole = new ThinObstacleAp();
+    for (const [p, l] of frames) whole.add(p, l);
+    const first = new ThinObstacleAp();
+    const second = new ThinObstacleAp();
+    first.add(...frames[0]!);
+    second.add(...frames[1]!);
+    second.add(...frames[2]!);
+    const joined = new ThinObstacleAp();
+    joined.appendColumns(first.columns());
+    joined.appendColumns(second.columns());
+    expect(joined.report()).toEqual(whole.report());
+    expect(joined.columns()).toEqual(whole.columns());
+    expect(joined.report().cells).toBe(6);
+    // Copies: adding to the source later does not reach what was appended.
+    const c = first.columns();
+    first.add(...frames[1]!);
+    expect(c.wire.scores.length).toBe(2);
+    const bad = first.columns();
+    expect(() => joined.appendColumns({ ...bad, branch: { scores: new Float32Array(1), labels: new Uint8Array(1) } })).toThrow(/differ in length/);
+    expect(() => joined.appendColumns({ ...bad, wire: { scores: new Float32Array(4), labels: new Uint8Array(3) } })).toThrow(/4 scores and 3 labels/);
+  });
 });
+

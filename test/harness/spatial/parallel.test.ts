@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import { seedsOfSplit } from "../../../sim";
 import { initBackend } from "../../../src/harness/backend/initBackend";
-import { runHarnessRowJobs, type HarnessRowJob } from "../../../src/harness/data/node/harnessRowsParallel";
+import { harnessRowParts, runHarnessRowJobs, type HarnessRowJob } from "../../../src/harness/data/node/harnessRowsParallel";
 import { flySpatialRolloutsParallel, type SpatialRolloutJob } from "../../../src/harness/data/node/spatialRolloutsParallel";
 import { WIRE_ACROSS } from "../eval/wireAcross";
 
@@ -44,4 +44,37 @@ describe("spatial harness work on worker threads", () => {
     expect(two.map((r) => r.flights.map((f) => f.outcome))).toEqual(one.map((r) => r.flights.map((f) => f.outcome)));
     expect(two.map((r) => r.apAll.wire)).toEqual(one.map((r) => r.apAll.wire));
   });
+
+  it("one row of one condition is cut into parts for the spare worker and put back together: the row of 1 worker, whole", async () => {
+    const seeds = seedsOfSplit("test", 3);
+    const job: HarnessRowJob = { scenario: WIRE_ACROSS, split: "test", controlPeriod_s: 0.25, seeds, apEvery: 4, condition: "nominal", arm: { name: "a", detectorDir: STUDENT, apply: false } };
+    expect(harnessRowParts([job], 2).map((p) => p.job.seeds)).toEqual([seeds.slice(0, 2), seeds.slice(2)]);
+    const done: string[] = [];
+    const [one] = await runHarnessRowJobs([job], 1);
+    const [two] = await runHarnessRowJobs([job], 2, (j, row) => done.push(`${j.arm.name}:${row.flights.length}`));
+    expect(done).toEqual(["a:3"]);
+    expect(one!.frames.all).toBeGreaterThan(0);
+    expect(one!.apAll.positives.wire).toBeGreaterThan(0);
+    expect(two).toEqual(one);
+  });
 });
+
+describe("harnessRowParts", () => {
+  const job = (name: string, n: number): HarnessRowJob => ({ scenario: WIRE_ACROSS, split: "test", controlPeriod_s: 0.25, seeds: Array.from({ length: n }, (_, i) => 10 * i), apEvery: 4, condition: "nominal", arm: { name, detectorDir: STUDENT, apply: false } });
+  const cut = (jobs: HarnessRowJob[], workers: number): [number, number[]][] => harnessRowParts(jobs, workers).map((p) => [p.of, p.job.seeds]);
+
+  it("keeps jobs whole when there are as many jobs as workers or more", () => {
+    expect(cut([job("a", 3), job("b", 2)], 2)).toEqual([[0, [0, 10, 20]], [1, [0, 10]]]);
+    expect(cut([job("a", 3), job("b", 2), job("c", 1)], 2).map(([of]) => of)).toEqual([0, 1, 2]);
+    expect(cut([job("a", 5)], 1)).toEqual([[0, [0, 10, 20, 30, 40]]]);
+  });
+
+  it("cuts each job into contiguous parts in seed order, none empty, every seed once", () => {
+    expect(cut([job("a", 5)], 2)).toEqual([[0, [0, 10, 20]], [0, [30, 40]]]);
+    expect(cut([job("a", 1)], 2)).toEqual([[0, [0]]]);
+    expect(cut([job("a", 7)], 3)).toEqual([[0, [0, 10, 20]], [0, [30, 40, 50]], [0, [60]]]);
+    expect(cut([job("a", 4)], 8)).toEqual([[0, [0]], [0, [10]], [0, [20]], [0, [30]]]);
+    expect(cut([job("a", 0)], 2)).toEqual([[0, []]]);
+  });
+});
+

@@ -1,13 +1,16 @@
 /**
- * The rows of `eval --harness` on both cores: each (condition, row) job flies every seed of the
- * row in one worker thread (harnessRowWorker.ts), which loads its detector and harness from
- * files; jobs are taken from a shared queue. A row's result does not depend on the worker that
- * flew it (flights are deterministic per seed), so 1 and 2 workers give the same report.
+ * The rows of `eval --harness` on both cores: each (condition, row) job flies the seeds of the row
+ * in a worker thread (harnessRowWorker.ts), which loads its detector and harness from files; jobs
+ * are taken from a shared queue. With fewer jobs than workers (one row of one condition) each
+ * job's seeds are cut into contiguous parts, one per spare worker, and the parts are put back
+ * together in seed order (assembleHarnessRow). A row's result does not depend on the worker that
+ * flew it or on how its seeds were cut (a new pilot flies every seed, and flights are
+ * deterministic per seed), so 1 and 2 workers give the same report.
  */
 import * as os from "node:os";
 import { splitOfSeed, type Scenario } from "../../../../sim";
 import { initBackend } from "../../backend";
-import { flyHarnessRow, type HarnessArm, type HarnessRow } from "../../eval/harnessRows";
+import { assembleHarnessRow, flyHarnessRowPart, type HarnessArm, type HarnessRow, type HarnessRowPart } from "../../eval/harnessRows";
 import type { HarnessTarget, LineFill, TruthMix } from "../../eval/PlannerPilot";
 import { loadSpatialHarness, loadTeacher } from "../../modelfile";
 import type { SpatialHarnessOptions } from "../../runtime/SpatialHarnessRuntime";
@@ -41,11 +44,11 @@ export async function loadArm(files: ArmFiles): Promise<HarnessArm> {
   return { name: files.name, detector, ...mix, harness: { model, apply: files.apply, ...(files.options === undefined ? {} : { options: files.options }), ...(files.target === undefined ? {} : { target: files.target }), ...(files.riskHold === undefined ? {} : { riskHold: files.riskHold }) } };
 }
 
-/** Flies one job in this thread. */
-export async function runHarnessRowJob(job: HarnessRowJob): Promise<HarnessRow> {
+/** Flies one job (a row, or a part of its seeds) in this thread. */
+export async function runHarnessRowJob(job: HarnessRowJob): Promise<HarnessRowPart> {
   const arm = await loadArm(job.arm);
   try {
-    return flyHarnessRow(arm, job.seeds, job.condition, {
+    return flyHarnessRowPart(arm, job.seeds, job.condition, {
       split: job.split,
       splitOf: splitOfSeed,
       factory: simEnvironmentFactory(job.scenario, job.split, { controlPeriod_s: job.controlPeriod_s }),
@@ -58,15 +61,39 @@ export async function runHarnessRowJob(job: HarnessRowJob): Promise<HarnessRow> 
   }
 }
 
-/** Runs every job on `workers` threads (1: inline); results in job order. */
+/**
+ * The parts the jobs are flown as on `workers` threads: each job whole when there are at least as
+ * many jobs as workers, else each job's seeds cut into ceil(workers / jobs) contiguous parts
+ * (none empty). `of` is the index of the job a part belongs to; parts of a job are in seed order.
+ */
+export function harnessRowParts(jobs: readonly HarnessRowJob[], workers: number): { of: number; job: HarnessRowJob }[] {
+  const perJob = jobs.length >= workers ? 1 : Math.ceil(workers / Math.max(1, jobs.length));
+  return jobs.flatMap((job, of) => {
+    const k = Math.max(1, Math.min(perJob, job.seeds.length));
+    const size = Math.ceil(job.seeds.length / k);
+    return Array.from({ length: Math.ceil(job.seeds.length / size) || 1 }, (_, i) => ({ of, job: { ...job, seeds: job.seeds.slice(i * size, (i + 1) * size) } }));
+  });
+}
+
+/** Runs every job on `workers` threads (1: inline); rows in job order, `onRow` as each row's last part comes in. */
 export async function runHarnessRowJobs(jobs: readonly HarnessRowJob[], workers: number, onRow?: (job: HarnessRowJob, row: HarnessRow) => void): Promise<HarnessRow[]> {
-  const n = Math.max(1, Math.min(workers, jobs.length, os.availableParallelism()));
-  if (n > 1) return runWorkerQueue<HarnessRowJob, HarnessRow>(compiledWorkerScript("harnessRowWorker"), undefined, jobs, n, onRow);
-  const results: HarnessRow[] = [];
-  for (const job of jobs) {
-    const row = await runHarnessRowJob(job);
-    results.push(row);
-    onRow?.(job, row);
+  const n = Math.max(1, Math.min(workers, os.availableParallelism()));
+  const parts = harnessRowParts(jobs, n);
+  const flown: HarnessRowPart[][] = jobs.map(() => []);
+  const rows: HarnessRow[] = new Array<HarnessRow>(jobs.length);
+  const remaining = jobs.map((_, i) => parts.filter((p) => p.of === i).length);
+  const settle = (index: number, part: HarnessRowPart): void => {
+    const { of } = parts[index]!;
+    flown[of]![index] = part;
+    if (--remaining[of]! > 0) return;
+    // Sparse by part index, so the parts come out in seed order whatever order they finished in.
+    rows[of] = assembleHarnessRow(flown[of]!.filter((p) => p !== undefined));
+    onRow?.(jobs[of]!, rows[of]);
+  };
+  if (n > 1 && parts.length > 1) {
+    await runWorkerQueue<HarnessRowJob, HarnessRowPart>(compiledWorkerScript("harnessRowWorker"), undefined, parts.map((p) => p.job), n, (_job, part, index) => settle(index, part));
+  } else {
+    for (let i = 0; i < parts.length; i++) settle(i, await runHarnessRowJob(parts[i]!.job));
   }
-  return results;
+  return rows;
 }
