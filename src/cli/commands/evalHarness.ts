@@ -186,7 +186,17 @@ export async function runHarnessEval(args: readonly string[], io: CliIO): Promis
   const jobs: HarnessRowJob[] = a.conditions.flatMap((condition) => arms.map((arm) => ({ scenario, split: a.split, controlPeriod_s: FULL_CONFIG.controlPeriod_s, seeds, condition, arm, apEvery: a.apEvery, ...plannerOptions(a), ...(a.attributeStrikes ? { attributeStrikes: true } : {}) })));
   io.err(`eval --harness: ${arms.length} rows x ${a.conditions.length} conditions on ${seeds.length} ${a.split} seeds, ${a.workers} worker(s)\n`);
   const t0 = performance.now();
-  const rows = await runHarnessRowJobs(jobs, a.workers, (job, row) => io.err(`${rowProgress(job.condition, row, seeds.length, a.split)} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`));
+  const elapsed = (): number => (performance.now() - t0) / 1000;
+  const rows = await runHarnessRowJobs(
+    jobs,
+    a.workers,
+    (job, row) => io.err(`${rowProgress(job.condition, row, seeds.length, a.split)} (${elapsed().toFixed(0)} s)\n`),
+    ({ job, part, flightsDone, flightsTotal }) => {
+      const collisions = part.flights.filter((f) => f.outcome.type === "collision").length;
+      const eta = flightsDone > 0 ? (elapsed() * (flightsTotal - flightsDone)) / flightsDone : 0;
+      io.err(`eval --harness: ${flightsDone}/${flightsTotal} flights, ${elapsed().toFixed(0)} s, ETA ${eta.toFixed(0)} s (part [${job.condition}] ${job.arm.name}: ${part.flights.length} seeds, ${collisions} collisions)\n`);
+    },
+  );
   const byCondition = a.conditions.map((condition) => ({ condition, rows: rows.filter((_, i) => jobs[i]?.condition === condition) }));
   const report = harnessReport(a.split, seeds, byCondition, HARNESS_PAIRS);
   if (a.json) io.out(`${JSON.stringify({ scenario: a.scenario, rows: arms, ...report }, null, 2)}\n`);

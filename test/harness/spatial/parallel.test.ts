@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import { seedsOfSplit } from "../../../sim";
 import { initBackend } from "../../../src/harness/backend/initBackend";
-import { harnessRowParts, runHarnessRowJobs, type HarnessRowJob } from "../../../src/harness/data/node/harnessRowsParallel";
+import { HARNESS_PART_SEEDS, harnessRowParts, runHarnessRowJobs, type HarnessRowJob } from "../../../src/harness/data/node/harnessRowsParallel";
 import { flySpatialRolloutsParallel, type SpatialRolloutJob } from "../../../src/harness/data/node/spatialRolloutsParallel";
 import { WIRE_ACROSS } from "../eval/wireAcross";
 
@@ -75,6 +75,17 @@ describe("harnessRowParts", () => {
     expect(cut([job("a", 7)], 3)).toEqual([[0, [0, 10, 20]], [0, [30, 40, 50]], [0, [60]]]);
     expect(cut([job("a", 4)], 8)).toEqual([[0, [0]], [0, [10]], [0, [20]], [0, [30]]]);
     expect(cut([job("a", 0)], 2)).toEqual([[0, []]]);
+  });
+
+  it("holds no more than HARNESS_PART_SEEDS seeds in a part, so a long row reports progress", () => {
+    expect(HARNESS_PART_SEEDS).toBe(10);
+    const sizes = (jobs: HarnessRowJob[], workers: number, max?: number): number[] => harnessRowParts(jobs, workers, max).map((p) => p.job.seeds.length);
+    expect(sizes([job("a", 25)], 1)).toEqual([10, 10, 5]);
+    expect(sizes([job("a", 25)], 2)).toEqual([10, 10, 5]);
+    expect(sizes([job("a", 12), job("b", 3)], 2)).toEqual([10, 2, 3]);
+    expect(sizes([job("a", 7)], 2, 3)).toEqual([3, 3, 1]);
+    expect(harnessRowParts([job("a", 25)], 2).flatMap((p) => p.job.seeds)).toEqual(job("a", 25).seeds);
+    expect(() => harnessRowParts([job("a", 5)], 2, 0)).toThrow(/maxSeeds=0, expected an integer >= 1/);
   });
 });
 

@@ -2,8 +2,9 @@
  * The rows of `eval --harness` on both cores: each (condition, row) job flies the seeds of the row
  * in a worker thread (harnessRowWorker.ts), which loads its detector and harness from files; jobs
  * are taken from a shared queue. With fewer jobs than workers (one row of one condition) each
- * job's seeds are cut into contiguous parts, one per spare worker, and the parts are put back
- * together in seed order (assembleHarnessRow). A row's result does not depend on the worker that
+ * job's seeds are cut into contiguous parts, one per spare worker; no part holds more than
+ * HARNESS_PART_SEEDS seeds, so a long row reports progress as its parts come in. The parts are put
+ * back together in seed order (assembleHarnessRow). A row's result does not depend on the worker that
  * flew it or on how its seeds were cut (a new pilot flies every seed, and flights are
  * deterministic per seed), so 1 and 2 workers give the same report.
  */
@@ -61,30 +62,42 @@ export async function runHarnessRowJob(job: HarnessRowJob): Promise<HarnessRowPa
   }
 }
 
+/** Largest part of a row flown as one job (about 3 minutes of flights on one core). */
+export const HARNESS_PART_SEEDS = 10;
+
 /**
- * The parts the jobs are flown as on `workers` threads: each job whole when there are at least as
- * many jobs as workers, else each job's seeds cut into ceil(workers / jobs) contiguous parts
- * (none empty). `of` is the index of the job a part belongs to; parts of a job are in seed order.
+ * The parts the jobs are flown as on `workers` threads: each job cut into ceil(workers / jobs)
+ * contiguous parts when there are fewer jobs than workers (else 1), and further so that no part
+ * holds more than `maxSeeds` seeds; none empty. `of` is the index of the job a part belongs to;
+ * the parts of a job are in seed order.
  */
-export function harnessRowParts(jobs: readonly HarnessRowJob[], workers: number): { of: number; job: HarnessRowJob }[] {
+export function harnessRowParts(jobs: readonly HarnessRowJob[], workers: number, maxSeeds = HARNESS_PART_SEEDS): { of: number; job: HarnessRowJob }[] {
+  if (!(Number.isInteger(maxSeeds) && maxSeeds >= 1)) throw new RangeError(`maxSeeds=${maxSeeds}, expected an integer >= 1`);
   const perJob = jobs.length >= workers ? 1 : Math.ceil(workers / Math.max(1, jobs.length));
   return jobs.flatMap((job, of) => {
-    const k = Math.max(1, Math.min(perJob, job.seeds.length));
-    const size = Math.ceil(job.seeds.length / k);
-    return Array.from({ length: Math.ceil(job.seeds.length / size) || 1 }, (_, i) => ({ of, job: { ...job, seeds: job.seeds.slice(i * size, (i + 1) * size) } }));
+    const n = job.seeds.length;
+    const size = Math.max(1, Math.min(maxSeeds, Math.ceil(n / perJob)));
+    return Array.from({ length: Math.max(1, Math.ceil(n / size)) }, (_, i) => ({ of, job: { ...job, seeds: job.seeds.slice(i * size, (i + 1) * size) } }));
   });
 }
 
-/** Runs every job on `workers` threads (1: inline); rows in job order, `onRow` as each row's last part comes in. */
-export async function runHarnessRowJobs(jobs: readonly HarnessRowJob[], workers: number, onRow?: (job: HarnessRowJob, row: HarnessRow) => void): Promise<HarnessRow[]> {
+/** Progress of runHarnessRowJobs: flights done of all jobs' flights, and the part that just came in. */
+export type HarnessRowProgress = { job: HarnessRowJob; part: HarnessRowPart; flightsDone: number; flightsTotal: number };
+
+/** Runs every job on `workers` threads (1: inline); rows in job order, `onRow` as each row's last part comes in, `onPart` as each part does. */
+export async function runHarnessRowJobs(jobs: readonly HarnessRowJob[], workers: number, onRow?: (job: HarnessRowJob, row: HarnessRow) => void, onPart?: (p: HarnessRowProgress) => void): Promise<HarnessRow[]> {
   const n = Math.max(1, Math.min(workers, os.availableParallelism()));
   const parts = harnessRowParts(jobs, n);
   const flown: HarnessRowPart[][] = jobs.map(() => []);
   const rows: HarnessRow[] = new Array<HarnessRow>(jobs.length);
   const remaining = jobs.map((_, i) => parts.filter((p) => p.of === i).length);
+  const flightsTotal = jobs.reduce((n, j) => n + j.seeds.length, 0);
+  let flightsDone = 0;
   const settle = (index: number, part: HarnessRowPart): void => {
     const { of } = parts[index]!;
     flown[of]![index] = part;
+    flightsDone += part.flights.length;
+    onPart?.({ job: jobs[of]!, part, flightsDone, flightsTotal });
     if (--remaining[of]! > 0) return;
     // Sparse by part index, so the parts come out in seed order whatever order they finished in.
     rows[of] = assembleHarnessRow(flown[of]!.filter((p) => p !== undefined));
