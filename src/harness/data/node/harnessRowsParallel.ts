@@ -91,7 +91,7 @@ export async function runHarnessRowJobs(jobs: readonly HarnessRowJob[], workers:
   const flown: HarnessRowPart[][] = jobs.map(() => []);
   const rows: HarnessRow[] = new Array<HarnessRow>(jobs.length);
   const remaining = jobs.map((_, i) => parts.filter((p) => p.of === i).length);
-  const flightsTotal = jobs.reduce((n, j) => n + j.seeds.length, 0);
+  const flightsTotal = jobs.reduce((sum, j) => sum + j.seeds.length, 0);
   let flightsDone = 0;
   const settle = (index: number, part: HarnessRowPart): void => {
     const { of } = parts[index]!;
