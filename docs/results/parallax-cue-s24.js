@@ -6,6 +6,9 @@
 // scored by AP against the wire-gap regions (a near wire cell the student leaves under 0.5: fit-harness --risk-target
 // wire-gap), beside the shipped harness's own risk and the frame's gradient (texture) alone. Flown with the shipped
 // pair (student-r2 + harness-gap, clip 8) on train seeds (fit-harness's rollout seeds, from 5500), nominal.
+// Also scored, the same way: a band context (the student's largest near-threat within K cells along the cell's row,
+// +-1 row, times (1 - the cell's own), K = 4, 8, 16 and the whole row: wires cross the path, so a gap lies in a band
+// the student flags elsewhere), alone and with the risk.
 // Run from the repository root after npm run build: node docs/results/parallax-cue-s24.js FLIGHTS FIRST_SEED LAG
 const path = require("node:path");
 const dist = (p) => require(path.resolve("dist/src", p));
@@ -63,7 +66,7 @@ function ap(scores, labels) {
   const wire = DETECTION_CLASSES.indexOf("wire");
   const inner = new PlannerPilot({ type: "detector", detector, harness: { model, apply: true, options: { regionClip: 8 } } });
   let sumRes = 0, sumId = 0, nRes = 0;
-  const S = { risk: [], res: [], resGap: [], tex: [], texGap: [], gapOnly: [], lab: [] };
+  const S = { risk: [], res: [], resGap: [], tex: [], texGap: [], band4: [], band8: [], band16: [], bandRow: [], lab: [] };
   let hist = [];
   let scratch, near, gap, cur, pred;
   const pilot = {
@@ -91,6 +94,7 @@ function ap(scores, labels) {
       const R = rows / 4, C = cols / 4;
       for (let rr = 0; rr < R; rr++) for (let rc = 0; rc < C; rc++) {
         let res = 0, resGap = 0, tex = 0, texGap = 0, lab = 0;
+        const band = { b4: 0, b8: 0, b16: 0, bR: 0 };
         for (let cy = rr * 4; cy < rr * 4 + 4; cy++) for (let cx = rc * 4; cx < rc * 4 + 4; cx++) {
           const c = cy * cols + cx;
           let s = 0, g = 0;
@@ -102,8 +106,13 @@ function ap(scores, labels) {
           res = Math.max(res, s); tex = Math.max(tex, g);
           resGap = Math.max(resGap, s * (1 - threat[c])); texGap = Math.max(texGap, g * (1 - threat[c]));
           if (gap[c]) lab = 1;
+          for (const [K, key] of [[4, "b4"], [8, "b8"], [16, "b16"], [cols, "bR"]]) {
+            let m = 0;
+            for (let yy = Math.max(0, cy - 1); yy <= Math.min(rows - 1, cy + 1); yy++) for (let xx = Math.max(0, cx - K); xx <= Math.min(cols - 1, cx + K); xx++) m = Math.max(m, threat[yy * cols + xx]);
+            band[key] = Math.max(band[key], m * (1 - threat[c]));
+          }
         }
-        S.risk.push(hr.risk[rr * C + rc]); S.res.push(res); S.resGap.push(resGap); S.tex.push(tex); S.texGap.push(texGap); S.lab.push(lab);
+        S.risk.push(hr.risk[rr * C + rc]); S.res.push(res); S.resGap.push(resGap); S.tex.push(tex); S.texGap.push(texGap); S.lab.push(lab); S.band4.push(band.b4); S.band8.push(band.b8); S.band16.push(band.b16); S.bandRow.push(band.bR);
       }
       return a;
     },
@@ -116,11 +125,12 @@ function ap(scores, labels) {
   const P = S.lab.reduce((a, b) => a + b, 0);
   console.log(`${seeds.length} train seeds from ${first}, lag ${lag}, ${col} collisions; ${S.lab.length} regions, ${P} wire-gap regions (rate ${(P / S.lab.length).toFixed(4)})`);
   console.log(`  mean |residual| warped ${(sumRes / nRes).toFixed(2)}, identity ${(sumId / nRes).toFixed(2)}`);
-  for (const k of ["risk", "res", "resGap", "tex", "texGap"]) console.log(`  AP ${k}: ${ap(S[k], S.lab).toFixed(3)}`);
+  for (const k of ["risk", "res", "resGap", "tex", "texGap", "band4", "band8", "band16", "bandRow"]) console.log(`  AP ${k}: ${ap(S[k], S.lab).toFixed(3)}`);
   // combined: risk * residual rank
   const comb = S.risk.map((r, i) => r * S.resGap[i]);
   console.log(`  AP risk*resGap: ${ap(comb, S.lab).toFixed(3)}`);
   const comb2 = S.risk.map((r, i) => r * S.texGap[i]);
   console.log(`  AP risk*texGap: ${ap(comb2, S.lab).toFixed(3)}`);
+  for (const k of ["band4", "band8", "band16", "bandRow"]) console.log(`  AP risk*${k}: ${ap(S.risk.map((r, i) => r * S[k][i]), S.lab).toFixed(3)}; risk+${k}: ${ap(S.risk.map((r, i) => r + S[k][i]), S.lab).toFixed(3)}`);
   detector.dispose();
 })();
