@@ -55,6 +55,19 @@ describe("fit-harness --risk-target", () => {
   });
 });
 
+describe("fit-harness --hidden1 / --hidden2", () => {
+  const base = ["--detector", "models/coevo/student", "--scenario", "default", "--flights", "2", "--out", "/tmp/h"];
+  it("are unset by default and read the widths of a fresh harness, beside an applied --harness", () => {
+    expect(parseFitHarnessArgs(base)).not.toHaveProperty("hidden1");
+    expect(parseFitHarnessArgs([...base, "--harness", "h", "--hidden1", "12", "--hidden2", "7"])).toMatchObject({ harness: "h", hidden1: 12, hidden2: 7 });
+  });
+  it("refuses widths out of [1, 256] and widths with --init, naming the flag", () => {
+    expect(() => parseFitHarnessArgs([...base, "--hidden1", "0"])).toThrow("--hidden1");
+    expect(() => parseFitHarnessArgs([...base, "--hidden2", "300"])).toThrow("--hidden2 300: expected an integer in [1, 256]");
+    expect(() => parseFitHarnessArgs([...base, "--init", "h", "--hidden1", "12"])).toThrow(/cannot be combined with --init/);
+  });
+});
+
 describe("fit-harness-ppo arguments", () => {
   const base = ["--detector", "models/coevo/student-r2", "--harness", "models/coevo/harness-contact", "--scenario", "default", "--out", "/tmp/p"];
   it("has the ablation's defaults and reads every flag", () => {

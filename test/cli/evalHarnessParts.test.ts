@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../../src/cli/main";
 import { initBackend } from "../../src/harness/backend/initBackend";
-import { WIRE_ACROSS } from "../harness/eval/wireAcross";
+import { writeWireAcrossScenario } from "../harness/eval/wireAcross";
 import { capture } from "./realPhotoFixture";
 
 jest.setTimeout(240_000);
@@ -23,9 +23,7 @@ beforeAll(async () => {
 describe("eval --harness, one row on two workers", () => {
   it("reports each part's progress and the same table as one worker", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "eval-parts-"));
-    const scenario = path.join(dir, "wire_across.yaml");
-    // Ranges are [min, max] in a scenario file.
-    fs.writeFileSync(scenario, JSON.stringify(WIRE_ACROSS, (_k, v: unknown) => (typeof v === "object" && v !== null && "min" in v && "max" in v ? [v.min, v.max] : v)));
+    const scenario = writeWireAcrossScenario(dir);
     const run = async (workers: number): Promise<{ out: string; err: string[] }> => {
       const c = capture();
       const args = ["eval", "--harness", "--scenario", scenario, "--split", "test", "--flights", "3", "--conditions", "nominal", "--rows", "bc_student", "--bc", STUDENT, "--workers", String(workers)];

@@ -1,12 +1,14 @@
 /**
  * `drone-harness fit-harness --detector <dir> --scenario <yaml> --flights N --val-flights N --out <dir>
  *  [--harness <dir>] [--init <dir>] [--first-seed N] [--val-first-seed N] [--workers N] [--steps N]
- *  [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact|wire-gap] [--region-clip X]`
+ *  [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact|wire-gap] [--region-clip X]
+ *  [--hidden1 N --hidden2 N]`
  * The harness phase of one co-evolution round (issue 13 item 3): the student detector (frozen)
  * + the planner (+ the harness of the previous round, `--harness`, applied) fly train-split
  * seeds on worker threads; the visited frames give the harness's inputs, S_gt by finite
  * differences and the region risk targets from the 10-step (2.5 s) rollouts; the spatial harness
- * is trained on them (from `--init` or `--harness` weights when given, else fresh) and validated
+ * is trained on them (from `--init` or `--harness` weights when given, else fresh; fresh with the
+ * widths `--hidden1` / `--hidden2` when those are given) and validated
  * on rollouts of val-split seeds. Writes <out>/spatial_harness.{model.json,weights.bin} and
  * <out>/fit-harness.json (command, flight outcomes, sample counts, curve, final validation).
  */
@@ -28,11 +30,14 @@ import { UsageError, type CliCommand } from "../CliCommand";
 
 export const USAGE =
   "drone-harness fit-harness --detector <fit dir> --scenario <yaml> --flights N --val-flights N --out <dir> [--harness <dir>] [--init <dir>] " +
-  "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact|wire-gap] [--region-clip X] [--control-period S]";
+  "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact|wire-gap] [--region-clip X] [--control-period S] " +
+  "[--hidden1 N] [--hidden2 N]";
 
 type Args = {
   detector: string; scenario: string; flights: number; valFlights: number; out: string; harness?: string; init?: string;
   firstSeed: number; valFirstSeed: number; workers: number; steps: number; batch: number; lr: number; recordEvery: number; horizon: number; riskTarget: RiskTarget; controlPeriod_s: number; regionClip?: number;
+  /** Widths of a fresh harness (SpatialHarnessConfig hidden1 / hidden2); with them the harness does not start from --init or --harness. */
+  hidden1?: number; hidden2?: number;
 };
 
 export function parseFitHarnessArgs(args: readonly string[]): Args {
@@ -64,11 +69,17 @@ export function parseFitHarnessArgs(args: readonly string[]): Args {
       }
       case "--control-period": a.controlPeriod_s = numberArg(f, args[++i], 0.01, 2); break;
       case "--region-clip": a.regionClip = numberArg(f, args[++i], 1e-3, 100); break;
+      case "--hidden1": a.hidden1 = intArg(f, args[++i], 1); break;
+      case "--hidden2": a.hidden2 = intArg(f, args[++i], 1); break;
       default: throw new UsageError(`unknown argument "${f}"`);
     }
   }
   if (a.detector === "" || a.scenario === "" || a.out === "" || a.flights === 0) throw new UsageError("--detector, --scenario, --flights and --out are required");
   if (a.regionClip !== undefined && a.harness === undefined) throw new UsageError("--region-clip is the clip of the applied harness: give --harness too");
+  for (const [flag, v] of [["--hidden1", a.hidden1], ["--hidden2", a.hidden2]] as const) {
+    if (v !== undefined && v > 256) throw new UsageError(`${flag} ${v}: expected an integer in [1, 256]`);
+  }
+  if ((a.hidden1 !== undefined || a.hidden2 !== undefined) && a.init !== undefined) throw new UsageError("--hidden1/--hidden2 start a fresh harness of those widths: they cannot be combined with --init (whose widths are its own)");
   return a;
 }
 
@@ -110,7 +121,9 @@ export const command: CliCommand = {
     const val = a.valFlights > 0 ? await fly("val", a.valFlights, a.valFirstSeed) : [];
     const rolloutS = (performance.now() - t0) / 1000;
     const initDir = a.init ?? a.harness;
-    const harness = initDir === undefined ? new SpatialHarness() : (await loadSpatialHarness(initDir)).model;
+    const widths = { ...(a.hidden1 === undefined ? {} : { hidden1: a.hidden1 }), ...(a.hidden2 === undefined ? {} : { hidden2: a.hidden2 }) };
+    const fresh = Object.keys(widths).length > 0;
+    const harness = initDir === undefined || fresh ? new SpatialHarness(widths) : (await loadSpatialHarness(initDir)).model;
     const trainSamples = train.flatMap((f) => f.samples);
     const valSamples = val.flatMap((f) => f.samples);
     const before = valSamples.length > 0 ? validateSpatialHarness(harness, valSamples, rows, cols) : undefined;

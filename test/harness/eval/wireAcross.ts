@@ -1,4 +1,6 @@
 /** The wire-crossing scenario shared by the closed-loop wire tests (wireCrossing, committedPipeline). */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { DEFAULT_SCENARIO, type Scenario } from "../../../sim";
 
 const fixed = (v: number): { min: number; max: number } => ({ min: v, max: v });
@@ -12,3 +14,10 @@ export const WIRE_ACROSS: Scenario = {
   trees: { ...DEFAULT_SCENARIO.trees, count: fixed(0) },
 };
 
+
+/** Writes WIRE_ACROSS as a scenario file in `dir` (JSON is YAML; ranges as [min, max]) and returns its path, for CLI tests. */
+export function writeWireAcrossScenario(dir: string): string {
+  const file = path.join(dir, "wire_across.yaml");
+  fs.writeFileSync(file, JSON.stringify(WIRE_ACROSS, (_k, v: unknown) => (typeof v === "object" && v !== null && "min" in v && "max" in v ? [v.min, v.max] : v)));
+  return file;
+}
