@@ -54,7 +54,19 @@ class GrowableColumn {
   }
   append(c: ApColumn): void {
     if (c.scores.length !== c.labels.length) throw new RangeError(`AP column of ${c.scores.length} scores and ${c.labels.length} labels`);
-    for (let i = 0; i < c.scores.length; i++) this.push(c.scores[i]!, c.labels[i]!);
+    const need = this.length + c.scores.length;
+    if (need > this.scores.length) {
+      const cap = Math.max(need, this.scores.length * 2);
+      const s = new Float32Array(cap);
+      s.set(this.scores.subarray(0, this.length));
+      this.scores = s;
+      const l = new Uint8Array(cap);
+      l.set(this.labels.subarray(0, this.length));
+      this.labels = l;
+    }
+    this.scores.set(c.scores, this.length);
+    this.labels.set(c.labels, this.length);
+    this.length = need;
   }
   positives(): number {
     let p = 0;

@@ -196,7 +196,9 @@ export function comparePaired(on: HarnessRow, off: HarnessRow, window = 3): Pair
   return { on: on.name, off: off.name, onOnlyCollisions: onOnly, offOnlyCollisions: offOnly, mcnemarP: mcnemarExactP(onOnly.length, offOnly.length), differing, flightsWithDifferentDecisions: withDifferent };
 }
 
-/** Flies one row (arm) over `seeds` in one condition: outcomes, traces and AP. */
+/** What flying a row needs besides the arm, its seeds and the condition. */
+export type RowFlightOptions = Pick<HarnessEvalOptions, "split" | "splitOf" | "factory" | "planner" | "apEvery" | "attributeStrikes">;
+
 /**
  * What one worker flew of a row: its seeds' flights in order and the cells its AP rankings hold
  * (assembleHarnessRow puts the parts of a row back together). Plain data: it crosses a
@@ -216,7 +218,7 @@ export type HarnessRowPart = {
  * Flies `seeds` of a row (all of them, or one contiguous part of the row's seeds). A new pilot
  * flies each seed, so a flight does not depend on the ones flown before it in the same part.
  */
-export function flyHarnessRowPart(arm: HarnessArm, seeds: readonly number[], condition: "nominal" | "perturbed", options: Pick<HarnessEvalOptions, "split" | "splitOf" | "factory" | "planner" | "apEvery" | "attributeStrikes">): HarnessRowPart {
+export function flyHarnessRowPart(arm: HarnessArm, seeds: readonly number[], condition: "nominal" | "perturbed", options: RowFlightOptions): HarnessRowPart {
   const source = new SeedSource(options.split, options.splitOf);
   const apAll = new ThinObstacleAp();
   const apApproach = new ThinObstacleAp();
@@ -257,7 +259,8 @@ export function assembleHarnessRow(parts: readonly HarnessRowPart[]): HarnessRow
   return formula.decisions > 0 ? { ...row, actionFormula: formula } : row;
 }
 
-export function flyHarnessRow(arm: HarnessArm, seeds: readonly number[], condition: "nominal" | "perturbed", options: Pick<HarnessEvalOptions, "split" | "splitOf" | "factory" | "planner" | "apEvery" | "attributeStrikes">): HarnessRow {
+/** Flies one row (arm) over `seeds` in one condition in this thread: outcomes, traces and AP. */
+export function flyHarnessRow(arm: HarnessArm, seeds: readonly number[], condition: "nominal" | "perturbed", options: RowFlightOptions): HarnessRow {
   return assembleHarnessRow([flyHarnessRowPart(arm, seeds, condition, options)]);
 }
 

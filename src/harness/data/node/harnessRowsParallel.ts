@@ -88,19 +88,19 @@ export type HarnessRowProgress = { job: HarnessRowJob; part: HarnessRowPart; fli
 export async function runHarnessRowJobs(jobs: readonly HarnessRowJob[], workers: number, onRow?: (job: HarnessRowJob, row: HarnessRow) => void, onPart?: (p: HarnessRowProgress) => void): Promise<HarnessRow[]> {
   const n = Math.max(1, Math.min(workers, os.availableParallelism()));
   const parts = harnessRowParts(jobs, n);
-  const flown: HarnessRowPart[][] = jobs.map(() => []);
+  const flown: (HarnessRowPart | undefined)[] = new Array<HarnessRowPart | undefined>(parts.length);
   const rows: HarnessRow[] = new Array<HarnessRow>(jobs.length);
   const remaining = jobs.map((_, i) => parts.filter((p) => p.of === i).length);
   const flightsTotal = jobs.reduce((sum, j) => sum + j.seeds.length, 0);
   let flightsDone = 0;
   const settle = (index: number, part: HarnessRowPart): void => {
     const { of } = parts[index]!;
-    flown[of]![index] = part;
+    flown[index] = part;
     flightsDone += part.flights.length;
     onPart?.({ job: jobs[of]!, part, flightsDone, flightsTotal });
     if (--remaining[of]! > 0) return;
-    // Sparse by part index, so the parts come out in seed order whatever order they finished in.
-    rows[of] = assembleHarnessRow(flown[of]!.filter((p) => p !== undefined));
+    // In part order, which is seed order, whatever order the parts finished in.
+    rows[of] = assembleHarnessRow(parts.flatMap((p, k) => (p.of === of ? [flown[k]!] : [])));
     onRow?.(jobs[of]!, rows[of]);
   };
   if (n > 1 && parts.length > 1) {
