@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--brake-on-reversal B] [--risk-hold P] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--brake-on-reversal B] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -61,6 +61,8 @@ export type EvalHarnessArgs = {
   brakeOnReversal?: number;
   /** Each region's risk held at P x its last held value when it drops (PlannerPilot riskHold; eval only); default off. */
   riskHold?: number;
+  /** The runtime's riskFloor (SpatialHarnessOptions; twenty-fifth session): regions under it lose their push. Default 0. */
+  riskFloor?: number;
   /** The aimed correction's window of uncorrected near-threat probability (SpatialHarnessOptions.aim); default off. */
   aim?: CorrectionAim;
   workers: number;
@@ -115,6 +117,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       case "--vertical-hold": a.verticalHold = numberArg(f, args[++i], 0, 100); break;
       case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
+      case "--risk-floor": a.riskFloor = numberArg(f, args[++i], 0, 0.99); break;
       case "--aim": a.aim = aimArg(f, v()); break;
       case "--workers": a.workers = intArg(f, args[++i], 1); break;
       case "--ap-every": a.apEvery = intArg(f, args[++i], 1); break;
@@ -142,7 +145,7 @@ function aimArg(flag: string, value: string): CorrectionAim {
 }
 
 function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
-  const runtime = { ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }), ...(a.runawayDelta === undefined ? {} : { runawayDelta: a.runawayDelta }), ...(a.aim === undefined ? {} : { aim: a.aim }) };
+  const runtime = { ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }), ...(a.runawayDelta === undefined ? {} : { runawayDelta: a.runawayDelta }), ...(a.aim === undefined ? {} : { aim: a.aim }), ...(a.riskFloor === undefined ? {} : { riskFloor: a.riskFloor }) };
   const options = { ...(Object.keys(runtime).length === 0 ? {} : { options: runtime }), ...(a.riskHold === undefined ? {} : { riskHold: a.riskHold }) };
   const bc = { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, ...options };
   const coevo = { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, ...options };

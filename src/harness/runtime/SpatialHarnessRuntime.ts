@@ -57,6 +57,14 @@ export type SpatialHarnessOptions = {
    * with [0.1, 0.5): it closes more of the wire gaps but removes no collision (docs/coevolution.md).
    */
   aim: CorrectionAim | undefined;
+  /**
+   * A floor on the region risk as the correction reads it (twenty-fifth session): r' = max(0, r - floor) / (1 - floor),
+   * after the lambda schedule has read the raw risk, so lambda, the runaway alarm and the texture rule are those of the
+   * harness as trained and only the regions under the floor lose their push. The wire-gap risk is trained with its
+   * positives weighted by about 46, so r is far above a gap's probability and most regions carry some push; the floor
+   * keeps the confident ones. Default 0: the risk as is.
+   */
+  riskFloor: number;
 };
 
 export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = Object.freeze({
@@ -69,6 +77,7 @@ export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = 
   cameraFrame: undefined,
   riskPolicy: undefined,
   aim: undefined,
+  riskFloor: 0,
 });
 
 /** What one harness step decided, for diagnostics and the report. */
@@ -133,6 +142,7 @@ export class SpatialHarnessRuntime {
     if (!(this.options.regionClip > 0)) throw new RangeError(`regionClip=${this.options.regionClip}, expected > 0`);
     if (!(this.options.runawayDelta > 0)) throw new RangeError(`runawayDelta=${this.options.runawayDelta}, expected > 0 (Infinity: no alarm)`);
     if (this.options.aim !== undefined) checkCorrectionAim(this.options.aim);
+    if (!(this.options.riskFloor >= 0 && this.options.riskFloor < 1)) throw new RangeError(`riskFloor=${this.options.riskFloor}, expected a number in [0, 1)`);
     if (!(this.options.imagine_m >= 0)) throw new RangeError(`imagine_m=${this.options.imagine_m}, expected >= 0`);
     this.weights = "snapshotWeights" in harness ? harness.snapshotWeights() : harness;
     const cf = this.options.cameraFrame;
@@ -248,6 +258,8 @@ export class SpatialHarnessRuntime {
     }
     const lambda = this.schedule.update(Number.isFinite(maxRisk) ? Math.min(1, Math.max(0, maxRisk)) : 0);
     this.options.riskPolicy?.(this.risk);
+    const floor = this.options.riskFloor;
+    if (floor > 0) for (let i = 0; i < this.risk.length; i++) this.risk[i] = Math.max(0, this.risk[i]! - floor) / (1 - floor);
     const formed = spatialDelta(this.risk, this.sensitivity, this.rates, lambda, this.rows, this.cols, this.options.regionClip, this.delta);
     const aim = this.options.aim;
     const stats = aim === undefined || formed.rejected ? formed : aimSpatialDelta(this.delta, logits, this.rows, this.cols, aim, formed);
