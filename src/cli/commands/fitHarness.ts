@@ -2,7 +2,7 @@
  * `drone-harness fit-harness --detector <dir> --scenario <yaml> --flights N --val-flights N --out <dir>
  *  [--harness <dir>] [--init <dir>] [--first-seed N] [--val-first-seed N] [--workers N] [--steps N]
  *  [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact|wire-gap] [--region-clip X]
- *  [--hidden1 N --hidden2 N]`
+ *  [--hidden1 N --hidden2 N] [--rollout-cache <dir>]`
  * The harness phase of one co-evolution round (issue 13 item 3): the student detector (frozen)
  * + the planner (+ the harness of the previous round, `--harness`, applied) fly train-split
  * seeds on worker threads; the visited frames give the harness's inputs, S_gt by finite
@@ -11,12 +11,16 @@
  * widths `--hidden1` / `--hidden2` when those are given) and validated
  * on rollouts of val-split seeds. Writes <out>/spatial_harness.{model.json,weights.bin} and
  * <out>/fit-harness.json (command, flight outcomes, sample counts, curve, final validation).
+ * With `--rollout-cache <dir>` every flown rollout is kept there (data/node/RolloutCacheDir.ts) and
+ * a later run with the same detector, applied harness, scenario and recording settings reads it
+ * instead of flying it again: same samples bit for bit, so the same harness.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { loadScenarioFile } from "../../../sim";
 import { initBackend } from "../../harness/backend";
 import { flySpatialRolloutsParallel, type SpatialRolloutJob } from "../../harness/data/node/spatialRolloutsParallel";
+import { fileDigest, modelDirDigest, RolloutCacheDir, type RolloutCacheManifest } from "../../harness/data/node/RolloutCacheDir";
 import { SeedSource } from "../../harness/data/SeedSplit";
 import { splitOfSeed } from "../../../sim";
 import { loadSpatialHarness, saveModel } from "../../harness/modelfile";
@@ -31,13 +35,15 @@ import { UsageError, type CliCommand } from "../CliCommand";
 export const USAGE =
   "drone-harness fit-harness --detector <fit dir> --scenario <yaml> --flights N --val-flights N --out <dir> [--harness <dir>] [--init <dir>] " +
   "[--first-seed N] [--val-first-seed N] [--workers N] [--steps N] [--batch N] [--lr X] [--record-every N] [--horizon N] [--risk-target collision|contact|wire-contact|wire-gap] [--region-clip X] [--control-period S] " +
-  "[--hidden1 N] [--hidden2 N]";
+  "[--hidden1 N] [--hidden2 N] [--rollout-cache <dir>]";
 
 type Args = {
   detector: string; scenario: string; flights: number; valFlights: number; out: string; harness?: string; init?: string;
   firstSeed: number; valFirstSeed: number; workers: number; steps: number; batch: number; lr: number; recordEvery: number; horizon: number; riskTarget: RiskTarget; controlPeriod_s: number; regionClip?: number;
   /** Widths of a fresh harness (SpatialHarnessConfig hidden1 / hidden2); with them the harness does not start from --init or --harness. */
   hidden1?: number; hidden2?: number;
+  /** Where flown rollouts are kept and read back (RolloutCacheDir). */
+  rolloutCache?: string;
 };
 
 export function parseFitHarnessArgs(args: readonly string[]): Args {
@@ -71,6 +77,7 @@ export function parseFitHarnessArgs(args: readonly string[]): Args {
       case "--region-clip": a.regionClip = numberArg(f, args[++i], 1e-3, 100); break;
       case "--hidden1": a.hidden1 = intArg(f, args[++i], 1); break;
       case "--hidden2": a.hidden2 = intArg(f, args[++i], 1); break;
+      case "--rollout-cache": a.rolloutCache = v(); break;
       default: throw new UsageError(`unknown argument "${f}"`);
     }
   }
@@ -86,6 +93,24 @@ export function parseFitHarnessArgs(args: readonly string[]): Args {
 /** One line of targetShare's figures. */
 export function formatTargetShare(t: TargetShare, what: string): string {
   return `push on the target's cells with a perfect risk and ${what}: ${(100 * t.meanShare).toFixed(1)} % of ||delta_region||^2 (an even spread: ${(100 * t.meanUniform).toFixed(1)} %) over ${t.regions} risky val regions, ${t.silentRegions} with no push`;
+}
+
+/** What the rollouts of a run are flown with: a cache written for other settings is refused. */
+export function rolloutManifest(a: Args, job: SpatialRolloutJob): RolloutCacheManifest {
+  return {
+    version: 1,
+    rollouts: {
+      detector: modelDirDigest(a.detector),
+      harness: a.harness === undefined ? null : modelDirDigest(a.harness),
+      regionClip: job.regionClip ?? null,
+      scenario: fileDigest(a.scenario),
+      riskTarget: job.riskTarget ?? "collision",
+      recordEvery: job.recordEvery,
+      horizonSteps: job.horizonSteps,
+      controlPeriod_s: job.controlPeriod_s,
+      perturbed: job.perturbed,
+    },
+  };
 }
 
 /** Flights per outcome type (goal, collision, timeout). */
@@ -106,15 +131,31 @@ export const command: CliCommand = {
     const job: SpatialRolloutJob = { scenario, split: "train", controlPeriod_s: a.controlPeriod_s, detectorDir: a.detector, recordEvery: a.recordEvery, horizonSteps: a.horizon, perturbed: false, riskTarget: a.riskTarget,
       ...(a.harness === undefined ? {} : { harnessDir: a.harness }), ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }) };
     const t0 = performance.now();
+    const cache = a.rolloutCache === undefined ? undefined : new RolloutCacheDir(a.rolloutCache);
+    cache?.open(rolloutManifest(a, job));
     const fly = async (split: "train" | "val", n: number, first: number): Promise<SpatialFlight[]> => {
       const seeds = new SeedSource(split, splitOfSeed).seeds(n, first);
+      const onDisk = new Set(cache === undefined ? [] : seeds.filter((s) => cache.has(split, s)));
+      const missing = seeds.filter((s) => !onDisk.has(s));
+      if (cache !== undefined) io.err(`fit-harness: rollout cache ${cache.dir}: ${onDisk.size} of ${seeds.length} ${split} flights on disk, flying ${missing.length}\n`);
       let last = 0;
-      return flySpatialRolloutsParallel({ ...job, split }, seeds, a.workers, (p) => {
-        if (p.done === p.total || performance.now() - last > 10000) {
-          last = performance.now();
-          io.err(`fit-harness: ${split} rollouts ${p.done}/${p.total}, ${p.samples} samples, ${p.collisions} collisions, ${p.elapsed_s.toFixed(0)} s, ETA ${p.eta_s.toFixed(0)} s\n`);
-        }
-      });
+      const flown =
+        missing.length === 0
+          ? []
+          : await flySpatialRolloutsParallel(
+              { ...job, split },
+              missing,
+              a.workers,
+              (p) => {
+                if (p.done === p.total || performance.now() - last > 10000) {
+                  last = performance.now();
+                  io.err(`fit-harness: ${split} rollouts ${p.done}/${p.total}, ${p.samples} samples, ${p.collisions} collisions, ${p.elapsed_s.toFixed(0)} s, ETA ${p.eta_s.toFixed(0)} s\n`);
+                }
+              },
+              cache === undefined ? undefined : (f) => cache.write(split, f, rows, cols),
+            );
+      const bySeed = new Map(flown.map((f) => [f.seed, f]));
+      return seeds.map((s) => bySeed.get(s) ?? (cache as RolloutCacheDir).read(split, s, rows, cols));
     };
     io.err(`fit-harness: ${a.flights} train + ${a.valFlights} val rollouts of ${scenario.name}, detector ${a.detector}${a.harness === undefined ? "" : `, harness ${a.harness} applied (region clip ${a.regionClip ?? 0.5})`}, ${a.workers} worker(s)\n`);
     const train = await fly("train", a.flights, a.firstSeed);
@@ -142,6 +183,7 @@ export const command: CliCommand = {
         train: { flights: train.length, outcomes: outcomeCounts(train), samples: trainSamples.length, positiveRegions: positives(train) },
         val: { flights: val.length, outcomes: outcomeCounts(val), samples: valSamples.length, positiveRegions: positives(val) },
         elapsed_s: rolloutS,
+        ...(a.rolloutCache === undefined ? {} : { cache: a.rolloutCache }),
       },
       training: { steps: r.steps, finalLoss: r.finalLoss, curve: r.curve, elapsed_s: (performance.now() - t0) / 1000 - rolloutS },
       validationBefore: before,

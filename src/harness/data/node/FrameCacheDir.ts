@@ -21,7 +21,7 @@ export type FrameCacheManifest = {
 };
 
 /** JSON with object keys sorted at every level, so equal settings compare equal in any key order. */
-function canonical(v: unknown): string {
+export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
   if (typeof v === "object" && v !== null) {
     return `{${Object.keys(v)

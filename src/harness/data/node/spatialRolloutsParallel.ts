@@ -55,7 +55,14 @@ export async function spatialFlyer(job: SpatialRolloutJob): Promise<(seed: numbe
 
 export type SpatialRolloutProgress = { done: number; total: number; samples: number; collisions: number; elapsed_s: number; eta_s: number };
 
-export async function flySpatialRolloutsParallel(job: SpatialRolloutJob, seeds: readonly number[], workers: number, onProgress?: (p: SpatialRolloutProgress) => void): Promise<SpatialFlight[]> {
+/** Flies `seeds` on `workers` threads; onFlight sees each flight as it lands (in landing order), e.g. to write it to a cache. */
+export async function flySpatialRolloutsParallel(
+  job: SpatialRolloutJob,
+  seeds: readonly number[],
+  workers: number,
+  onProgress?: (p: SpatialRolloutProgress) => void,
+  onFlight?: (f: SpatialFlight) => void,
+): Promise<SpatialFlight[]> {
   const guard = new SeedSource(job.split, splitOfSeed);
   for (const s of seeds) guard.require(s);
   const flights = new Map<number, SpatialFlight>();
@@ -63,6 +70,7 @@ export async function flySpatialRolloutsParallel(job: SpatialRolloutJob, seeds: 
   let samples = 0;
   let collisions = 0;
   const add = (f: SpatialFlight): void => {
+    onFlight?.(f);
     flights.set(f.seed, f);
     samples += f.samples.length;
     if (f.outcome.type === "collision") collisions++;
