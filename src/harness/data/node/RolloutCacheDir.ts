@@ -6,7 +6,9 @@
  * flights on disk and flies only the missing ones, each written as it lands (temporary name, then
  * rename), so a killed run resumes and a training-side probe (another loss, width or step count)
  * does not fly its 270 rollouts again (about 12 minutes on two cores). A run with another manifest
- * is refused, naming what differs.
+ * is refused, naming what differs. The manifest does not identify the code that recorded the
+ * flights (the features, S_gt's finite differences, the planner): a cache belongs to one checkout,
+ * and a change to how rollouts are recorded needs a fresh directory.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
