@@ -10,29 +10,7 @@
 // and the share of the other cells under 0.5 now whose memory is >= 0.5 (what it would raise wrongly).
 // Flown with the shipped pair (student-r2 + harness-gap, clip 8) on train seeds (fit-harness's rollout seeds, from
 // 5500), nominal. Run from the repository root after npm run build: node docs/results/memory-cue-s25.js FLIGHTS FIRST_SEED LAGS
-const { dist, ap, regionCells, flyShippedPair } = require("./shipped-pair-frames");
-const { FAR_DEPTH_M: FAR } = dist("harness/spatial/warp");
-
-function predict(prev, W, H, cam, m, out) {
-  // backward warp on a grid of W x H with the camera in that grid's units: out(q) = prev(p(q))
-  const tilt = cam.pitchDown_rad + m.bodyPitch;
-  for (let y = 0; y < H; y++) {
-    const e = tilt + Math.atan((y + 0.5 - cam.cy) / cam.f_px);
-    const z = e > 1e-3 ? Math.min(FAR, Math.max(0.5, m.alt) / Math.sin(e)) : FAR;
-    const k = Math.max(0.2, (z - m.d) / z);
-    let vy = (y + 0.5 - cam.cy) * k + cam.cy - 0.5 + cam.f_px * m.b - cam.f_px * m.h / z;
-    vy = Math.min(H - 1, Math.max(0, vy));
-    const sy0 = Math.floor(vy), sy1 = Math.min(H - 1, sy0 + 1), ay = vy - sy0;
-    for (let x = 0; x < W; x++) {
-      let vx = (x + 0.5 - cam.cx) * k + cam.cx - 0.5 - cam.f_px * m.a;
-      vx = Math.min(W - 1, Math.max(0, vx));
-      const sx0 = Math.floor(vx), sx1 = Math.min(W - 1, sx0 + 1), ax = vx - sx0;
-      const t = prev[sy0 * W + sx0] * (1 - ax) + prev[sy0 * W + sx1] * ax;
-      const b = prev[sy1 * W + sx0] * (1 - ax) + prev[sy1 * W + sx1] * ax;
-      out[y * W + x] = t * (1 - ay) + b * ay;
-    }
-  }
-}
+const { ap, regionCells, flatGroundWarp, flyShippedPair } = require("./shipped-pair-frames");
 
 (async () => {
   const flights = Number(process.argv[2] ?? 12), first = Number(process.argv[3] ?? 5500), lags = Number(process.argv[4] ?? 3);
@@ -49,7 +27,7 @@ function predict(prev, W, H, cam, m, out) {
     for (let i = hist.length - 1; i >= 0; i--) {
       const p = hist[i], q = i + 1 < hist.length ? hist[i + 1] : { nav, t: env.time_s };
       d += 0.5 * (q.nav.forwardSpeed_m_s + p.nav.forwardSpeed_m_s) * (q.t - p.t);
-      predict(p.threat, cols, rows, cam, { d: Math.max(0, d), a: wrap(nav.yaw_rad - p.nav.yaw_rad), b: nav.pitch_rad - p.nav.pitch_rad, h: nav.altitude_m - p.nav.altitude_m, alt: nav.altitude_m, bodyPitch: nav.pitch_rad }, warped);
+      flatGroundWarp(p.threat, cols, rows, cam, { d: Math.max(0, d), a: wrap(nav.yaw_rad - p.nav.yaw_rad), b: nav.pitch_rad - p.nav.pitch_rad, h: nav.altitude_m - p.nav.altitude_m, alt: nav.altitude_m, bodyPitch: nav.pitch_rad }, warped);
       for (let c = 0; c < mem.length; c++) mem[c] = Math.max(mem[c], warped[c]);
     }
     for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) {

@@ -14,6 +14,7 @@
  */
 import { gridCells, type GridSpec } from "../eval/CellLabels";
 import type { FrameSample } from "./FrameDataset";
+import { readFrame, writeFrame } from "../../util/framedFile";
 
 const MAGIC = 0x43464844; // "DHFC" little-endian
 const VERSION = 1;
@@ -40,15 +41,9 @@ export function encodeFlight(seed: number, grid: GridSpec, stateDim: number, fra
     throw new FrameCacheError(`seed ${seed}: ${withTruth} of ${frames.length} frames have visibleMask/near; expected all or none`);
   }
   const hasTruth = withTruth > 0;
-  const header = new TextEncoder().encode(JSON.stringify({ grid, stateDim, count: frames.length, seed, hasTruth } satisfies FlightHeader));
   const rec = recordSize(grid, stateDim);
-  const out = new Uint8Array(12 + header.length + rec * frames.length);
-  const dv = new DataView(out.buffer);
-  dv.setUint32(0, MAGIC, true);
-  dv.setUint32(4, VERSION, true);
-  dv.setUint32(8, header.length, true);
-  out.set(header, 12);
-  let o = 12 + header.length;
+  const { out, dv, offset } = writeFrame(MAGIC, VERSION, { grid, stateDim, count: frames.length, seed, hasTruth } satisfies FlightHeader, rec * frames.length);
+  let o = offset;
   for (const [i, f] of frames.entries()) {
     if (f.rgb.length !== 3 * n || f.mask.length !== n || f.state.length !== stateDim || (f.rates !== undefined && f.rates.length !== stateDim)) {
       throw new FrameCacheError(`frame ${i} of seed ${seed}: rgb ${f.rgb.length}, mask ${f.mask.length}, state ${f.state.length}, rates ${f.rates?.length ?? "-"}; expected ${3 * n}, ${n}, ${stateDim}, ${stateDim}`);
@@ -77,19 +72,9 @@ export function encodeFlight(seed: number, grid: GridSpec, stateDim: number, fra
 
 /** Decodes a flight; the frames' arrays are views into `bytes` (copy them to keep `bytes` collectable). */
 export function decodeFlight(bytes: Uint8Array, what = "flight"): { header: FlightHeader; frames: FrameSample[] } {
-  if (bytes.length < 12) throw new FrameCacheError(`${what}: ${bytes.length} bytes, too short for a frame cache file`);
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (dv.getUint32(0, true) !== MAGIC) throw new FrameCacheError(`${what}: not a frame cache file (bad magic)`);
-  const version = dv.getUint32(4, true);
-  if (version !== VERSION) throw new FrameCacheError(`${what}: version ${version}, expected ${VERSION}`);
-  const hl = dv.getUint32(8, true);
-  if (12 + hl > bytes.length) throw new FrameCacheError(`${what}: header length ${hl} runs past the end (${bytes.length} bytes)`);
-  let header: FlightHeader;
-  try {
-    header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hl))) as FlightHeader;
-  } catch (e) {
-    throw new FrameCacheError(`${what}: header is not JSON (${(e as Error).message})`);
-  }
+  const framed = readFrame(bytes, MAGIC, VERSION, what, "a frame cache file", FrameCacheError);
+  const header = framed.header as FlightHeader;
+  const dv = framed.dv;
   if (typeof header !== "object" || header === null || typeof header.grid !== "object" || header.grid === null) {
     throw new FrameCacheError(`${what}: header has no grid (expected {grid, stateDim, count, seed, hasTruth})`);
   }
@@ -104,12 +89,12 @@ export function decodeFlight(bytes: Uint8Array, what = "flight"): { header: Flig
     throw new FrameCacheError(`${what}: header count=${count}, stateDim=${stateDim}, expected non-negative integers`);
   }
   const rec = recordSize(grid, stateDim);
-  const expected = 12 + hl + rec * count;
+  const expected = framed.offset + rec * count;
   if (bytes.length !== expected) throw new FrameCacheError(`${what}: ${bytes.length} bytes, expected ${expected} for ${count} frames (truncated or corrupt)`);
   const n = grid.width * grid.height;
   const { rows, cols } = gridCells(grid);
   const frames: FrameSample[] = [];
-  let o = 12 + hl;
+  let o = framed.offset;
   for (let i = 0; i < count; i++) {
     let p = o + 12;
     const state = new Float32Array(stateDim);

@@ -13,6 +13,7 @@
  * Samples of the PPO ablation (with `policy`) are not stored: that path has its own command.
  */
 import type { FlightOutcome } from "../eval/FlightMetrics";
+import { readFrame, writeFrame } from "../../util/framedFile";
 import { HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS } from "./SpatialHarness";
 import type { SpatialFlight, SpatialSample } from "./spatialRollouts";
 
@@ -68,15 +69,9 @@ export function encodeSpatialFlight(flight: SpatialFlight, rows: number, cols: n
     sensitivityDims: NUM_SENSITIVITY_DIMS,
     hasTargetCells: withCells > 0,
   };
-  const text = new TextEncoder().encode(JSON.stringify(header));
   const rec = recordSize(header);
-  const out = new Uint8Array(12 + text.length + rec * flight.samples.length);
-  const dv = new DataView(out.buffer);
-  dv.setUint32(0, MAGIC, true);
-  dv.setUint32(4, VERSION, true);
-  dv.setUint32(8, text.length, true);
-  out.set(text, 12);
-  let o = 12 + text.length;
+  const { out, dv, offset } = writeFrame(MAGIC, VERSION, header, rec * flight.samples.length);
+  let o = offset;
   for (const [i, s] of flight.samples.entries()) {
     if (s.policy !== undefined) throw new RolloutCacheError(`seed ${flight.seed}, sample ${i}: a PPO sample (with policy draws); those are not stored`);
     const sizes: [string, number, number][] = [
@@ -111,19 +106,9 @@ function floats(bytes: Uint8Array, p: number, n: number): Float32Array {
 /** Decodes one flight; every array of the samples is a copy (the file's bytes can be dropped). */
 export function decodeSpatialFlight(bytes: Uint8Array, what = "rollout flight"): { header: RolloutFlightHeader; flight: SpatialFlight } {
   requireLittleEndian();
-  if (bytes.length < 12) throw new RolloutCacheError(`${what}: ${bytes.length} bytes, too short for a rollout file`);
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (dv.getUint32(0, true) !== MAGIC) throw new RolloutCacheError(`${what}: not a rollout file (bad magic)`);
-  const version = dv.getUint32(4, true);
-  if (version !== VERSION) throw new RolloutCacheError(`${what}: version ${version}, expected ${VERSION}`);
-  const hl = dv.getUint32(8, true);
-  if (12 + hl > bytes.length) throw new RolloutCacheError(`${what}: header length ${hl} runs past the end (${bytes.length} bytes)`);
-  let h: RolloutFlightHeader;
-  try {
-    h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hl))) as RolloutFlightHeader;
-  } catch (e) {
-    throw new RolloutCacheError(`${what}: header is not JSON (${(e as Error).message})`);
-  }
+  const framed = readFrame(bytes, MAGIC, VERSION, what, "a rollout file", RolloutCacheError);
+  const h = framed.header as RolloutFlightHeader;
+  const dv = framed.dv;
   const ints = [h?.seed, h?.steps, h?.count, h?.rows, h?.cols];
   if (typeof h !== "object" || h === null || !ints.every((v) => Number.isInteger(v) && v >= 0) || typeof h.hasTargetCells !== "boolean" || typeof h.outcome?.type !== "string") {
     throw new RolloutCacheError(`${what}: header ${JSON.stringify(h).slice(0, 200)}, expected {seed, outcome, steps, count, rows, cols, channels, sensitivityDims, hasTargetCells}`);
@@ -133,12 +118,12 @@ export function decodeSpatialFlight(bytes: Uint8Array, what = "rollout flight"):
   }
   if (h.rows === 0 || h.cols === 0 || h.rows % REGION_CELLS !== 0 || h.cols % REGION_CELLS !== 0) throw new RolloutCacheError(`${what}: grid ${h.rows}x${h.cols} cells, expected positive multiples of ${REGION_CELLS}`);
   const rec = recordSize(h);
-  const expected = 12 + hl + rec * h.count;
+  const expected = framed.offset + rec * h.count;
   if (bytes.length !== expected) throw new RolloutCacheError(`${what}: ${bytes.length} bytes, expected ${expected} for ${h.count} samples (truncated or corrupt)`);
   const cells = h.rows * h.cols;
   const regions = cells / (REGION_CELLS * REGION_CELLS);
   const samples: SpatialSample[] = [];
-  let o = 12 + hl;
+  let o = framed.offset;
   for (let i = 0; i < h.count; i++) {
     let p = o + 8;
     const features = floats(bytes, p, cells * h.channels);
