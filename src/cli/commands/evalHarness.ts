@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--brake-on-reversal B] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--vertical-hold X] [--brake-on-reversal B] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -11,6 +11,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { loadScenarioFile, splitOfSeed } from "../../../sim";
+import { LAMBDA_MAX, LAMBDA_MIN } from "../../harness/correction/constants";
 import { runHarnessRowJobs, type ArmFiles, type HarnessRowJob } from "../../harness/data/node/harnessRowsParallel";
 import type { Split } from "../../harness/data/SeedSplit";
 import type { CorrectionAim } from "../../harness/spatial/spatialCorrection";
@@ -55,6 +56,12 @@ export type EvalHarnessArgs = {
   regionClip?: number;
   /** The harness runtime's runaway alarm level (SpatialHarnessOptions.runawayDelta); "none" = Infinity. */
   runawayDelta?: number;
+  /**
+   * Where the runtime's lambda schedule starts each flight (LambdaScheduleOptions.initial; default SPEC's 0.3,
+   * within the schedule's bounds [LAMBDA_MIN, LAMBDA_MAX]). Twenty-seventh session: at clip 8 the start value puts
+   * the first decisions at the clip until the runaway alarm has halved lambda down to its floor.
+   */
+  lambdaInitial?: number;
   /** The planner's decision hysteresis on climb/descend (PlannerOptions.wVerticalHold); default 0 = off. */
   verticalHold?: number;
   /** The planner's braking on a vertical reversal (PlannerOptions.brakeOnReversal, a blocked_cruise level); default 0 = off. */
@@ -114,6 +121,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
         a.runawayDelta = x === "none" ? Infinity : numberArg(f, x, 1e-3, 100);
         break;
       }
+      case "--lambda-initial": a.lambdaInitial = numberArg(f, args[++i], LAMBDA_MIN, LAMBDA_MAX); break;
       case "--vertical-hold": a.verticalHold = numberArg(f, args[++i], 0, 100); break;
       case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
@@ -144,8 +152,8 @@ function aimArg(flag: string, value: string): CorrectionAim {
   return { low, high };
 }
 
-function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
-  const runtime = { ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }), ...(a.runawayDelta === undefined ? {} : { runawayDelta: a.runawayDelta }), ...(a.aim === undefined ? {} : { aim: a.aim }), ...(a.riskFloor === undefined ? {} : { riskFloor: a.riskFloor }) };
+export function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
+  const runtime = { ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }), ...(a.runawayDelta === undefined ? {} : { runawayDelta: a.runawayDelta }), ...(a.aim === undefined ? {} : { aim: a.aim }), ...(a.riskFloor === undefined ? {} : { riskFloor: a.riskFloor }), ...(a.lambdaInitial === undefined ? {} : { lambda: { initial: a.lambdaInitial } }) };
   const options = { ...(Object.keys(runtime).length === 0 ? {} : { options: runtime }), ...(a.riskHold === undefined ? {} : { riskHold: a.riskHold }) };
   const bc = { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, ...options };
   const coevo = { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, ...options };
