@@ -10,6 +10,7 @@ import { initBackend } from "../../../src/harness/backend/initBackend";
 import { LAMBDA_INITIAL, LAMBDA_MIN } from "../../../src/harness/correction/constants";
 import { SpatialHarnessRuntime } from "../../../src/harness/runtime/SpatialHarnessRuntime";
 import { SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
+import { syntheticFrame } from "./syntheticFrame";
 
 beforeAll(async () => {
   await initBackend({ prefer: "wasm" });
@@ -17,11 +18,7 @@ beforeAll(async () => {
 
 const W = 128;
 const H = 128;
-const cells = (W / 8) * (H / 8);
-const logits = new Float32Array(cells * 5);
-for (let i = 0; i < logits.length; i++) logits[i] = 2 * Math.cos(0.7 * i) + Math.sin(0.13 * i);
-const rgb = new Uint8Array(W * H * 3);
-for (let i = 0; i < rgb.length; i++) rgb[i] = (i * 37 + ((i >> 9) * 11)) % 251;
+const { logits, rgb } = syntheticFrame(W, H);
 const nav = { ...makeNavigation(), altitude_m: 8, forwardSpeed_m_s: 4 };
 
 /** Four steps of a runtime at clip 8 with the alarm at SPEC's 0.6; each step's lambda and max|delta|. */

@@ -8,6 +8,7 @@ import { makeNavigation } from "../../../src/control/navigation";
 import { initBackend } from "../../../src/harness/backend/initBackend";
 import { SpatialHarnessRuntime } from "../../../src/harness/runtime/SpatialHarnessRuntime";
 import { REGION_CELLS, SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
+import { syntheticFrame } from "./syntheticFrame";
 
 beforeAll(async () => {
   await initBackend({ prefer: "wasm" });
@@ -17,10 +18,7 @@ const W = 128;
 const H = 128;
 const cols = W / 8;
 const cells = (W / 8) * (H / 8);
-const logits = new Float32Array(cells * 5);
-for (let i = 0; i < logits.length; i++) logits[i] = 2 * Math.cos(0.7 * i) + Math.sin(0.13 * i);
-const rgb = new Uint8Array(W * H * 3);
-for (let i = 0; i < rgb.length; i++) rgb[i] = (i * 37 + ((i >> 9) * 11)) % 251;
+const { logits, rgb } = syntheticFrame(W, H);
 const nav = { ...makeNavigation(), altitude_m: 8, forwardSpeed_m_s: 4 };
 
 /** Two steps (yawing on the second) of a runtime with these options; its risk, delta and the second step's lambda. */
