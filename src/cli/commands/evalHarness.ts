@@ -153,7 +153,14 @@ function aimArg(flag: string, value: string): CorrectionAim {
 }
 
 export function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
-  const runtime = { ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }), ...(a.runawayDelta === undefined ? {} : { runawayDelta: a.runawayDelta }), ...(a.aim === undefined ? {} : { aim: a.aim }), ...(a.riskFloor === undefined ? {} : { riskFloor: a.riskFloor }), ...(a.lambdaInitial === undefined ? {} : { lambda: { initial: a.lambdaInitial } }) };
+  // The runtime options the flags set; an option left unset keeps the runtime's default.
+  const runtime = {
+    ...(a.regionClip === undefined ? {} : { regionClip: a.regionClip }),
+    ...(a.runawayDelta === undefined ? {} : { runawayDelta: a.runawayDelta }),
+    ...(a.aim === undefined ? {} : { aim: a.aim }),
+    ...(a.riskFloor === undefined ? {} : { riskFloor: a.riskFloor }),
+    ...(a.lambdaInitial === undefined ? {} : { lambda: { initial: a.lambdaInitial } }),
+  };
   const options = { ...(Object.keys(runtime).length === 0 ? {} : { options: runtime }), ...(a.riskHold === undefined ? {} : { riskHold: a.riskHold }) };
   const bc = { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, ...options };
   const coevo = { name: row, detectorDir: a.coevo, harnessDir: a.coevoHarness, ...options };
