@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--vertical-hold X] [--brake-on-reversal B] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -14,6 +14,7 @@ import { loadScenarioFile, splitOfSeed } from "../../../sim";
 import { LAMBDA_MAX, LAMBDA_MIN } from "../../harness/correction/constants";
 import { runHarnessRowJobs, type ArmFiles, type HarnessRowJob } from "../../harness/data/node/harnessRowsParallel";
 import type { Split } from "../../harness/data/SeedSplit";
+import type { WireGate } from "../../harness/runtime/SpatialHarnessRuntime";
 import type { CorrectionAim } from "../../harness/spatial/spatialCorrection";
 import { formatHarnessReport, harnessEvalSeeds, harnessReport, rowProgress } from "../../harness/eval/harnessRows";
 import { FULL_CONFIG } from "../../harness/training/trainConfig";
@@ -62,6 +63,11 @@ export type EvalHarnessArgs = {
    * the first decisions at the clip until the runaway alarm has halved lambda down to its floor.
    */
   lambdaInitial?: number;
+  /**
+   * The runtime's wire gate (SpatialHarnessOptions.wireGate; twenty-eighth session): the correction applied only within
+   * window_s seconds of a frame with at least `cells` cells whose uncorrected wire probability reached level. Default off.
+   */
+  wireGate?: WireGate;
   /** The planner's decision hysteresis on climb/descend (PlannerOptions.wVerticalHold); default 0 = off. */
   verticalHold?: number;
   /** The planner's braking on a vertical reversal (PlannerOptions.brakeOnReversal, a blocked_cruise level); default 0 = off. */
@@ -122,6 +128,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
         break;
       }
       case "--lambda-initial": a.lambdaInitial = numberArg(f, args[++i], LAMBDA_MIN, LAMBDA_MAX); break;
+      case "--wire-gate": a.wireGate = wireGateArg(f, v()); break;
       case "--vertical-hold": a.verticalHold = numberArg(f, args[++i], 0, 100); break;
       case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
@@ -152,6 +159,13 @@ function aimArg(flag: string, value: string): CorrectionAim {
   return { low, high };
 }
 
+/** "--wire-gate level,cells,window_s": a probability in [0, 1], a count of cells >= 1 and a window of seconds >= 0. */
+function wireGateArg(flag: string, value: string): WireGate {
+  const parts = value.split(",");
+  if (parts.length !== 3) throw new UsageError(`${flag}=${value}, expected level,cells,window_s: a cell's wire probability in [0, 1], a count of cells >= 1 and seconds >= 0 (e.g. 0.5,8,2)`);
+  return { level: numberArg(flag, parts[0], 0, 1), cells: intArg(flag, parts[1], 1), window_s: numberArg(flag, parts[2], 0, 3600) };
+}
+
 export function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
   // The runtime options the flags set; an option left unset keeps the runtime's default.
   const runtime = {
@@ -160,6 +174,7 @@ export function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
     ...(a.aim === undefined ? {} : { aim: a.aim }),
     ...(a.riskFloor === undefined ? {} : { riskFloor: a.riskFloor }),
     ...(a.lambdaInitial === undefined ? {} : { lambda: { initial: a.lambdaInitial } }),
+    ...(a.wireGate === undefined ? {} : { wireGate: a.wireGate }),
   };
   const options = { ...(Object.keys(runtime).length === 0 ? {} : { options: runtime }), ...(a.riskHold === undefined ? {} : { riskHold: a.riskHold }) };
   const bc = { name: row, detectorDir: a.bc, harnessDir: a.bcHarness, ...options };

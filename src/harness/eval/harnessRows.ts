@@ -19,7 +19,7 @@ import { SeedSource, type Split, type SplitOf } from "../data/SeedSplit";
 import { STATE_DIM } from "../models/stateVector";
 import type { Teacher } from "../models/Teacher";
 import { DETECTOR_CELL_PX } from "../runtime/DetectorRuntime";
-import type { SpatialHarnessOptions } from "../runtime/SpatialHarnessRuntime";
+import type { SpatialHarnessOptions, SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { cellLabelsFromMask, nearThreatCells } from "./CellLabels";
 import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
@@ -40,7 +40,8 @@ export type HarnessArm = {
 };
 
 /** One control step of a flight, for the paired traces. */
-export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; sight?: StepSight };
+/** wireEvidence / gateClosed: only with a wire gate (SpatialHarnessOptions.wireGate). */
+export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight };
 
 export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[] };
 
@@ -136,7 +137,7 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     let maxThreat = 0;
     for (const t of threat) maxThreat = Math.max(maxThreat, t);
     const sight = rec.sight?.sight(truth.visibleMask, truth.depth, threat);
-    trace.push({ step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...(sight === undefined ? {} : { sight }) });
+    trace.push({ step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...gateTrace(h), ...(sight === undefined ? {} : { sight }) });
     if (record) {
       // The class probabilities the planner's grid came from: corrected when the harness corrects the detections.
       const probs = pilot.plannerClassProbs;
@@ -305,6 +306,29 @@ export function rowProgress(condition: string, row: HarnessRow, seeds: number, s
   return `eval --harness [${condition}] ${row.name}: collisions ${(100 * row.rates.collisionRate).toFixed(1)} %, success ${(100 * row.rates.successRate).toFixed(1)} %, wire AP approach ${row.apApproach.wire.toFixed(3)} (${row.frames.approach} frames) over ${seeds} ${split} seeds`;
 }
 
+/** The wire gate's part of a step's trace: nothing without a gate. */
+function gateTrace(h: SpatialStepInfo | undefined): Pick<StepTrace, "wireEvidence" | "gateClosed"> {
+  if (h === undefined || Number.isNaN(h.wireEvidence)) return {};
+  return { wireEvidence: h.wireEvidence, ...(h.gateOpen ? {} : { gateClosed: 1 as const }) };
+}
+
+/** What the wire gate (SpatialHarnessOptions.wireGate) saw and did over a row's decisions; evidence = the frame's wire cells. */
+export type WireGateSummary = { decisions: number; openShare: number; evidenceP10: number; evidenceP50: number; evidenceP90: number };
+
+/** From the rows' traces; undefined when no decision traced a wire gate. */
+export function wireGateSummary(flights: readonly ArmFlight[]): WireGateSummary | undefined {
+  const steps = flights.flatMap((f) => f.trace.filter((s) => s.wireEvidence !== undefined));
+  if (steps.length === 0) return undefined;
+  const evidence = steps.map((s) => s.wireEvidence!);
+  return {
+    decisions: steps.length,
+    openShare: steps.filter((s) => s.gateClosed === undefined).length / steps.length,
+    evidenceP10: percentile(evidence, 10),
+    evidenceP50: percentile(evidence, 50),
+    evidenceP90: percentile(evidence, 90),
+  };
+}
+
 /** How large the applied correction was over every decision of a row, and what the runaway alarm did to lambda. */
 export type CorrectionSummary = {
   decisions: number;
@@ -391,6 +415,12 @@ export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: num
       if (k === undefined) continue;
       lines.push("");
       lines.push(`${r.name}: applied correction over ${k.decisions} decisions: max|delta| p50 ${f3(k.maxDeltaP50)}, p90 ${f3(k.maxDeltaP90)}, p99 ${f3(k.maxDeltaP99)}, max ${f3(k.maxDeltaMax)}; held for ${SUSTAINED_DECISIONS} decisions in a row up to ${f3(k.sustainedMax)}; a region clipped in ${pct(k.clippedShare)}; ${Number.isFinite(k.runawayLevel) ? `above the runaway level ${k.runawayLevel} in ${pct(k.aboveRunaway)}` : "no runaway alarm"}; lambda p50 ${f3(k.lambdaP50)}, p10 ${f3(k.lambdaP10)}`);
+    }
+    for (const r of c.rows) {
+      const g = wireGateSummary(r.flights);
+      if (g === undefined) continue;
+      lines.push("");
+      lines.push(`${r.name}: wire gate open in ${pct(g.openShare)} of ${g.decisions} decisions; cells per frame at the gate's uncorrected wire probability p10 ${g.evidenceP10.toFixed(1)}, p50 ${g.evidenceP50.toFixed(1)}, p90 ${g.evidenceP90.toFixed(1)}`);
     }
     for (const r of c.rows) {
       const f = r.actionFormula;

@@ -66,7 +66,26 @@ export type SpatialHarnessOptions = {
    * the shipped 6 (docs/coevolution.md "Where the push lands"): the low-risk regions' push is worth keeping.
    */
   riskFloor: number;
+  /**
+   * A gate on wire evidence in the scene (twenty-eighth session): the correction is applied only while some frame of
+   * the last `window_s` seconds (this one included) had at least `cells` cells whose uncorrected wire probability
+   * reached `level`; otherwise the delta is zero and the planner reads the detector's own probabilities. Per frame, not
+   * per region: the regions the wire-gap harness pushes on are the ones where the wire is missed, so the evidence is
+   * counted over the whole frame. A count, not the frame's largest probability: on validation seeds apart from the
+   * rule's, some cell reaches 0.5 in nearly every frame of the wireless trees_only family (branch edges), so one cell
+   * is no evidence of a wire. The risk, S and the lambda schedule run as without the gate. Default undefined: no gate.
+   */
+  wireGate: WireGate | undefined;
 };
+
+/** SpatialHarnessOptions.wireGate: a cell's uncorrected wire probability in [0, 1], a count of cells >= 1, a window in seconds. */
+export type WireGate = { level: number; cells: number; window_s: number };
+
+export function checkWireGate(g: WireGate): void {
+  if (!(g.level >= 0 && g.level <= 1)) throw new RangeError(`wireGate.level=${g.level}, expected a probability in [0, 1]`);
+  if (!(Number.isInteger(g.cells) && g.cells >= 1)) throw new RangeError(`wireGate.cells=${g.cells}, expected an integer >= 1`);
+  if (!(g.window_s >= 0 && Number.isFinite(g.window_s))) throw new RangeError(`wireGate.window_s=${g.window_s}, expected a finite number of seconds >= 0`);
+}
 
 export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = Object.freeze({
   hfov_rad: Math.PI / 2,
@@ -79,6 +98,7 @@ export const DEFAULT_SPATIAL_HARNESS_OPTIONS: Readonly<SpatialHarnessOptions> = 
   riskPolicy: undefined,
   aim: undefined,
   riskFloor: 0,
+  wireGate: undefined,
 });
 
 /** What one harness step decided, for diagnostics and the report. */
@@ -92,6 +112,10 @@ export type SpatialStepInfo = SpatialDeltaStats & {
   textureGain: number;
   /** True when the runaway alarm halved lambda on this step. */
   runaway: boolean;
+  /** Cells of the frame whose uncorrected wire probability reached the wire gate's level; NaN without a gate (not counted). */
+  wireEvidence: number;
+  /** False when the wire gate held the correction back on this step (delta all zeros); true without a gate. */
+  gateOpen: boolean;
 };
 
 export class SpatialHarnessRuntime {
@@ -125,6 +149,8 @@ export class SpatialHarnessRuntime {
   private probsStale = false;
   private last: { yaw: number; pitch: number; time_s: number } | undefined;
   private above = 0;
+  /** Time of the last frame whose wire evidence reached the gate's level (wireGate). */
+  private lastEvidence_s: number | undefined;
   /** The frame prepare() computed the image side for (consumed by the next step()). */
   private prepared: { time_s: number } | undefined;
   /** Steps that found their image side prepared ahead, of all steps. */
@@ -144,6 +170,7 @@ export class SpatialHarnessRuntime {
     if (!(this.options.runawayDelta > 0)) throw new RangeError(`runawayDelta=${this.options.runawayDelta}, expected > 0 (Infinity: no alarm)`);
     if (this.options.aim !== undefined) checkCorrectionAim(this.options.aim);
     if (!(this.options.riskFloor >= 0 && this.options.riskFloor < 1)) throw new RangeError(`riskFloor=${this.options.riskFloor}, expected a number in [0, 1)`);
+    if (this.options.wireGate !== undefined) checkWireGate(this.options.wireGate);
     if (!(this.options.imagine_m >= 0)) throw new RangeError(`imagine_m=${this.options.imagine_m}, expected >= 0`);
     this.weights = "snapshotWeights" in harness ? harness.snapshotWeights() : harness;
     const cf = this.options.cameraFrame;
@@ -199,6 +226,7 @@ export class SpatialHarnessRuntime {
     this.last = undefined;
     this.above = 0;
     this.prepared = undefined;
+    this.lastEvidence_s = undefined;
   }
 
   /**
@@ -261,9 +289,17 @@ export class SpatialHarnessRuntime {
     this.options.riskPolicy?.(this.risk);
     const floor = this.options.riskFloor;
     if (floor > 0) for (let i = 0; i < this.risk.length; i++) this.risk[i] = Math.max(0, this.risk[i]! - floor) / (1 - floor);
+    const gate = this.options.wireGate;
+    const wireEvidence = gate === undefined ? Number.NaN : countWireCells(logits, gate.level);
+    if (gate !== undefined && wireEvidence >= gate.cells) this.lastEvidence_s = time_s;
+    const gateOpen = gate === undefined || (this.lastEvidence_s !== undefined && time_s - this.lastEvidence_s <= gate.window_s);
     const formed = spatialDelta(this.risk, this.sensitivity, this.rates, lambda, this.rows, this.cols, this.options.regionClip, this.delta);
     const aim = this.options.aim;
-    const stats = aim === undefined || formed.rejected ? formed : aimSpatialDelta(this.delta, logits, this.rows, this.cols, aim, formed);
+    let stats = aim === undefined || formed.rejected ? formed : aimSpatialDelta(this.delta, logits, this.rows, this.cols, aim, formed);
+    if (!gateOpen) {
+      this.delta.fill(0);
+      stats = { maxRegionNorm: 0, maxAbs: 0, clippedRegions: 0, activeRegions: 0, rejected: stats.rejected };
+    }
     applySpatialDelta(logits, this.delta, this.corrected);
     threatFromLogits(this.corrected, this.threat);
     this.probsStale = true;
@@ -278,8 +314,23 @@ export class SpatialHarnessRuntime {
     }
     wireCandidates(this.corrected, this.wireProb, this.probs);
     const gain = textureGain({ cellVariance: this.fws.gradVar, wireProb: this.wireProb, altitude_m: nav.altitude_m, risk: Number.isFinite(maxRisk) ? maxRisk : 0 });
-    return { ...stats, lambda, maxRisk, meanRisk: sumRisk / this.risk.length, textureGain: gain, runaway };
+    return { ...stats, lambda, maxRisk, meanRisk: sumRisk / this.risk.length, textureGain: gain, runaway, wireEvidence, gateOpen };
   }
+}
+
+/**
+ * The cells of detector logits (DETECTOR_OUTPUTS_PER_CELL per cell, class logits first) whose wire probability is
+ * >= level: p_wire = 1 / sum_k exp(l_k - l_wire), the softmax's wire share without forming the other three.
+ */
+export function countWireCells(logits: Float32Array, level: number): number {
+  const k = DETECTOR_OUTPUTS_PER_CELL;
+  let n = 0;
+  for (let o = 0; o + k <= logits.length; o += k) {
+    const w = logits[o + 1]!;
+    const p = 1 / (Math.exp(logits[o]! - w) + 1 + Math.exp(logits[o + 2]! - w) + Math.exp(logits[o + 3]! - w));
+    if (p >= level) n++;
+  }
+  return n;
 }
 
 /**
