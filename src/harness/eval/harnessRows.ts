@@ -407,7 +407,7 @@ export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: num
       const g = (x: typeof struck): string => `${x.flights} flights, ${x.nearWireFrames} frames with a near wire: ${(100 * x.wireCoverage).toFixed(0)} % of its cells flagged, ${x.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame`;
       lines.push(`  per-flight means, flights that struck a wire: ${g(struck)}; the others: ${g(notStruck)}`);
       for (const s of r.strikes) {
-        lines.push(`- seed ${s.seed}: ${s.obstacle} at ${s.time_s.toFixed(2)} s, ${s.kind}; in view ${s.framesInView} of ${s.frames} frames, max threat ${s.maxThreat.toFixed(2)}, its cells flagged ${(100 * s.coverage).toFixed(0)} %, ${s.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame${s.firstFlagged_s === undefined ? "" : `, first flagged ${s.firstFlagged_s.toFixed(2)} s before`}; manoeuvres ${formatStrikeActions(s.actions)}`);
+        lines.push(`- seed ${s.seed}: ${s.obstacle} at ${s.time_s.toFixed(2)} s, ${s.kind}; in view ${s.framesInView} of ${s.frames} frames, max threat ${s.maxThreat.toFixed(2)}, its cells flagged ${(100 * s.coverage).toFixed(0)} %, ${s.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame${s.firstFlagged_s === undefined ? "" : `, first flagged ${s.firstFlagged_s.toFixed(2)} s before`}; manoeuvres ${formatStrikeActions(s.actions)}${s.gateClosed === undefined ? "" : `; wire gate closed in ${s.gateClosed} of ${s.frames} frames`}`);
       }
     }
     for (const r of c.rows) {

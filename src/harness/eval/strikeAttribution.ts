@@ -59,6 +59,8 @@ export type StrikeAttribution = {
   firstFlagged_s?: number;
   /** The manoeuvres chosen in the window, oldest first (ACTIONS indices). */
   actions: number[];
+  /** Frames of the window in which the wire gate held the correction back (only with a wire gate: SpatialHarnessOptions.wireGate). */
+  gateClosed?: number;
 };
 
 const WIRE = DETECTION_CLASSES.indexOf("wire");
@@ -104,7 +106,7 @@ export class SightRecorder {
 }
 
 /** The kind of a wire or branch strike from the sights of its last steps; undefined for any other outcome. */
-export function attributeStrike(steps: readonly { time_s: number; action?: number; sight?: StepSight }[], outcome: FlightOutcome, options: StrikeOptions = DEFAULT_STRIKE_OPTIONS): StrikeAttribution | undefined {
+export function attributeStrike(steps: readonly { time_s: number; action?: number; sight?: StepSight; wireEvidence?: number; gateClosed?: 1 }[], outcome: FlightOutcome, options: StrikeOptions = DEFAULT_STRIKE_OPTIONS): StrikeAttribution | undefined {
   if (outcome.type !== "collision" || (outcome.obstacle !== "wire" && outcome.obstacle !== "branch")) return undefined;
   const obstacle = outcome.obstacle;
   const impact = outcome.time_s;
@@ -115,9 +117,13 @@ export function attributeStrike(steps: readonly { time_s: number; action?: numbe
   let elsewhere = 0;
   let firstFlagged: number | undefined;
   const actions: number[] = [];
+  let gated = false;
+  let gateClosed = 0;
   for (const s of steps) {
     if (s.sight === undefined || s.time_s > impact || impact - s.time_s > options.window_s) continue;
     frames++;
+    if (s.wireEvidence !== undefined) gated = true;
+    if (s.gateClosed !== undefined) gateClosed++;
     if (s.action !== undefined) actions.push(s.action);
     elsewhere += s.sight.flaggedElsewhere;
     const near = obstacle === "wire" ? s.sight.wireNear : s.sight.branchNear;
@@ -131,7 +137,7 @@ export function attributeStrike(steps: readonly { time_s: number; action?: numbe
   if (frames === 0) throw new RangeError(`seed ${outcome.seed}: no recorded sight in the ${options.window_s} s before the impact at ${impact} s`);
   const kind: StrikeKind = framesInView === 0 ? "not in view" : firstFlagged === undefined ? "in view, not flagged" : firstFlagged < options.late_s ? "flagged late" : "flagged in time";
   const shares = { coverage: framesInView === 0 ? 0 : coverage / framesInView, flaggedElsewhere: elsewhere / frames };
-  return { seed: outcome.seed, obstacle, time_s: impact, kind, framesInView, frames, maxThreat, ...shares, actions, ...(firstFlagged === undefined ? {} : { firstFlagged_s: firstFlagged }) };
+  return { seed: outcome.seed, obstacle, time_s: impact, kind, framesInView, frames, maxThreat, ...shares, actions, ...(firstFlagged === undefined ? {} : { firstFlagged_s: firstFlagged }), ...(gated ? { gateClosed } : {}) };
 }
 
 /** Per-flight means of what the planner read, for flights that struck a wire and flights that did not. */

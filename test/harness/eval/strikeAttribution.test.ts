@@ -36,6 +36,14 @@ describe("attributeStrike", () => {
     expect(attributeStrike(s, strike("wire"), { window_s: 6, flagThreat: 0.5, late_s: 1 })?.kind).toBe("flagged in time");
   });
 
+  it("counts the window's frames with the wire gate closed, only when the flight had a gate", () => {
+    const gated = steps(times(16, wire(0.3))).map((st, i) => ({ ...st, wireEvidence: i < 10 ? 5 : 0, ...(i >= 10 ? { gateClosed: 1 as const } : {}) }));
+    // 13 frames in the 3 s window (frames 3..15), of them 6 (10..15) closed.
+    expect(attributeStrike(gated, strike("wire"))).toMatchObject({ frames: 13, gateClosed: 6 });
+    expect(attributeStrike(gated.map((st) => ({ ...st, gateClosed: undefined })), strike("wire"))?.gateClosed).toBe(0);
+    expect(attributeStrike(steps(times(16, wire(0.3))), strike("wire"))).not.toHaveProperty("gateClosed");
+  });
+
   it("attributes only wire and branch strikes, and refuses a flight without sights", () => {
     expect(attributeStrike(steps([wire(0.9)]), strike("ground"))).toBeUndefined();
     expect(attributeStrike(steps([wire(0.9)]), { type: "goal", seed: 1, time_s: 10 })).toBeUndefined();
