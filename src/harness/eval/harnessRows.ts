@@ -39,8 +39,7 @@ export type HarnessArm = {
   lineFill?: LineFill;
 };
 
-/** One control step of a flight, for the paired traces. */
-/** wireEvidence / gateClosed: only with a wire gate (SpatialHarnessOptions.wireGate). */
+/** One control step of a flight, for the paired traces; wireEvidence / gateClosed only with a wire gate (SpatialHarnessOptions.wireGate). */
 export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight };
 
 export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[] };
@@ -329,6 +328,20 @@ export function wireGateSummary(flights: readonly ArmFlight[]): WireGateSummary 
   };
 }
 
+/** Share of a row's decisions that chose each manoeuvre (ACTIONS order). */
+export function manoeuvreShares(flights: readonly ArmFlight[]): { decisions: number; shares: number[] } {
+  const counts = new Array<number>(ACTIONS.length).fill(0);
+  let decisions = 0;
+  for (const f of flights) {
+    for (const s of f.trace) {
+      if (!(s.action >= 0 && s.action < ACTIONS.length)) throw new RangeError(`action ${s.action} at step ${s.step}, expected an index of ACTIONS (0..${ACTIONS.length - 1})`);
+      counts[s.action]!++;
+      decisions++;
+    }
+  }
+  return { decisions, shares: counts.map((n) => (decisions === 0 ? 0 : n / decisions)) };
+}
+
 /** How large the applied correction was over every decision of a row, and what the runaway alarm did to lambda. */
 export type CorrectionSummary = {
   decisions: number;
@@ -415,6 +428,11 @@ export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: num
       if (k === undefined) continue;
       lines.push("");
       lines.push(`${r.name}: applied correction over ${k.decisions} decisions: max|delta| p50 ${f3(k.maxDeltaP50)}, p90 ${f3(k.maxDeltaP90)}, p99 ${f3(k.maxDeltaP99)}, max ${f3(k.maxDeltaMax)}; held for ${SUSTAINED_DECISIONS} decisions in a row up to ${f3(k.sustainedMax)}; a region clipped in ${pct(k.clippedShare)}; ${Number.isFinite(k.runawayLevel) ? `above the runaway level ${k.runawayLevel} in ${pct(k.aboveRunaway)}` : "no runaway alarm"}; lambda p50 ${f3(k.lambdaP50)}, p10 ${f3(k.lambdaP10)}`);
+    }
+    lines.push("");
+    for (const r of c.rows) {
+      const m = manoeuvreShares(r.flights);
+      lines.push(`${r.name}: manoeuvres over ${m.decisions} decisions (${(m.decisions / Math.max(1, r.flights.length)).toFixed(0)} per flight): ${ACTIONS.map((a, i) => `${a} ${pct(m.shares[i]!)}`).join(", ")}`);
     }
     for (const r of c.rows) {
       const g = wireGateSummary(r.flights);

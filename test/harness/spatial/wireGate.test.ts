@@ -6,7 +6,7 @@
 import { armFiles, parseEvalHarnessArgs } from "../../../src/cli/commands/evalHarness";
 import { makeNavigation } from "../../../src/control/navigation";
 import { initBackend } from "../../../src/harness/backend/initBackend";
-import { formatHarnessReport, wireGateSummary, type ArmFlight, type HarnessEvalReport } from "../../../src/harness/eval/harnessRows";
+import { formatHarnessReport, manoeuvreShares, wireGateSummary, type ArmFlight, type HarnessEvalReport } from "../../../src/harness/eval/harnessRows";
 import { cellSoftmax } from "../../../src/harness/runtime/DetectorRuntime";
 import { countWireCells, SpatialHarnessRuntime, type WireGate } from "../../../src/harness/runtime/SpatialHarnessRuntime";
 import { SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
@@ -138,5 +138,22 @@ describe("the report's wire gate line", () => {
     expect(wireGateSummary([flight([step, step])])).toBeUndefined();
     const report = { split: "val", conditions: [{ condition: "nominal", seeds: [1], rows: [{ name: "coevo_student_harness", flights, rates: { collisionRate: 0, successRate: 1, timeoutRate: 0, collisionRate95: [0, 1] }, success95: [0, 1], apAll: { wire: 0.5 }, apApproach: { wire: 0.5 }, frames: { all: 4, approach: 2 } }], pairs: [] }] } as unknown as HarnessEvalReport;
     expect(formatHarnessReport(report)).toContain("coevo_student_harness: wire gate open in 50.0 % of 4 decisions");
+  });
+});
+
+describe("the report's manoeuvre line", () => {
+  const step = { step: 0, time_s: 0, maxThreat: 0, maxRisk: 0, maxDelta: 0, lambda: 0.3 };
+  const flight = (actions: number[]): ArmFlight => ({ outcome: { type: "goal" }, trace: actions.map((action) => ({ ...step, action })) }) as unknown as ArmFlight;
+
+  it("gives each manoeuvre's share of a row's decisions, and names an action it cannot read", () => {
+    // cruise 0, slow 1, hover 2 (ACTIONS order).
+    const m = manoeuvreShares([flight([0, 0, 2]), flight([1, 2, 2, 0, 0])]);
+    expect(m.decisions).toBe(8);
+    expect(m.shares.slice(0, 3)).toEqual([0.5, 0.125, 0.375]);
+    expect(m.shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    expect(manoeuvreShares([]).shares.every((x) => x === 0)).toBe(true);
+    expect(() => manoeuvreShares([flight([9])])).toThrow("action 9 at step 0, expected an index of ACTIONS");
+    const report = { split: "val", conditions: [{ condition: "perturbed", seeds: [1, 2], rows: [{ name: "coevo_student_off", flights: [flight([0, 0, 2]), flight([1, 2, 2, 0, 0])], rates: { collisionRate: 0, successRate: 1, timeoutRate: 0, collisionRate95: [0, 1] }, success95: [0, 1], apAll: { wire: 0.5 }, apApproach: { wire: 0.5 }, frames: { all: 8, approach: 2 } }], pairs: [] }] } as unknown as HarnessEvalReport;
+    expect(formatHarnessReport(report)).toContain("coevo_student_off: manoeuvres over 8 decisions (4 per flight): cruise 50.0 %, slow 12.5 %, hover 37.5 %, climb 0.0 %");
   });
 });
