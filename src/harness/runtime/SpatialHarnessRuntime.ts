@@ -292,7 +292,9 @@ export class SpatialHarnessRuntime {
     const gate = this.options.wireGate;
     const wireEvidence = gate === undefined ? Number.NaN : countWireCells(logits, gate.level);
     if (gate !== undefined && wireEvidence >= gate.cells) this.lastEvidence_s = time_s;
-    const gateOpen = gate === undefined || (this.lastEvidence_s !== undefined && time_s - this.lastEvidence_s <= gate.window_s);
+    // A clock that went back (a replayed bag restarted without reset()) is no evidence: the gate stays shut until wires are seen again.
+    const since = this.lastEvidence_s === undefined ? Number.NaN : time_s - this.lastEvidence_s;
+    const gateOpen = gate === undefined || (since >= 0 && since <= gate.window_s);
     const formed = spatialDelta(this.risk, this.sensitivity, this.rates, lambda, this.rows, this.cols, this.options.regionClip, this.delta);
     const aim = this.options.aim;
     let stats = aim === undefined || formed.rejected ? formed : aimSpatialDelta(this.delta, logits, this.rows, this.cols, aim, formed);

@@ -90,6 +90,10 @@ describe("the wire gate in the runtime", () => {
     expect(steps[3]!.maxAbs).toBe(0);
     rt.reset();
     expect(fly([noWires], undefined, rt)[0]!.gateOpen).toBe(false);
+    // A clock that goes back is no evidence: wires seen at 0.25 s, then a frame stamped 0.1 s.
+    rt.reset();
+    rt.step(withWires, rgb, nav, 0.25);
+    expect(rt.step(noWires, rgb, nav, 0.1).gateOpen).toBe(false);
   });
 
   it("needs `cells` cells at the level, not one", () => {
