@@ -295,12 +295,15 @@ export class SpatialHarnessRuntime {
     // A clock that went back (a replayed bag restarted without reset()) is no evidence: the gate stays shut until wires are seen again.
     const since = this.lastEvidence_s === undefined ? Number.NaN : time_s - this.lastEvidence_s;
     const gateOpen = gate === undefined || (since >= 0 && since <= gate.window_s);
-    const formed = spatialDelta(this.risk, this.sensitivity, this.rates, lambda, this.rows, this.cols, this.options.regionClip, this.delta);
-    const aim = this.options.aim;
-    let stats = aim === undefined || formed.rejected ? formed : aimSpatialDelta(this.delta, logits, this.rows, this.cols, aim, formed);
-    if (!gateOpen) {
+    let stats: SpatialDeltaStats;
+    if (gateOpen) {
+      const formed = spatialDelta(this.risk, this.sensitivity, this.rates, lambda, this.rows, this.cols, this.options.regionClip, this.delta);
+      const aim = this.options.aim;
+      stats = aim === undefined || formed.rejected ? formed : aimSpatialDelta(this.delta, logits, this.rows, this.cols, aim, formed);
+    } else {
+      // A shut gate forms no delta at all (nothing is looked at, so nothing is rejected).
       this.delta.fill(0);
-      stats = { maxRegionNorm: 0, maxAbs: 0, clippedRegions: 0, activeRegions: 0, rejected: stats.rejected };
+      stats = { maxRegionNorm: 0, maxAbs: 0, clippedRegions: 0, activeRegions: 0, rejected: false };
     }
     applySpatialDelta(logits, this.delta, this.corrected);
     threatFromLogits(this.corrected, this.threat);
