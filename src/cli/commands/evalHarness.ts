@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -81,6 +81,7 @@ export type EvalHarnessArgs = {
   workers: number;
   apEvery: number;
   attributeStrikes: boolean;
+  wireCrossings: boolean;
   json: boolean;
 };
 
@@ -88,7 +89,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
   const a: EvalHarnessArgs = {
     scenario: "", split: "test", flights: 100, firstSeed: 0, conditions: ["nominal", "perturbed"],
     bc: "models/pipeline/student", bcHarness: "models/coevo/bc-harness", coevo: "models/coevo/student", coevoHarness: "models/coevo/harness",
-    rows: [...DEFAULT_HARNESS_ROWS], workers: 2, apEvery: 4, attributeStrikes: false, json: false,
+    rows: [...DEFAULT_HARNESS_ROWS], workers: 2, apEvery: 4, attributeStrikes: false, wireCrossings: false, json: false,
   };
   for (let i = 0; i < args.length; i++) {
     const f = args[i] ?? "";
@@ -137,6 +138,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       case "--workers": a.workers = intArg(f, args[++i], 1); break;
       case "--ap-every": a.apEvery = intArg(f, args[++i], 1); break;
       case "--attribute-strikes": a.attributeStrikes = true; break;
+      case "--wire-crossings": a.wireCrossings = true; break;
       case "--json": a.json = true; break;
       default: throw new UsageError(`unknown argument "${f}"`);
     }
@@ -216,7 +218,7 @@ export async function runHarnessEval(args: readonly string[], io: CliIO): Promis
     }
   }
   const seeds = harnessEvalSeeds({ split: a.split, splitOf: splitOfSeed, flights: a.flights, firstSeed: a.firstSeed });
-  const jobs: HarnessRowJob[] = a.conditions.flatMap((condition) => arms.map((arm) => ({ scenario, split: a.split, controlPeriod_s: FULL_CONFIG.controlPeriod_s, seeds, condition, arm, apEvery: a.apEvery, ...plannerOptions(a), ...(a.attributeStrikes ? { attributeStrikes: true } : {}) })));
+  const jobs: HarnessRowJob[] = a.conditions.flatMap((condition) => arms.map((arm) => ({ scenario, split: a.split, controlPeriod_s: FULL_CONFIG.controlPeriod_s, seeds, condition, arm, apEvery: a.apEvery, ...plannerOptions(a), ...(a.attributeStrikes ? { attributeStrikes: true } : {}), ...(a.wireCrossings ? { wireCrossings: true } : {}) })));
   io.err(`eval --harness: ${arms.length} rows x ${a.conditions.length} conditions on ${seeds.length} ${a.split} seeds, ${a.workers} worker(s)\n`);
   const t0 = performance.now();
   const elapsed = (): number => (performance.now() - t0) / 1000;

@@ -5,6 +5,7 @@
  * checked.
  */
 import type { ExpertObservation } from "./ExpertPilot";
+import type { WireGeometry } from "../eval/wireCrossings";
 
 export type FlightEvent =
   | { type: "running" }
@@ -36,6 +37,10 @@ export interface DroneEnvironment {
   expertObservation(): ExpertObservation;
   /** Applies one action for one control period. After a terminal event the flight is over. */
   step(action: number): FlightEvent;
+  /** Ground truth for evaluation diagnostics (eval/wireCrossings.ts), optional: the drone's true position (ENU, m) into `out[0..2]`. */
+  truePosition_m?(out: Float64Array): void;
+  /** Ground truth for evaluation diagnostics, optional: the world's wire conductors as segments. */
+  wireGeometry?(): WireGeometry;
 }
 
 /** Extra ground truth of one frame (sim/Renderer.ts RenderTarget.visibleMask and depth). */

@@ -17,6 +17,8 @@ import type { Split } from "../../../sim/splits";
 import type { DroneEnvironment, EnvironmentFactory, FlightEvent, Navigation, RenderTruth } from "./DroneEnvironment";
 import type { ExpertObservation, ObstacleKind } from "./ExpertPilot";
 import { goalRelative } from "../../control/navigation";
+import type { WireGeometry } from "../eval/wireCrossings";
+import { CLASS_WIRE } from "../../../sim/World";
 
 export type SimEnvironmentOptions = {
   /** Control period, s. Default 0.2 (5 decisions per second). */
@@ -35,6 +37,7 @@ export class SimEnvironment implements DroneEnvironment {
   private readonly imuRaw = makeImuSample();
   private readonly vel = makeGpsVelocity();
   private readonly priv = makePrivilegedState();
+  private wires: WireGeometry | undefined;
 
   constructor(
     scenario: Scenario,
@@ -100,6 +103,32 @@ export class SimEnvironment implements DroneEnvironment {
     }
     const goal = this.sim.world.goal;
     return { altitude_m: this.altitude_m(), goalBearing_rad: p.goalAzimuth_rad, goalDz_m: goal.z - this.altitude_m(), threat };
+  }
+
+  truePosition_m(out: Float64Array): void {
+    const p = this.sim.drone.position;
+    out[0] = p[0]!;
+    out[1] = p[1]!;
+    out[2] = p[2]!;
+  }
+
+  wireGeometry(): WireGeometry {
+    if (this.wires === undefined) {
+      const s = this.sim.world.segments;
+      const idx: number[] = [];
+      for (let i = 0; i < s.count; i++) if (s.cls[i] === CLASS_WIRE) idx.push(i);
+      const g: WireGeometry = { count: idx.length, a: new Float64Array(3 * idx.length), b: new Float64Array(3 * idx.length), radius: new Float64Array(idx.length), object: new Int32Array(idx.length) };
+      idx.forEach((i, k) => {
+        for (let c = 0; c < 3; c++) {
+          g.a[3 * k + c] = s.a[3 * i + c]!;
+          g.b[3 * k + c] = s.b[3 * i + c]!;
+        }
+        g.radius[k] = s.radius[i]!;
+        g.object[k] = s.object[i]!;
+      });
+      this.wires = g;
+    }
+    return this.wires;
   }
 
   step(action: number): FlightEvent {

@@ -26,6 +26,7 @@ import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInte
 import { percentile } from "./Percentiles";
 import { PlannerPilot, type ActionFormulaCounts, type HarnessTarget, type LineFill, type TruthMix } from "./PlannerPilot";
 import { SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, summarizeSights, type StepSight, type StrikeAttribution } from "./strikeAttribution";
+import { avoidedStrikes, pairedDz, summarizeCrossings, wireCrossings, wireStrike, type AvoidedStrike, type CrossingFlight, type FlightPath, type WireCrossing } from "./wireCrossings";
 import { ThinObstacleAp, type ThinObstacleApColumns, type ThinObstacleApReport } from "./ThinObstacleAp";
 import type { PlannerOptions } from "../../control/LocalPlanner";
 
@@ -42,7 +43,8 @@ export type HarnessArm = {
 /** One control step of a flight, for the paired traces; wireEvidence / gateClosed only with a wire gate (SpatialHarnessOptions.wireGate). */
 export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight };
 
-export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[] };
+/** `crossings`: how the flight passed each wire conductor, and the strike that ended it (`wireCrossings`, wireCrossings.ts). */
+export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[]; crossings?: WireCrossing[] };
 
 export type HarnessRow = {
   name: string;
@@ -71,6 +73,11 @@ export type PairedComparison = {
   differing: { seed: number; on: FlightOutcome; off: FlightOutcome; firstDifferentStep: number | undefined; window: { on: StepTrace[]; off: StepTrace[] } }[];
   /** Flights where the arms chose a different manoeuvre at least once. */
   flightsWithDifferentDecisions: number;
+  /**
+   * With crossings recorded (`wireCrossings`): how ON passed the conductors OFF struck, how OFF passed
+   * those ON struck, and ON's altitude minus OFF's over every conductor both crossed.
+   */
+  crossings?: { avoidedByOn: AvoidedStrike[]; avoidedByOff: AvoidedStrike[]; dzOnMinusOff: number[] };
 };
 
 export type HarnessEvalOptions = {
@@ -85,6 +92,8 @@ export type HarnessEvalOptions = {
   apEvery?: number;
   /** Render the ground truth at every step and attribute each wire/branch strike (strikeAttribution.ts). */
   attributeStrikes?: boolean;
+  /** Record the drone's true path and how it passed every wire conductor (wireCrossings.ts); needs an environment with truePosition_m and wireGeometry. */
+  wireCrossings?: boolean;
   /** Pairs of arm names (ON, OFF) to compare. */
   pairs?: readonly [string, string][];
   progress?: (line: string) => void;
@@ -111,7 +120,39 @@ export function mcnemarExactP(b: number, c: number): number {
   return Math.min(1, 2 * tail);
 }
 
-type ArmRecorders = { apEvery: number; apAll: ThinObstacleAp; apApproach: ThinObstacleAp; frames: { all: number; approach: number }; formula: ActionFormulaCounts; sight?: SightRecorder };
+type ArmRecorders = { apEvery: number; apAll: ThinObstacleAp; apApproach: ThinObstacleAp; frames: { all: number; approach: number }; formula: ActionFormulaCounts; sight?: SightRecorder; crossings?: boolean };
+
+/** The true path of a flight (wireCrossings): one sample per control step, then the final position. */
+class PathRecorder {
+  readonly path: FlightPath = { time_s: [], x: [], y: [], z: [] };
+  private readonly p = new Float64Array(3);
+  private readonly truePosition: (out: Float64Array) => void;
+
+  constructor(private readonly env: ReturnType<EnvironmentFactory>) {
+    if (env.truePosition_m === undefined || env.wireGeometry === undefined) throw new RangeError(`wire crossings need an environment with truePosition_m and wireGeometry (seed ${env.seed})`);
+    this.truePosition = env.truePosition_m.bind(env);
+  }
+
+  sample(): void {
+    this.truePosition(this.p);
+    this.path.time_s.push(this.env.time_s);
+    this.path.x.push(this.p[0]!);
+    this.path.y.push(this.p[1]!);
+    this.path.z.push(this.p[2]!);
+  }
+
+  crossings(trace: readonly StepTrace[], outcome: FlightOutcome): WireCrossing[] {
+    this.sample();
+    const wires = this.env.wireGeometry!();
+    const actions = trace.map((s) => s.action);
+    const out = wireCrossings(this.path, wires, actions);
+    if (outcome.type === "collision" && outcome.obstacle === "wire") {
+      const s = wireStrike(this.path, wires, actions);
+      if (s !== undefined) out.push(s);
+    }
+    return out;
+  }
+}
 
 function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: Partial<PlannerOptions> | undefined, rec: ArmRecorders): ArmFlight {
   const { apEvery, apAll, apApproach, frames, formula } = rec;
@@ -123,8 +164,11 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
   const truth = { visibleMask: new Uint8Array(width * height), depth: new Float32Array(width * height) };
   const state = new Float32Array(STATE_DIM);
   const trace: StepTrace[] = [];
+  const path = rec.crossings === true ? new PathRecorder(env) : undefined;
+  const done = (outcome: FlightOutcome): ArmFlight => (path === undefined ? { outcome, trace } : { outcome, trace, crossings: path.crossings(trace, outcome) });
   pilot.reset();
   for (let step = 0; step < 100000; step++) {
+    path?.sample();
     const record = step % apEvery === 0;
     // The oracle correction reads every frame's ground truth; other arms only every apEvery-th.
     if (record || pilot.needsTruth || rec.sight !== undefined) env.render(rgb, mask, truth);
@@ -155,10 +199,10 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     if (ev.type === "running") continue;
     addFormulaCounts(formula, pilot.actionFormulaCounts);
     const outcome: FlightOutcome = ev.type === "collision" ? { type: "collision", seed: env.seed, time_s: env.time_s, obstacle: ev.obstacle } : { type: ev.type, seed: env.seed, time_s: env.time_s };
-    return { outcome, trace };
+    return done(outcome);
   }
   addFormulaCounts(formula, pilot.actionFormulaCounts);
-  return { outcome: { type: "timeout", seed: env.seed, time_s: env.time_s }, trace };
+  return done({ type: "timeout", seed: env.seed, time_s: env.time_s });
 }
 
 function addFormulaCounts(total: ActionFormulaCounts, flight: Readonly<ActionFormulaCounts> | undefined): void {
@@ -193,11 +237,22 @@ export function comparePaired(on: HarnessRow, off: HarnessRow, window = 3): Pair
       differing.push({ seed: a.outcome.seed, on: a.outcome, off: b.outcome, firstDifferentStep: first, window: { on: a.trace.slice(lo, hi), off: b.trace.slice(lo, hi) } });
     }
   });
-  return { on: on.name, off: off.name, onOnlyCollisions: onOnly, offOnlyCollisions: offOnly, mcnemarP: mcnemarExactP(onOnly.length, offOnly.length), differing, flightsWithDifferentDecisions: withDifferent };
+  const result: PairedComparison = { on: on.name, off: off.name, onOnlyCollisions: onOnly, offOnlyCollisions: offOnly, mcnemarP: mcnemarExactP(onOnly.length, offOnly.length), differing, flightsWithDifferentDecisions: withDifferent };
+  if (on.flights.some((f) => f.crossings !== undefined) && off.flights.some((f) => f.crossings !== undefined)) {
+    const asCrossing = (f: ArmFlight): CrossingFlight => ({ seed: f.outcome.seed, outcome: formatOutcome(f.outcome), ...(f.crossings === undefined ? {} : { crossings: f.crossings }) });
+    const a = on.flights.map(asCrossing);
+    const b = off.flights.map(asCrossing);
+    result.crossings = { avoidedByOn: avoidedStrikes(b, a), avoidedByOff: avoidedStrikes(a, b), dzOnMinusOff: pairedDz(a, b) };
+  }
+  return result;
+}
+
+function formatOutcome(x: FlightOutcome): string {
+  return x.type === "collision" ? `collision (${x.obstacle}) at ${x.time_s.toFixed(2)} s` : `${x.type} at ${x.time_s.toFixed(2)} s`;
 }
 
 /** What flying a row needs besides the arm, its seeds and the condition. */
-export type RowFlightOptions = Pick<HarnessEvalOptions, "split" | "splitOf" | "factory" | "planner" | "apEvery" | "attributeStrikes">;
+export type RowFlightOptions = Pick<HarnessEvalOptions, "split" | "splitOf" | "factory" | "planner" | "apEvery" | "attributeStrikes" | "wireCrossings">;
 
 /**
  * What one worker flew of a row: its seeds' flights in order and the cells its AP rankings hold
@@ -228,7 +283,7 @@ export function flyHarnessRowPart(arm: HarnessArm, seeds: readonly number[], con
   const flights = seeds.map((s) => {
     const env = options.factory(source.require(s), { perturbed: condition === "perturbed" });
     if (options.attributeStrikes === true) sight ??= new SightRecorder({ width: env.width, height: env.height, cell_px: DETECTOR_CELL_PX });
-    return flyArm(arm, env, options.planner, { apEvery: options.apEvery ?? 4, apAll, apApproach, frames, formula, ...(sight === undefined ? {} : { sight }) });
+    return flyArm(arm, env, options.planner, { apEvery: options.apEvery ?? 4, apAll, apApproach, frames, formula, ...(sight === undefined ? {} : { sight }), ...(options.wireCrossings === true ? { crossings: true } : {}) });
   });
   const part: HarnessRowPart = { name: arm.name, flights, apAll: apAll.columns(), apApproach: apApproach.columns(), frames, formula };
   if (options.attributeStrikes === true) part.strikes = flights.flatMap((f) => attributeStrike(f.trace, f.outcome) ?? []);
@@ -401,6 +456,7 @@ export function correctionSummary(flights: readonly ArmFlight[], runawayLevel: n
 const pct = formatPercent;
 const ci = formatInterval;
 const f3 = (x: number): string => (Number.isNaN(x) ? "NaN" : x.toFixed(3));
+const f2 = (x: number): string => (Number.isNaN(x) ? "-" : x.toFixed(2));
 
 /** `runawayLevel`: the harness runtime's runaway alarm level the rows flew with (eval --runaway-level). */
 export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: number = DELTA_RUNAWAY): string {
@@ -435,6 +491,13 @@ export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: num
       lines.push(`${r.name}: manoeuvres over ${m.decisions} decisions (${(m.decisions / Math.max(1, r.flights.length)).toFixed(0)} per flight): ${ACTIONS.map((a, i) => `${a} ${pct(m.shares[i]!)}`).join(", ")}`);
     }
     for (const r of c.rows) {
+      if (!r.flights.some((f) => f.crossings !== undefined)) continue;
+      const k = summarizeCrossings(r.flights);
+      const m = (x: number): string => (Number.isNaN(x) ? "-" : `${x >= 0 ? "+" : ""}${x.toFixed(2)}`);
+      lines.push("");
+      lines.push(`${r.name}: wire crossings (plan view, per conductor): ${k.crossings} in ${k.flights} flights, over ${k.over} (${pct(k.over / Math.max(1, k.crossings))}); dz (drone - conductor) p10 ${m(k.dzP10)}, p50 ${m(k.dzP50)}, p90 ${m(k.dzP90)} m; horizontal speed p50 ${f2(k.speedP50)} m/s; climbing at the crossing ${k.climbingAt}, a climb decided in the 3 s before ${k.climbBefore}; wire strikes ${k.strikes}, dz at the strike p50 ${m(k.strikeDzP50)} m, speed p50 ${f2(k.strikeSpeedP50)} m/s`);
+    }
+    for (const r of c.rows) {
       const g = wireGateSummary(r.flights);
       if (g === undefined) continue;
       lines.push("");
@@ -450,8 +513,20 @@ export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: num
     for (const p of c.pairs) {
       lines.push("");
       lines.push(`paired ${p.on} (ON) vs ${p.off} (OFF): ${p.flightsWithDifferentDecisions} of ${c.seeds.length} flights chose a different manoeuvre at least once; wire/branch collisions only ON: ${p.onOnlyCollisions.length} [${p.onOnlyCollisions.join(", ")}], only OFF: ${p.offOnlyCollisions.length} [${p.offOnlyCollisions.join(", ")}]; McNemar exact p = ${p.mcnemarP.toFixed(3)}`);
+      if (p.crossings !== undefined) {
+        const dd = p.crossings.dzOnMinusOff;
+        const m = (x: number): string => (Number.isNaN(x) ? "-" : `${x >= 0 ? "+" : ""}${x.toFixed(2)}`);
+        lines.push(`  conductors both crossed: ${dd.length}, ON higher in ${dd.filter((x) => x > 0).length}; ON dz minus OFF dz p10 ${m(percentile(dd, 10))}, p50 ${m(percentile(dd, 50))}, p90 ${m(percentile(dd, 90))} m`);
+        for (const [who, other, list] of [["OFF", "ON", p.crossings.avoidedByOn], ["ON", "OFF", p.crossings.avoidedByOff]] as const) {
+          const n = (w: string): number => list.filter((x) => x.way === w).length;
+          lines.push(`  wire strikes of ${who} that ${other} avoided: ${list.length}; at the struck conductor ${other} passed over ${n("over")}, under ${n("under")}, did not cross it ${n("not crossed")}`);
+          for (const x of list) {
+            lines.push(`  - seed ${x.seed}: ${who} struck conductor ${x.object} at ${x.struck.time_s.toFixed(2)} s (dz ${m(x.struck.dz_m)} m, ${f2(x.struck.speed_m_s)} m/s, climbs ${x.struck.climbsBefore} of ${x.struck.decisionsBefore} decisions in the 3 s before); ${other}: ${x.crossing === undefined ? `not crossed, ${x.outcome}` : `${x.way} at ${x.crossing.time_s.toFixed(2)} s (dz ${m(x.crossing.dz_m)} m, ${f2(x.crossing.speed_m_s)} m/s, climbs ${x.crossing.climbsBefore} of ${x.crossing.decisionsBefore}), ${x.outcome}`}`);
+          }
+        }
+      }
       for (const d of p.differing) {
-        const o = (x: FlightOutcome): string => (x.type === "collision" ? `collision (${x.obstacle}) at ${x.time_s.toFixed(2)} s` : `${x.type} at ${x.time_s.toFixed(2)} s`);
+        const o = formatOutcome;
         lines.push(`- seed ${d.seed}: ON ${o(d.on)}, OFF ${o(d.off)}; first different decision at step ${d.firstDifferentStep ?? "-"}`);
         for (const [arm, steps] of [["ON ", d.window.on], ["OFF", d.window.off]] as const) {
           lines.push(`  ${arm} ${steps.map((s) => `${s.step}:${ACTIONS[s.action] ?? s.action} (threat ${s.maxThreat.toFixed(2)}, r ${s.maxRisk.toFixed(2)}, |delta| ${s.maxDelta.toFixed(2)})`).join(" | ")}`);

@@ -34,6 +34,8 @@ export type HarnessRowJob = {
   apEvery: number;
   /** Render the truth at every step and attribute each wire/branch strike (eval/strikeAttribution.ts). */
   attributeStrikes?: boolean;
+  /** Record the true path and how every wire conductor was passed (eval/wireCrossings.ts). */
+  wireCrossings?: boolean;
 };
 
 export async function loadArm(files: ArmFiles): Promise<HarnessArm> {
@@ -55,6 +57,7 @@ export async function runHarnessRowJob(job: HarnessRowJob): Promise<HarnessRowPa
       factory: simEnvironmentFactory(job.scenario, job.split, { controlPeriod_s: job.controlPeriod_s }),
       apEvery: job.apEvery,
       ...(job.attributeStrikes === true ? { attributeStrikes: true } : {}),
+      ...(job.wireCrossings === true ? { wireCrossings: true } : {}),
       ...(job.planner === undefined ? {} : { planner: job.planner }),
     });
   } finally {
