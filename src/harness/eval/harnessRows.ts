@@ -495,7 +495,7 @@ export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: num
       const k = summarizeCrossings(r.flights);
       const m = (x: number): string => (Number.isNaN(x) ? "-" : `${x >= 0 ? "+" : ""}${x.toFixed(2)}`);
       lines.push("");
-      lines.push(`${r.name}: wire crossings (plan view, per conductor): ${k.crossings} in ${k.flights} flights, over ${k.over} (${pct(k.over / Math.max(1, k.crossings))}); dz (drone - conductor) p10 ${m(k.dzP10)}, p50 ${m(k.dzP50)}, p90 ${m(k.dzP90)} m; horizontal speed p50 ${f2(k.speedP50)} m/s; climbing at the crossing ${k.climbingAt}, a climb decided in the 3 s before ${k.climbBefore}; wire strikes ${k.strikes}, dz at the strike p50 ${m(k.strikeDzP50)} m, speed p50 ${f2(k.strikeSpeedP50)} m/s`);
+      lines.push(`${r.name}: wire crossings (plan view, per conductor): ${k.crossings} in ${k.flights} flights, over ${k.over} (${pct(k.over / Math.max(1, k.crossings))}); dz (drone - conductor) p10 ${m(k.dzP10)}, p50 ${m(k.dzP50)}, p90 ${m(k.dzP90)} m; horizontal speed p50 ${f2(k.speedP50)} m/s; climbing at the crossing ${k.climbingAt}, a climb decided in the 3 s before ${k.climbBefore}; wire strikes ${k.strikes}, dz at the strike p50 ${m(k.strikeDzP50)} m, speed p50 ${f2(k.strikeSpeedP50)} m/s, level (|vz| <= 0.2 m/s) ${k.strikesLevel}, at cruise speed (>= 3.5 m/s) ${k.strikesCruising}`);
     }
     for (const r of c.rows) {
       const g = wireGateSummary(r.flights);

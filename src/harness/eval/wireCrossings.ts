@@ -140,12 +140,17 @@ export type CrossingSummary = {
   climbingAt: number;
   climbBefore: number;
   strikes: number;
+  /** Strikes with the drone level (|vz| <= CLIMBING_VZ_M_S) / at cruise speed (>= CRUISING_M_S): flown into, not met in a manoeuvre. */
+  strikesLevel: number;
+  strikesCruising: number;
   strikeDzP50: number;
   strikeSpeedP50: number;
 };
 
 /** Climb rate above which a crossing counts as climbing, m/s (the wire-crossing test's command threshold). */
 export const CLIMBING_VZ_M_S = 0.2;
+/** Horizontal speed from which a strike counts as at cruise speed: 7/8 of cruise (DEFAULT_ACTION_LIMITS 4 m/s; the manoeuvres fly 1.4). */
+export const CRUISING_M_S = 3.5;
 
 export function summarizeCrossings(flights: readonly { crossings?: readonly WireCrossing[] }[]): CrossingSummary {
   const all = flights.flatMap((f) => f.crossings ?? []);
@@ -163,6 +168,8 @@ export function summarizeCrossings(flights: readonly { crossings?: readonly Wire
     climbingAt: passed.filter((c) => c.vz_m_s > CLIMBING_VZ_M_S).length,
     climbBefore: passed.filter((c) => c.climbsBefore > 0).length,
     strikes: struck.length,
+    strikesLevel: struck.filter((c) => Math.abs(c.vz_m_s) <= CLIMBING_VZ_M_S).length,
+    strikesCruising: struck.filter((c) => c.speed_m_s >= CRUISING_M_S).length,
     strikeDzP50: percentile(struck.map((c) => c.dz_m), 50),
     strikeSpeedP50: percentile(struck.map((c) => c.speed_m_s), 50),
   };

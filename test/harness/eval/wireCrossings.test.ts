@@ -113,7 +113,9 @@ describe("paired crossings", () => {
 
   it("summarizes a row", () => {
     const k = summarizeCrossings(off);
-    expect(k).toMatchObject({ flights: 4, crossings: 2, over: 2, strikes: 3 });
+    expect(k).toMatchObject({ flights: 4, crossings: 2, over: 2, strikes: 3, strikesLevel: 3, strikesCruising: 0 });
+    const moving = summarizeCrossings([{ crossings: [{ ...crossing(1, 0, true), vz_m_s: -0.5, speed_m_s: 3.9 }, { ...crossing(2, 0, true), vz_m_s: 0.1, speed_m_s: 3.4 }] }]);
+    expect(moving).toMatchObject({ strikes: 2, strikesLevel: 1, strikesCruising: 1 });
     expect(k.dzP50).toBeCloseTo(1.5, 9);
     expect(k.strikeDzP50).toBeCloseTo(0, 9);
     expect(summarizeCrossings([]).crossings).toBe(0);
