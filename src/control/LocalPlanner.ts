@@ -187,6 +187,14 @@ export type PlannerOptions = {
    * the BC and harness-OFF flights and hurt the harness-ON ones (docs/coevolution.md, seventeenth session).
    */
   brakeOnReversal: number;
+  /**
+   * Vertical escape in place (twenty-ninth session; eval only): when the chosen action is climb or
+   * descend and blocked_cruise is at least this level, inPlace() says so and the pilot flies it with
+   * no forward speed (the action set's climb/descend fly forward at the slow speed, and the strikes
+   * the harness leaves are met in those manoeuvres: docs/coevolution.md, twenty-ninth session).
+   * Default 0 = off.
+   */
+  verticalInPlace: number;
   /** Default DEFAULT_ACTION_LIMITS. */
   limits: ActionLimits;
 };
@@ -219,6 +227,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   wCentroid: 1.5,
   wVerticalHold: 0,
   brakeOnReversal: 0,
+  verticalInPlace: 0,
   limits: DEFAULT_ACTION_LIMITS,
 });
 
@@ -404,6 +413,12 @@ export class LocalPlanner {
     if (!(level > 0) || sinceVertical >= REVERSAL_WINDOW) return action;
     const reverses = (action === CLIMB && lastVertical === DESCEND) || (action === DESCEND && lastVertical === CLIMB);
     return reverses && this.blocked[CRUISE]! >= level ? HOVER : action;
+  }
+
+  /** options.verticalInPlace: whether `action` is a vertical escape to fly with no forward speed (blocked_cruise of the last score() at least the level). */
+  inPlace(action: number): boolean {
+    const level = this.options.verticalInPlace;
+    return level > 0 && (action === CLIMB || action === DESCEND) && this.blocked[CRUISE]! >= level;
   }
 
   /** argmax of score() (the lowest index on a tie). */
@@ -681,7 +696,7 @@ function checkOptions(o: PlannerOptions): void {
   }
   const nonNegative = [
     "wThreat", "manoeuvreThreatFactor", "hoverThreatFactor", "wGoal", "wHeading", "headingTolerance_rad",
-    "wAltitudeGoal", "altitudeTolerance_m", "hoverCost", "wAltitude", "wClimbWhenBlocked", "wCentroid", "wVerticalHold", "brakeOnReversal",
+    "wAltitudeGoal", "altitudeTolerance_m", "hoverCost", "wAltitude", "wClimbWhenBlocked", "wCentroid", "wVerticalHold", "brakeOnReversal", "verticalInPlace",
   ] as const;
   for (const key of nonNegative) {
     const v = o[key];

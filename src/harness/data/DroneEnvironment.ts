@@ -35,8 +35,12 @@ export interface DroneEnvironment {
   altitude_m(): number;
   /** Privileged state for the expert pilot. */
   expertObservation(): ExpertObservation;
-  /** Applies one action for one control period. After a terminal event the flight is over. */
-  step(action: number): FlightEvent;
+  /**
+   * Applies one action for one control period. After a terminal event the flight is over.
+   * `forward_m_s`, when given, replaces the action's forward speed (the planner's vertical escape in
+   * place, PlannerOptions.verticalInPlace); environments that cannot fly it throw.
+   */
+  step(action: number, forward_m_s?: number): FlightEvent;
   /** Ground truth for evaluation diagnostics (eval/wireCrossings.ts), optional: the drone's true position (ENU, m) into `out[0..2]`. */
   truePosition_m?(out: Float64Array): void;
   /** Ground truth for evaluation diagnostics, optional: the world's wire conductors as segments. */

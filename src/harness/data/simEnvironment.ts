@@ -131,8 +131,12 @@ export class SimEnvironment implements DroneEnvironment {
     return this.wires;
   }
 
-  step(action: number): FlightEvent {
+  step(action: number, forward_m_s?: number): FlightEvent {
     actionToCommand(action, DEFAULT_ACTION_LIMITS, this.cmd);
+    if (forward_m_s !== undefined) {
+      if (!(Number.isFinite(forward_m_s) && forward_m_s >= 0 && forward_m_s <= DEFAULT_ACTION_LIMITS.cruiseSpeed_m_s)) throw new RangeError(`forward_m_s=${forward_m_s}, expected a speed in [0, ${DEFAULT_ACTION_LIMITS.cruiseSpeed_m_s}] m/s`);
+      this.cmd.vx_m_s = forward_m_s;
+    }
     const status = this.sim.step(this.cmd, this.controlPeriod_s);
     this.sampleImu();
     switch (status) {

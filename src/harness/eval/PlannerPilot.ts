@@ -135,6 +135,8 @@ export class PlannerPilot implements Pilot {
   /** The last climb or descend chosen (-1 for none) and the decisions since (the planner's brakeOnReversal). */
   private lastVertical = -1;
   private sinceVertical = 0;
+  /** The last decision is a vertical escape flown with no forward speed (PlannerOptions.verticalInPlace). */
+  private inPlace = false;
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
   constructor(
@@ -155,6 +157,7 @@ export class PlannerPilot implements Pilot {
     this.previous = -1;
     this.lastVertical = -1;
     this.sinceVertical = 0;
+    this.inPlace = false;
     this.heldRisk.fill(0);
     if (this.runtime !== undefined) this.runtime.sobelGain = 1;
     this.lastHarness = undefined;
@@ -176,6 +179,11 @@ export class PlannerPilot implements Pilot {
   }
 
   /** max |delta| the planner's input received on the last decision (0 when nothing was applied). */
+  /** Whether the last decision is a vertical escape to fly with no forward speed (PlannerOptions.verticalInPlace). */
+  get lastInPlace(): boolean {
+    return this.inPlace;
+  }
+
   get lastAppliedDelta(): number {
     return this.applied;
   }
@@ -339,6 +347,7 @@ export class PlannerPilot implements Pilot {
     const chosen = argmaxAction(this.planner.holdVertical(this.logits, this.previous));
     // Braking on a vertical reversal (PlannerOptions.brakeOnReversal, off by default).
     this.previous = this.planner.brakeReversal(chosen, this.lastVertical, this.sinceVertical);
+    this.inPlace = this.planner.inPlace(this.previous);
     if (this.previous === ACTION_CLIMB || this.previous === ACTION_DESCEND) {
       this.lastVertical = this.previous;
       this.sinceVertical = 0;
