@@ -274,6 +274,29 @@ describe("LocalPlanner: braking on a vertical reversal (brakeOnReversal)", () =>
   });
 });
 
+describe("LocalPlanner: the vertical escape in place (verticalInPlace)", () => {
+  const climb = idx("climb");
+  const descend = idx("descend");
+
+  it("is off by default", () => {
+    planner.score(input({ threat: wire(FLIGHT_ROWS) }), new Float32Array(NUM_ACTIONS));
+    expect(DEFAULT_PLANNER_OPTIONS.verticalInPlace).toBe(0);
+    expect(planner.inPlace(climb)).toBe(false);
+  });
+
+  it("says in place for climb and descend while the way ahead reads blocked at the level, and only then", () => {
+    const p = new LocalPlanner({ verticalInPlace: 0.3 });
+    p.score(input({ threat: wire(FLIGHT_ROWS) }), new Float32Array(NUM_ACTIONS));
+    expect(p.inPlace(climb)).toBe(true);
+    expect(p.inPlace(descend)).toBe(true);
+    expect(p.inPlace(idx("cruise"))).toBe(false);
+    expect(p.inPlace(idx("yaw_left"))).toBe(false);
+    p.score(input(), new Float32Array(NUM_ACTIONS)); // clear sky: blocked_cruise ~0
+    expect(p.inPlace(climb)).toBe(false);
+    expect(() => new LocalPlanner({ verticalInPlace: -1 })).toThrow("verticalInPlace=-1");
+  });
+});
+
 describe("LocalPlanner: altitude safety", () => {
   it("climbs at 1 m (below minAltitude_m = 2) in clear sky, by a wide margin", () => {
     const logits = planner.score(input({ altitude_m: 1 }), out);

@@ -10,7 +10,7 @@ import { SimEnvironment } from "../../../src/harness/data/simEnvironment";
 import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
 import { avoidedStrikes, pairedDz, summarizeCrossings, wireCrossings, wireStrike, type CrossingFlight, type FlightPath, type WireCrossing, type WireGeometry } from "../../../src/harness/eval/wireCrossings";
 import { Teacher } from "../../../src/harness/models/Teacher";
-import { splitOfSeed } from "../../../sim";
+import { seedsOfSplit, splitOfSeed } from "../../../sim";
 import { FakeEnvironment } from "../training/fakeEnvironment";
 import { WIRE_ACROSS } from "./wireAcross";
 
@@ -172,5 +172,55 @@ describe("eval --harness --wire-crossings on the wire-across scenario", () => {
     const splitOf = (seed: number): "train" | "val" | "test" => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
     expect(() => evaluateHarnessRows([{ name: "bc", detector }], { split: "test", splitOf, factory: (s) => new FakeEnvironment(s), flights: 1, wireCrossings: true })).toThrow("wire crossings need an environment with truePosition_m and wireGeometry");
     detector.dispose();
+  });
+});
+
+describe("the vertical escape in place through eval (PlannerOptions.verticalInPlace)", () => {
+  beforeAll(async () => {
+    await initBackend({ prefer: "wasm" });
+  });
+
+  it("SimEnvironment flies a given forward speed, and refuses one it cannot", () => {
+    const climb = ACTIONS.indexOf("climb");
+    const seed = seedsOfSplit("val", 1)[0]!;
+    const fly = (forward?: number): number[] => {
+      const env = new SimEnvironment(WIRE_ACROSS, seed, "val", false, { controlPeriod_s: 0.25 });
+      const p = new Float64Array(3);
+      env.truePosition_m(p);
+      const start = Array.from(p);
+      for (let i = 0; i < 8; i++) env.step(climb, forward);
+      env.truePosition_m(p);
+      return [p[0]! - start[0]!, p[1]! - start[1]!, p[2]! - start[2]!];
+    };
+    const ahead = fly();
+    const inPlace = fly(0);
+    // 2 s of climb: forward at the slow speed (1.4 m/s) against in place; both climb.
+    expect(Math.hypot(ahead[0]!, ahead[1]!)).toBeGreaterThan(1.5);
+    expect(Math.hypot(inPlace[0]!, inPlace[1]!)).toBeLessThan(0.5 * Math.hypot(ahead[0]!, ahead[1]!));
+    expect(inPlace[2]!).toBeGreaterThan(1);
+    const env = new SimEnvironment(WIRE_ACROSS, seed, "val", false);
+    expect(() => env.step(climb, -1)).toThrow("forward_m_s=-1, expected a speed in [0, 4] m/s");
+  });
+
+  it("the seeing planner on the wire-across line: in place it reaches the line later and still passes over it", () => {
+    // The seeing arm of the test above (the grid filled from the truth) with the escape in place at
+    // level 0.3: it meets the line's conductors climbing in place, so its path over the first
+    // 15 s advances less than the same arm's without it.
+    const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+    const out = detector.params.get("head/out/w");
+    out.assign(tf.zerosLike(out));
+    detector.params.get("head/out/b").assign(tf.tensor1d([20, -20, -20, -20, -20]));
+    const options = { split: "val" as const, splitOf: splitOfSeed, factory: (s: number) => new SimEnvironment(WIRE_ACROSS, s, "val", false, { controlPeriod_s: 0.25 }), flights: 1, conditions: ["nominal" as const], wireCrossings: true };
+    const arm = { name: "seeing", detector, truthMix: "fill" as const };
+    const plain = evaluateHarnessRows([arm], options).conditions[0]!.rows[0]!.flights[0]!;
+    const inPlace = evaluateHarnessRows([arm], { ...options, planner: { verticalInPlace: 0.3 } }).conditions[0]!.rows[0]!.flights[0]!;
+    detector.dispose();
+    const vertical = (f: typeof plain): number => f.trace.filter((s) => s.action === ACTIONS.indexOf("climb") || s.action === ACTIONS.indexOf("descend")).length;
+    expect(vertical(plain)).toBeGreaterThan(0);
+    expect(vertical(inPlace)).toBeGreaterThan(0);
+    // In place it reaches the line later (the first crossing), and still passes over it.
+    const first = (f: typeof plain): number => f.crossings!.find((c) => c.struck !== true)?.time_s ?? Infinity;
+    expect(first(inPlace)).toBeGreaterThan(first(plain));
+    for (const c of inPlace.crossings!) expect(c.dz_m).toBeGreaterThan(0);
   });
 });
