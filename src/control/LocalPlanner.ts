@@ -195,6 +195,14 @@ export type PlannerOptions = {
    * Default 0 = off.
    */
   verticalInPlace: number;
+  /**
+   * With verticalInPlace: fly the escape in place only within IN_PLACE_WIRE_WINDOW_S of a frame with
+   * at least this many cells at uncorrected wire probability >= IN_PLACE_WIRE_LEVEL (the twenty-eighth
+   * session's wire gate 0.9,6,2 evidence; the pilot, not the planner, reads it: PlannerPilot). In a
+   * wood the way ahead is blocked by branches most of the time, and escapes in place stall the
+   * flight. Default 0 = no wire condition.
+   */
+  verticalInPlaceWireCells: number;
   /** Default DEFAULT_ACTION_LIMITS. */
   limits: ActionLimits;
 };
@@ -228,6 +236,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   wVerticalHold: 0,
   brakeOnReversal: 0,
   verticalInPlace: 0,
+  verticalInPlaceWireCells: 0,
   limits: DEFAULT_ACTION_LIMITS,
 });
 
@@ -314,6 +323,9 @@ const SLOW = ACTIONS.indexOf("slow");
 const HOVER = ACTIONS.indexOf("hover");
 const CLIMB = ACTIONS.indexOf("climb");
 const DESCEND = ACTIONS.indexOf("descend");
+/** Wire evidence of PlannerOptions.verticalInPlaceWireCells: the uncorrected wire probability a cell must reach, and how long a frame with enough such cells counts. */
+export const IN_PLACE_WIRE_LEVEL = 0.9;
+export const IN_PLACE_WIRE_WINDOW_S = 2;
 /** Decisions within which a climb after a descend (or the reverse) counts as a reversal (brakeOnReversal): 1 s at 4 Hz. */
 export const REVERSAL_WINDOW = 4;
 
@@ -696,7 +708,7 @@ function checkOptions(o: PlannerOptions): void {
   }
   const nonNegative = [
     "wThreat", "manoeuvreThreatFactor", "hoverThreatFactor", "wGoal", "wHeading", "headingTolerance_rad",
-    "wAltitudeGoal", "altitudeTolerance_m", "hoverCost", "wAltitude", "wClimbWhenBlocked", "wCentroid", "wVerticalHold", "brakeOnReversal", "verticalInPlace",
+    "wAltitudeGoal", "altitudeTolerance_m", "hoverCost", "wAltitude", "wClimbWhenBlocked", "wCentroid", "wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalInPlaceWireCells",
   ] as const;
   for (const key of nonNegative) {
     const v = o[key];

@@ -22,7 +22,7 @@ import { runHarnessEval } from "./evalHarness";
 export const USAGE =
   "drone-harness eval --models <dir> --scenario <yaml|name> [--split test] [--flights 50] [--ap-seeds 12] [--conditions nominal,perturbed] [--fly-rows row,...] [--json]\n" +
   "       drone-harness eval --planner [--detectors models/pipeline] --scenario <yaml|name> [--split test] [--flights 100] [--conditions ...] [--planner-rows row,...] [--planner-set key=value,...] [--ap-seeds N [--ap-only]] [--json]\n" +
-  "       drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N] [--conditions ...] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>] [--rows row,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]";
+  "       drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N] [--conditions ...] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>] [--rows row,...] [--region-clip X] [--runaway-level X|none] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]";
 
 export type EvalArgs = {
   models: string;

@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -72,6 +72,8 @@ export type EvalHarnessArgs = {
   verticalHold?: number;
   /** Climb/descend with no forward speed while blocked_cruise >= L (PlannerOptions.verticalInPlace); default 0 = off. */
   verticalInPlace?: number;
+  /** With it: only within 2 s of a frame with at least this many cells at uncorrected wire probability >= 0.9 (PlannerOptions.verticalInPlaceWireCells). */
+  verticalInPlaceWireCells?: number;
   /** The planner's braking on a vertical reversal (PlannerOptions.brakeOnReversal, a blocked_cruise level); default 0 = off. */
   brakeOnReversal?: number;
   /** Each region's risk held at P x its last held value when it drops (PlannerPilot riskHold; eval only); default off. */
@@ -133,7 +135,13 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       case "--lambda-initial": a.lambdaInitial = numberArg(f, args[++i], LAMBDA_MIN, LAMBDA_MAX); break;
       case "--wire-gate": a.wireGate = wireGateArg(f, v()); break;
       case "--vertical-hold": a.verticalHold = numberArg(f, args[++i], 0, 100); break;
-      case "--vertical-in-place": a.verticalInPlace = numberArg(f, args[++i], 0, 1); break;
+      case "--vertical-in-place": {
+        const [level, cells, ...rest] = (args[++i] ?? "").split(",");
+        if (rest.length > 0) throw new UsageError(`${f}=${args[i]}, expected L or L,cells: a blocked_cruise level in [0, 1] and optionally a count of wire cells >= 1`);
+        a.verticalInPlace = numberArg(f, level, 0, 1);
+        if (cells !== undefined) a.verticalInPlaceWireCells = intArg(f, cells, 1);
+        break;
+      }
       case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
       case "--risk-floor": a.riskFloor = numberArg(f, args[++i], 0, 0.99); break;
@@ -151,8 +159,8 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
 }
 
 /** The planner options the flags set (none: the planner's defaults). */
-function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number } } {
-  const planner = { ...(a.verticalHold === undefined ? {} : { wVerticalHold: a.verticalHold }), ...(a.verticalInPlace === undefined ? {} : { verticalInPlace: a.verticalInPlace }), ...(a.brakeOnReversal === undefined ? {} : { brakeOnReversal: a.brakeOnReversal }) };
+function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number } } {
+  const planner = { ...(a.verticalHold === undefined ? {} : { wVerticalHold: a.verticalHold }), ...(a.verticalInPlace === undefined ? {} : { verticalInPlace: a.verticalInPlace }), ...(a.verticalInPlaceWireCells === undefined ? {} : { verticalInPlaceWireCells: a.verticalInPlaceWireCells }), ...(a.brakeOnReversal === undefined ? {} : { brakeOnReversal: a.brakeOnReversal }) };
   return Object.keys(planner).length === 0 ? {} : { planner };
 }
 

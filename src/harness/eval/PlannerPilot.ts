@@ -6,13 +6,13 @@
  *  - a detector's near-threat sigmoid (teacher or student size; models/pipeline/).
  * Goal bearing, distance and altitude difference come from DroneEnvironment.navigation().
  */
-import { LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
+import { IN_PLACE_WIRE_LEVEL, IN_PLACE_WIRE_WINDOW_S, LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
 import { ACTIONS, DETECTION_CLASSES, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
 import { movedNavigation, type Navigation } from "../../control/navigation";
 import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
 import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
-import { SpatialHarnessRuntime, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
+import { SpatialHarnessRuntime, countWireCells, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { actionFormulaDelta } from "../spatial/actionFormula";
 import { markRegions, NUM_SENSITIVITY_DIMS, REGION_CELLS, regionOfCell } from "../spatial/SpatialHarness";
@@ -137,6 +137,8 @@ export class PlannerPilot implements Pilot {
   private sinceVertical = 0;
   /** The last decision is a vertical escape flown with no forward speed (PlannerOptions.verticalInPlace). */
   private inPlace = false;
+  /** Sim time of the last frame with the wire evidence of PlannerOptions.verticalInPlaceWireCells (-Infinity: none yet). */
+  private lastWireEvidence_s = Number.NEGATIVE_INFINITY;
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
   constructor(
@@ -158,6 +160,7 @@ export class PlannerPilot implements Pilot {
     this.lastVertical = -1;
     this.sinceVertical = 0;
     this.inPlace = false;
+    this.lastWireEvidence_s = Number.NEGATIVE_INFINITY;
     this.heldRisk.fill(0);
     if (this.runtime !== undefined) this.runtime.sobelGain = 1;
     this.lastHarness = undefined;
@@ -347,12 +350,27 @@ export class PlannerPilot implements Pilot {
     const chosen = argmaxAction(this.planner.holdVertical(this.logits, this.previous));
     // Braking on a vertical reversal (PlannerOptions.brakeOnReversal, off by default).
     this.previous = this.planner.brakeReversal(chosen, this.lastVertical, this.sinceVertical);
-    this.inPlace = this.planner.inPlace(this.previous);
+    const wireSeen = this.wireEvidenceFor(env.time_s);
+    this.inPlace = this.planner.inPlace(this.previous) && wireSeen;
     if (this.previous === ACTION_CLIMB || this.previous === ACTION_DESCEND) {
       this.lastVertical = this.previous;
       this.sinceVertical = 0;
     } else this.sinceVertical++;
     return this.previous;
+  }
+
+  /**
+   * PlannerOptions.verticalInPlaceWireCells: whether the uncorrected detections of this frame or of
+   * one within IN_PLACE_WIRE_WINDOW_S before hold enough confident wire cells (always true without
+   * the condition; false for a pilot without a detector). A clock that went back is no evidence.
+   */
+  private wireEvidenceFor(time_s: number): boolean {
+    const cells = this.planner.options.verticalInPlaceWireCells;
+    if (!(cells > 0)) return true;
+    if (this.runtime === undefined) return false;
+    if (time_s < this.lastWireEvidence_s) this.lastWireEvidence_s = Number.NEGATIVE_INFINITY;
+    if (countWireCells(this.runtime.logits, IN_PLACE_WIRE_LEVEL) >= cells) this.lastWireEvidence_s = time_s;
+    return time_s - this.lastWireEvidence_s <= IN_PLACE_WIRE_WINDOW_S;
   }
 
   /** risk <- max(risk, hold x held) per region, and held <- risk (the riskHold persistence). */
