@@ -3,6 +3,7 @@
  * decision hands the planner the action chosen at the previous decision (-1 before the first and
  * after reset()), and the hold then moves the decision the way LocalPlanner.holdVertical says.
  */
+import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../../../src/harness/backend";
 import { LocalPlanner } from "../../../src/control/LocalPlanner";
 import { ACTIONS, type ActionName } from "../../../src/harness/actions";
@@ -112,5 +113,54 @@ describe("PlannerPilot: the held region risk (riskHold, eval --harness --risk-ho
     }
     // The untrained harness's risk moves by a few per cent between the two frames: a hold of 0.99 acts on it.
     expect(lowered).toBeGreaterThan(0);
+  });
+});
+
+describe("PlannerPilot: the escape in place only where the detector sees wire (verticalInPlaceWireCells)", () => {
+  it("flies in place while a frame within 2 s held >= cells confident wire cells, not otherwise", () => {
+    const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+    const out = detector.params.get("head/out/w");
+    out.assign(tf.zerosLike(out));
+    const bias = detector.params.get("head/out/b");
+    const wire = (seen: boolean): void => bias.assign(tf.tensor1d(seen ? [-20, 20, -20, -20, -20] : [20, -20, -20, -20, -20]));
+    // The planner says "in place" on every decision: what is left to decide is the wire evidence.
+    const spy = jest.spyOn(LocalPlanner.prototype, "inPlace").mockReturnValue(true);
+    try {
+      const env = new FakeEnvironment(8);
+      const rgb = new Uint8Array(64 * 64 * 3);
+      const decide = (): boolean => {
+        env.render(rgb);
+        pilot.act(rgb, new Float32Array(0), env);
+        return pilot.lastInPlace;
+      };
+      const pilot = new PlannerPilot({ type: "detector", detector }, { verticalInPlace: 0.3, verticalInPlaceWireCells: 6 });
+      wire(false);
+      expect(decide()).toBe(false); // no wire yet
+      wire(true);
+      expect(decide()).toBe(true); // every cell a confident wire
+      wire(false);
+      const seenAt = env.time_s;
+      const inPlace: boolean[] = [];
+      while (env.time_s - seenAt < 3) {
+        env.step(ACTIONS.indexOf("hover"));
+        inPlace.push(decide());
+      }
+      // In place for 2 s after the last wire frame, then not.
+      const steps2s = Math.floor(2 / env.controlPeriod_s + 1e-9);
+      expect(inPlace.slice(0, steps2s).every((x) => x)).toBe(true);
+      expect(inPlace[inPlace.length - 1]).toBe(false);
+      // Without the condition the planner's answer stands; reset() forgets the evidence.
+      const plain = new PlannerPilot({ type: "detector", detector }, { verticalInPlace: 0.3 });
+      plain.act(rgb, new Float32Array(0), env);
+      expect(plain.lastInPlace).toBe(true);
+      wire(true);
+      decide();
+      pilot.reset();
+      wire(false);
+      expect(decide()).toBe(false);
+    } finally {
+      spy.mockRestore();
+      detector.dispose();
+    }
   });
 });
