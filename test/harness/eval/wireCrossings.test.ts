@@ -5,6 +5,7 @@
  */
 import * as tf from "@tensorflow/tfjs";
 import { ACTIONS } from "../../../src/harness/actions";
+import { LocalPlanner } from "../../../src/control/LocalPlanner";
 import { initBackend } from "../../../src/harness/backend";
 import { SimEnvironment } from "../../../src/harness/data/simEnvironment";
 import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
@@ -171,6 +172,13 @@ describe("eval --harness --wire-crossings on the wire-across scenario", () => {
     const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
     const splitOf = (seed: number): "train" | "val" | "test" => (seed % 10 < 7 ? "train" : seed % 10 === 7 ? "val" : "test");
     expect(() => evaluateHarnessRows([{ name: "bc", detector }], { split: "test", splitOf, factory: (s) => new FakeEnvironment(s), flights: 1, wireCrossings: true })).toThrow("wire crossings need an environment with truePosition_m and wireGeometry");
+    // An environment that cannot fly the escape in place says so (the planner is asked to fly every climb in place).
+    const spy = jest.spyOn(LocalPlanner.prototype, "inPlace").mockReturnValue(true);
+    try {
+      expect(() => evaluateHarnessRows([{ name: "bc", detector }], { split: "test", splitOf, factory: (s) => new FakeEnvironment(s), flights: 1, planner: { verticalInPlace: 0.3 } })).toThrow("FakeEnvironment cannot fly forward_m_s=0");
+    } finally {
+      spy.mockRestore();
+    }
     detector.dispose();
   });
 });

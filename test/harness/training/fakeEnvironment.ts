@@ -82,8 +82,10 @@ export class FakeEnvironment implements DroneEnvironment {
     };
   }
 
-  step(action: number): FlightEvent {
+  step(action: number, forward_m_s?: number): FlightEvent {
     if (this.done) throw new Error("step after the end of the flight");
+    // The fake moves by action only (DroneEnvironment.step: an environment that cannot fly a given forward speed throws).
+    if (forward_m_s !== undefined) throw new RangeError(`FakeEnvironment cannot fly forward_m_s=${forward_m_s}`);
     const name = ACTIONS[action];
     const before = this.y;
     this.y += name === "cruise" ? 1 : name === "hover" ? 0 : 0.4;
