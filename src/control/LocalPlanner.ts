@@ -715,6 +715,7 @@ function checkOptions(o: PlannerOptions): void {
     if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`${key}=${v}, expected a finite number >= 0`);
   }
   checkCamera(o);
+  if (!Number.isInteger(o.verticalInPlaceWireCells)) throw new RangeError(`verticalInPlaceWireCells=${o.verticalInPlaceWireCells}, expected an integer count of cells >= 0`);
   if (!(Number.isInteger(o.arcSamples) && o.arcSamples >= 2)) throw new RangeError(`arcSamples=${o.arcSamples}, expected an integer >= 2`);
   if (!(o.arcStartWeight >= 0 && o.arcStartWeight <= 1)) throw new RangeError(`arcStartWeight=${o.arcStartWeight}, expected in [0, 1]`);
   if (!(Number.isFinite(o.minAltitude_m) && Number.isFinite(o.maxAltitude_m) && o.minAltitude_m < o.maxAltitude_m)) {

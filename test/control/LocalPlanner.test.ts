@@ -294,6 +294,7 @@ describe("LocalPlanner: the vertical escape in place (verticalInPlace)", () => {
     p.score(input(), new Float32Array(NUM_ACTIONS)); // clear sky: blocked_cruise ~0
     expect(p.inPlace(climb)).toBe(false);
     expect(() => new LocalPlanner({ verticalInPlace: -1 })).toThrow("verticalInPlace=-1");
+    expect(() => new LocalPlanner({ verticalInPlaceWireCells: 2.5 })).toThrow("verticalInPlaceWireCells=2.5, expected an integer count of cells >= 0");
   });
 });
 

@@ -12,7 +12,7 @@ import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment"
 import { movedNavigation, type Navigation } from "../../control/navigation";
 import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
 import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
-import { SpatialHarnessRuntime, countWireCells, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
+import { SpatialHarnessRuntime, WireEvidenceWindow, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { actionFormulaDelta } from "../spatial/actionFormula";
 import { markRegions, NUM_SENSITIVITY_DIMS, REGION_CELLS, regionOfCell } from "../spatial/SpatialHarness";
@@ -137,8 +137,8 @@ export class PlannerPilot implements Pilot {
   private sinceVertical = 0;
   /** The last decision is a vertical escape flown with no forward speed (PlannerOptions.verticalInPlace). */
   private inPlace = false;
-  /** Sim time of the last frame with the wire evidence of PlannerOptions.verticalInPlaceWireCells (-Infinity: none yet). */
-  private lastWireEvidence_s = Number.NEGATIVE_INFINITY;
+  /** The wire evidence of PlannerOptions.verticalInPlaceWireCells (undefined without the condition). */
+  private readonly wireEvidence: WireEvidenceWindow | undefined;
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
   constructor(
@@ -146,6 +146,8 @@ export class PlannerPilot implements Pilot {
     options: Partial<PlannerOptions> = {},
   ) {
     this.planner = new LocalPlanner(options);
+    const cells = this.planner.options.verticalInPlaceWireCells;
+    this.wireEvidence = cells > 0 ? new WireEvidenceWindow({ level: IN_PLACE_WIRE_LEVEL, cells, window_s: IN_PLACE_WIRE_WINDOW_S }) : undefined;
     const truthTarget = source.type === "detector" && (source.harness?.target === "oracle" || source.harness?.target === "gap-risk");
     this.needsTruth = source.type === "oracle" || truthTarget || (source.type === "detector" && source.truthMix !== undefined);
     this.needsImage = source.type !== "oracle";
@@ -160,7 +162,7 @@ export class PlannerPilot implements Pilot {
     this.lastVertical = -1;
     this.sinceVertical = 0;
     this.inPlace = false;
-    this.lastWireEvidence_s = Number.NEGATIVE_INFINITY;
+    this.wireEvidence?.reset();
     this.heldRisk.fill(0);
     if (this.runtime !== undefined) this.runtime.sobelGain = 1;
     this.lastHarness = undefined;
@@ -365,12 +367,9 @@ export class PlannerPilot implements Pilot {
    * the condition; false for a pilot without a detector). A clock that went back is no evidence.
    */
   private wireEvidenceFor(time_s: number): boolean {
-    const cells = this.planner.options.verticalInPlaceWireCells;
-    if (!(cells > 0)) return true;
+    if (this.wireEvidence === undefined) return true;
     if (this.runtime === undefined) return false;
-    if (time_s < this.lastWireEvidence_s) this.lastWireEvidence_s = Number.NEGATIVE_INFINITY;
-    if (countWireCells(this.runtime.logits, IN_PLACE_WIRE_LEVEL) >= cells) this.lastWireEvidence_s = time_s;
-    return time_s - this.lastWireEvidence_s <= IN_PLACE_WIRE_WINDOW_S;
+    return this.wireEvidence.observe(this.runtime.logits, time_s);
   }
 
   /** risk <- max(risk, hold x held) per region, and held <- risk (the riskHold persistence). */

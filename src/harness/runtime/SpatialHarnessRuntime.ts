@@ -149,8 +149,8 @@ export class SpatialHarnessRuntime {
   private probsStale = false;
   private last: { yaw: number; pitch: number; time_s: number } | undefined;
   private above = 0;
-  /** Time of the last frame whose wire evidence reached the gate's level (wireGate). */
-  private lastEvidence_s: number | undefined;
+  /** The wire gate's windowed evidence (wireGate; undefined without a gate). */
+  private readonly evidence: WireEvidenceWindow | undefined;
   /** The frame prepare() computed the image side for (consumed by the next step()). */
   private prepared: { time_s: number } | undefined;
   /** Steps that found their image side prepared ahead, of all steps. */
@@ -170,7 +170,7 @@ export class SpatialHarnessRuntime {
     if (!(this.options.runawayDelta > 0)) throw new RangeError(`runawayDelta=${this.options.runawayDelta}, expected > 0 (Infinity: no alarm)`);
     if (this.options.aim !== undefined) checkCorrectionAim(this.options.aim);
     if (!(this.options.riskFloor >= 0 && this.options.riskFloor < 1)) throw new RangeError(`riskFloor=${this.options.riskFloor}, expected a number in [0, 1)`);
-    if (this.options.wireGate !== undefined) checkWireGate(this.options.wireGate);
+    this.evidence = this.options.wireGate === undefined ? undefined : new WireEvidenceWindow(this.options.wireGate);
     if (!(this.options.imagine_m >= 0)) throw new RangeError(`imagine_m=${this.options.imagine_m}, expected >= 0`);
     this.weights = "snapshotWeights" in harness ? harness.snapshotWeights() : harness;
     const cf = this.options.cameraFrame;
@@ -226,7 +226,7 @@ export class SpatialHarnessRuntime {
     this.last = undefined;
     this.above = 0;
     this.prepared = undefined;
-    this.lastEvidence_s = undefined;
+    this.evidence?.reset();
   }
 
   /**
@@ -289,12 +289,8 @@ export class SpatialHarnessRuntime {
     this.options.riskPolicy?.(this.risk);
     const floor = this.options.riskFloor;
     if (floor > 0) for (let i = 0; i < this.risk.length; i++) this.risk[i] = Math.max(0, this.risk[i]! - floor) / (1 - floor);
-    const gate = this.options.wireGate;
-    const wireEvidence = gate === undefined ? Number.NaN : countWireCells(logits, gate.level);
-    if (gate !== undefined && wireEvidence >= gate.cells) this.lastEvidence_s = time_s;
-    // A clock that went back (a replayed bag restarted without reset()) is no evidence: the gate stays shut until wires are seen again.
-    const since = this.lastEvidence_s === undefined ? Number.NaN : time_s - this.lastEvidence_s;
-    const gateOpen = gate === undefined || (since >= 0 && since <= gate.window_s);
+    const gateOpen = this.evidence === undefined || this.evidence.observe(logits, time_s);
+    const wireEvidence = this.evidence === undefined ? Number.NaN : this.evidence.cells;
     let stats: SpatialDeltaStats;
     if (gateOpen) {
       const formed = spatialDelta(this.risk, this.sensitivity, this.rates, lambda, this.rows, this.cols, this.options.regionClip, this.delta);
@@ -336,6 +332,36 @@ export function countWireCells(logits: Float32Array, level: number): number {
     if (p >= level) n++;
   }
   return n;
+}
+
+/**
+ * Windowed wire evidence: open within `window_s` seconds of a frame with at least `cells` cells whose
+ * wire probability (countWireCells) reached `level`. The wire gate (wireGate) and the planner's escape
+ * in place (PlannerOptions.verticalInPlaceWireCells, PlannerPilot) both read it. A clock that went
+ * back (a replayed bag restarted without reset()) forgets the evidence: it stays shut until wires
+ * are seen again.
+ */
+export class WireEvidenceWindow {
+  private last_s = Number.NEGATIVE_INFINITY;
+  /** Cells at the level in the last observed frame. */
+  cells = 0;
+
+  constructor(readonly gate: Readonly<WireGate>) {
+    checkWireGate(gate);
+  }
+
+  /** Reads one frame's logits (DETECTOR_OUTPUTS_PER_CELL per cell) at sim time `time_s`; true while open. */
+  observe(logits: Float32Array, time_s: number): boolean {
+    if (time_s < this.last_s) this.last_s = Number.NEGATIVE_INFINITY;
+    this.cells = countWireCells(logits, this.gate.level);
+    if (this.cells >= this.gate.cells) this.last_s = time_s;
+    return time_s - this.last_s <= this.gate.window_s;
+  }
+
+  reset(): void {
+    this.last_s = Number.NEGATIVE_INFINITY;
+    this.cells = 0;
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import { makeNavigation } from "../../../src/control/navigation";
 import { initBackend } from "../../../src/harness/backend/initBackend";
 import { formatHarnessReport, manoeuvreShares, wireGateSummary, type ArmFlight, type HarnessEvalReport } from "../../../src/harness/eval/harnessRows";
 import { cellSoftmax } from "../../../src/harness/runtime/DetectorRuntime";
-import { countWireCells, SpatialHarnessRuntime, type WireGate } from "../../../src/harness/runtime/SpatialHarnessRuntime";
+import { countWireCells, SpatialHarnessRuntime, WireEvidenceWindow, type WireGate } from "../../../src/harness/runtime/SpatialHarnessRuntime";
 import { SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
 import { syntheticFrame } from "./syntheticFrame";
 
@@ -159,5 +159,26 @@ describe("the report's manoeuvre line", () => {
     expect(() => manoeuvreShares([flight([9])])).toThrow("action 9 at step 0, expected an index of ACTIONS");
     const report = { split: "val", conditions: [{ condition: "perturbed", seeds: [1, 2], rows: [{ name: "coevo_student_off", flights: [flight([0, 0, 2]), flight([1, 2, 2, 0, 0])], rates: { collisionRate: 0, successRate: 1, timeoutRate: 0, collisionRate95: [0, 1] }, success95: [0, 1], apAll: { wire: 0.5 }, apApproach: { wire: 0.5 }, frames: { all: 8, approach: 2 } }], pairs: [] }] } as unknown as HarnessEvalReport;
     expect(formatHarnessReport(report)).toContain("coevo_student_off: manoeuvres over 8 decisions (4 per flight): cruise 50.0 %, slow 12.5 %, hover 37.5 %, climb 0.0 %");
+  });
+});
+
+describe("WireEvidenceWindow (the gate's and the escape in place's evidence)", () => {
+  it("opens within window_s of a frame with enough wire cells, and forgets its evidence when the clock goes back", () => {
+    const w = new WireEvidenceWindow({ level: 0.5, cells: 1, window_s: 2 });
+    expect(w.observe(noWires, 0)).toBe(false);
+    expect(w.cells).toBe(0);
+    expect(w.observe(withWires, 5)).toBe(true);
+    expect(w.cells).toBe(countWireCells(withWires, 0.5));
+    expect(w.observe(noWires, 7)).toBe(true); // 2 s after: still open
+    expect(w.observe(noWires, 7.01)).toBe(false);
+    // Evidence at 5 s, a replay restarted at 0.1 s without reset(): shut, and still shut when the new
+    // clock passes 5 s again (the old evidence is forgotten, not waited for).
+    w.observe(withWires, 5);
+    expect(w.observe(noWires, 0.1)).toBe(false);
+    expect(w.observe(noWires, 5.5)).toBe(false);
+    expect(w.observe(withWires, 0.2)).toBe(true);
+    w.reset();
+    expect(w.observe(noWires, 0.3)).toBe(false);
+    expect(() => new WireEvidenceWindow({ level: 0.5, cells: 0, window_s: 2 })).toThrow("wireGate.cells=0");
   });
 });
