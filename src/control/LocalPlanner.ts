@@ -196,8 +196,8 @@ export type PlannerOptions = {
    */
   verticalInPlace: number;
   /**
-   * With verticalInPlace: fly the escape in place only within IN_PLACE_WIRE_WINDOW_S of a frame with
-   * at least this many cells at uncorrected wire probability >= IN_PLACE_WIRE_LEVEL (the twenty-eighth
+   * With verticalInPlace: fly the escape in place only within 2 s of a frame with at least this many
+   * cells at uncorrected wire probability >= 0.9 (PlannerPilot IN_PLACE_WIRE_*; the twenty-eighth
    * session's wire gate 0.9,6,2 evidence; the pilot, not the planner, reads it: PlannerPilot). In a
    * wood the way ahead is blocked by branches most of the time, and escapes in place stall the
    * flight. Default 0 = no wire condition.
@@ -323,9 +323,6 @@ const SLOW = ACTIONS.indexOf("slow");
 const HOVER = ACTIONS.indexOf("hover");
 const CLIMB = ACTIONS.indexOf("climb");
 const DESCEND = ACTIONS.indexOf("descend");
-/** Wire evidence of PlannerOptions.verticalInPlaceWireCells: the uncorrected wire probability a cell must reach, and how long a frame with enough such cells counts. */
-export const IN_PLACE_WIRE_LEVEL = 0.9;
-export const IN_PLACE_WIRE_WINDOW_S = 2;
 /** Decisions within which a climb after a descend (or the reverse) counts as a reversal (brakeOnReversal): 1 s at 4 Hz. */
 export const REVERSAL_WINDOW = 4;
 

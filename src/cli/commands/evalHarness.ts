@@ -136,8 +136,9 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       case "--wire-gate": a.wireGate = wireGateArg(f, v()); break;
       case "--vertical-hold": a.verticalHold = numberArg(f, args[++i], 0, 100); break;
       case "--vertical-in-place": {
-        const [level, cells, ...rest] = (args[++i] ?? "").split(",");
-        if (rest.length > 0) throw new UsageError(`${f}=${args[i]}, expected L or L,cells: a blocked_cruise level in [0, 1] and optionally a count of wire cells >= 1`);
+        const value = v();
+        const [level, cells, ...rest] = value.split(",");
+        if (rest.length > 0) throw new UsageError(`${f}=${value}, expected L or L,cells: a blocked_cruise level in [0, 1] and optionally a count of wire cells >= 1`);
         a.verticalInPlace = numberArg(f, level, 0, 1);
         if (cells !== undefined) a.verticalInPlaceWireCells = intArg(f, cells, 1);
         break;
@@ -160,7 +161,12 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
 
 /** The planner options the flags set (none: the planner's defaults). */
 function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number } } {
-  const planner = { ...(a.verticalHold === undefined ? {} : { wVerticalHold: a.verticalHold }), ...(a.verticalInPlace === undefined ? {} : { verticalInPlace: a.verticalInPlace }), ...(a.verticalInPlaceWireCells === undefined ? {} : { verticalInPlaceWireCells: a.verticalInPlaceWireCells }), ...(a.brakeOnReversal === undefined ? {} : { brakeOnReversal: a.brakeOnReversal }) };
+  const planner = {
+    ...(a.verticalHold === undefined ? {} : { wVerticalHold: a.verticalHold }),
+    ...(a.verticalInPlace === undefined ? {} : { verticalInPlace: a.verticalInPlace }),
+    ...(a.verticalInPlaceWireCells === undefined ? {} : { verticalInPlaceWireCells: a.verticalInPlaceWireCells }),
+    ...(a.brakeOnReversal === undefined ? {} : { brakeOnReversal: a.brakeOnReversal }),
+  };
   return Object.keys(planner).length === 0 ? {} : { planner };
 }
 

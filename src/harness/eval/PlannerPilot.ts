@@ -6,7 +6,7 @@
  *  - a detector's near-threat sigmoid (teacher or student size; models/pipeline/).
  * Goal bearing, distance and altitude difference come from DroneEnvironment.navigation().
  */
-import { IN_PLACE_WIRE_LEVEL, IN_PLACE_WIRE_WINDOW_S, LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
+import { LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
 import { ACTIONS, DETECTION_CLASSES, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
 import { movedNavigation, type Navigation } from "../../control/navigation";
@@ -30,6 +30,10 @@ const ACTION_DESCEND = ACTIONS.indexOf("descend");
 const WIRE_CLASS = DETECTION_CLASSES.indexOf("wire");
 
 /** Where the threat grid comes from. */
+
+/** Wire evidence of PlannerOptions.verticalInPlaceWireCells: the uncorrected wire probability a cell must reach, and how long a frame with enough such cells counts. */
+export const IN_PLACE_WIRE_LEVEL = 0.9;
+export const IN_PLACE_WIRE_WINDOW_S = 2;
 export type ThreatSource =
   | { type: "oracle" }
   | {
@@ -184,9 +188,9 @@ export class PlannerPilot implements Pilot {
   }
 
   /** max |delta| the planner's input received on the last decision (0 when nothing was applied). */
-  /** Whether the last decision is a vertical escape to fly with no forward speed (PlannerOptions.verticalInPlace). */
-  get lastInPlace(): boolean {
-    return this.inPlace;
+  /** 0 when the last decision is a vertical escape to fly in place (PlannerOptions.verticalInPlace), else undefined (the action's own speed): Pilot.forward_m_s. */
+  get forward_m_s(): number | undefined {
+    return this.inPlace ? 0 : undefined;
   }
 
   get lastAppliedDelta(): number {

@@ -19,6 +19,12 @@ export interface Pilot {
   reset(): void;
   /** Chooses an action from the camera frame (rgb8) and the sensor state. */
   act(rgb: Uint8Array, state: Float32Array, env: DroneEnvironment, truth?: FrameTruth): number;
+  /**
+   * The forward speed the last decision is flown at when it is not its action's own (PlannerPilot:
+   * the escape in place, PlannerOptions.verticalInPlace), m/s; undefined: the action's. Every flight
+   * loop hands it to DroneEnvironment.step.
+   */
+  readonly forward_m_s?: number | undefined;
 }
 
 /** The ground truth of one frame for oracle pilots. */
@@ -40,7 +46,7 @@ export function flyClosedLoop(env: DroneEnvironment, pilot: Pilot, stateDim: num
     const t0 = performance.now();
     const action = pilot.act(rgb, state, env, truth);
     decisionMs.push(performance.now() - t0);
-    const ev = env.step(action);
+    const ev = env.step(action, pilot.forward_m_s);
     switch (ev.type) {
       case "running":
         continue;

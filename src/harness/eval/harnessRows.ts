@@ -195,7 +195,7 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
         }
       }
     }
-    const ev = pilot.lastInPlace ? env.step(action, 0) : env.step(action);
+    const ev = env.step(action, pilot.forward_m_s);
     if (ev.type === "running") continue;
     addFormulaCounts(formula, pilot.actionFormulaCounts);
     const outcome: FlightOutcome = ev.type === "collision" ? { type: "collision", seed: env.seed, time_s: env.time_s, obstacle: ev.obstacle } : { type: ev.type, seed: env.seed, time_s: env.time_s };

@@ -131,7 +131,7 @@ describe("PlannerPilot: the escape in place only where the detector sees wire (v
       const decide = (): boolean => {
         env.render(rgb);
         pilot.act(rgb, new Float32Array(0), env);
-        return pilot.lastInPlace;
+        return pilot.forward_m_s === 0;
       };
       const pilot = new PlannerPilot({ type: "detector", detector }, { verticalInPlace: 0.3, verticalInPlaceWireCells: 6 });
       wire(false);
@@ -152,7 +152,7 @@ describe("PlannerPilot: the escape in place only where the detector sees wire (v
       // Without the condition the planner's answer stands; reset() forgets the evidence.
       const plain = new PlannerPilot({ type: "detector", detector }, { verticalInPlace: 0.3 });
       plain.act(rgb, new Float32Array(0), env);
-      expect(plain.lastInPlace).toBe(true);
+      expect(plain.forward_m_s === 0).toBe(true);
       wire(true);
       decide();
       pilot.reset();

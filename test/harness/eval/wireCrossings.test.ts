@@ -8,6 +8,7 @@ import { ACTIONS } from "../../../src/harness/actions";
 import { LocalPlanner } from "../../../src/control/LocalPlanner";
 import { initBackend } from "../../../src/harness/backend";
 import { SimEnvironment } from "../../../src/harness/data/simEnvironment";
+import { flyClosedLoop } from "../../../src/harness/eval/flyClosedLoop";
 import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
 import { avoidedStrikes, pairedDz, summarizeCrossings, wireCrossings, wireStrike, type CrossingFlight, type FlightPath, type WireCrossing, type WireGeometry } from "../../../src/harness/eval/wireCrossings";
 import { Teacher } from "../../../src/harness/models/Teacher";
@@ -208,6 +209,12 @@ describe("the vertical escape in place through eval (PlannerOptions.verticalInPl
     expect(inPlace[2]!).toBeGreaterThan(1);
     const env = new SimEnvironment(WIRE_ACROSS, seed, "val", false);
     expect(() => env.step(climb, -1)).toThrow("forward_m_s=-1, expected a speed in [0, 4] m/s");
+  });
+
+  it("flyClosedLoop hands the pilot's forward speed to the environment (plannerRows' loop, not only eval --harness)", () => {
+    const pilot = (forward: number | undefined) => ({ needsImage: false, reset: () => undefined, act: () => ACTIONS.indexOf("climb"), forward_m_s: forward });
+    expect(() => flyClosedLoop(new FakeEnvironment(8), pilot(0), 0)).toThrow("FakeEnvironment cannot fly forward_m_s=0");
+    expect(flyClosedLoop(new FakeEnvironment(8), pilot(undefined), 0).outcome.type).not.toBe("running");
   });
 
   it("the seeing planner on the wire-across line: in place it reaches the line later and still passes over it", () => {
