@@ -197,12 +197,27 @@ export type PlannerOptions = {
   verticalInPlace: number;
   /**
    * With verticalInPlace: fly the escape in place only within 2 s of a frame with at least this many
-   * cells at uncorrected wire probability >= 0.9 (PlannerPilot IN_PLACE_WIRE_*; the twenty-eighth
+   * cells at uncorrected wire probability >= 0.9 (PlannerPilot WIRE_EVIDENCE_*; the twenty-eighth
    * session's wire gate 0.9,6,2 evidence; the pilot, not the planner, reads it: PlannerPilot). In a
    * wood the way ahead is blocked by branches most of the time, and escapes in place stall the
    * flight. Default 0 = no wire condition.
    */
   verticalInPlaceWireCells: number;
+  /**
+   * Commitment to one side of a seen wire (thirtieth session; eval only), a blocked_cruise level L:
+   * while a frame within 2 s held at least verticalCommitWireCells cells at uncorrected wire
+   * probability >= 0.9 (the same evidence as verticalInPlaceWireCells, read by PlannerPilot), the
+   * first climb or descend chosen with blocked_cruise >= L fixes a side, and every later climb or
+   * descend chosen with blocked_cruise >= L is flown to that side until the evidence lapses (the
+   * wire is behind). The side is where the wire sits (wireSide() on the last evidence frame's wire
+   * cells: the expert's rule on their median height), or the planner's own choice when that frame's
+   * cells gave none. Climbs and descends with the way ahead free (toward the goal's altitude) are
+   * left alone. The strikes the shipped pair leaves are met in the vertical escape, at the
+   * conductor's height (docs/coevolution.md, twenty-ninth session). Default 0 = off.
+   */
+  verticalCommit: number;
+  /** With verticalCommit: the wire cells of the evidence (>= 1 when verticalCommit > 0). Default 0. */
+  verticalCommitWireCells: number;
   /** Default DEFAULT_ACTION_LIMITS. */
   limits: ActionLimits;
 };
@@ -237,6 +252,8 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   brakeOnReversal: 0,
   verticalInPlace: 0,
   verticalInPlaceWireCells: 0,
+  verticalCommit: 0,
+  verticalCommitWireCells: 0,
   limits: DEFAULT_ACTION_LIMITS,
 });
 
@@ -323,6 +340,8 @@ const SLOW = ACTIONS.indexOf("slow");
 const HOVER = ACTIONS.indexOf("hover");
 const CLIMB = ACTIONS.indexOf("climb");
 const DESCEND = ACTIONS.indexOf("descend");
+/** A wire more than this above the drone is passed below (wireSide; the expert's wireAboveMargin_m, src/harness/data/ExpertPilot.ts). */
+export const WIRE_ABOVE_MARGIN_M = 0.5;
 /** Decisions within which a climb after a descend (or the reverse) counts as a reversal (brakeOnReversal): 1 s at 4 Hz. */
 export const REVERSAL_WINDOW = 4;
 
@@ -352,6 +371,8 @@ export class LocalPlanner {
   private readonly blocked = new Float64Array(NUM_ACTIONS);
   private readonly decideOut = new Float32Array(NUM_ACTIONS);
   private readonly centroid = { az: 0, el: 0 };
+  /** wireSide's per-cell heights. */
+  private heights = new Float64Array(0);
 
   constructor(options: Partial<PlannerOptions> = {}) {
     const o: PlannerOptions = { ...DEFAULT_PLANNER_OPTIONS, ...options };
@@ -428,6 +449,43 @@ export class LocalPlanner {
   inPlace(action: number): boolean {
     const level = this.options.verticalInPlace;
     return level > 0 && (action === CLIMB || action === DESCEND) && this.blocked[CRUISE]! >= level;
+  }
+
+  /**
+   * The side to pass a wire on (PlannerOptions.verticalCommitWireCells): CLIMB or DESCEND by the
+   * expert's rule (src/harness/data/ExpertPilot.ts) on the wire cells of `wire` (1 per wire cell,
+   * rows*cols of the last score()'s grid): each cell's height above the drone at the planner's
+   * range_m, up = range_m tan(el - pitch) (level elevation: nose down by pitch lowers the world
+   * elevation of a body direction by pitch), and their median. Descend when the median is more
+   * than WIRE_ABOVE_MARGIN_M above and there is room below (altitude - minAltitude_m >
+   * clearance_m), else climb; -1 when `wire` has no cell. The range is assumed (one camera gives
+   * none): a wire nearer than range_m reads nearer the flight line than it is. The sign, which
+   * decides near the flight line, is right at any range and at any azimuth (a level wire at height
+   * h and distance d is seen at elevation atan(h cos(az) / d)), so every cell counts, not only the
+   * corridor's: the confident cells of a half-seen wire are few.
+   */
+  wireSide(wire: ArrayLike<number>, altitude_m: number, bodyPitch_rad = 0): number {
+    const n = this.rows * this.cols;
+    if (n === 0) throw new Error("wireSide: no grid yet (call score() first)");
+    if (wire.length !== n) throw new RangeError(`wireSide: wire.length=${wire.length}, expected rows*cols=${n} of the last score()`);
+    if (!Number.isFinite(altitude_m)) throw new RangeError(`altitude_m=${altitude_m}, expected a finite number`);
+    if (!(Number.isFinite(bodyPitch_rad) && Math.abs(bodyPitch_rad) < Math.PI / 2)) throw new RangeError(`bodyPitch_rad=${bodyPitch_rad}, expected a finite number in (-pi/2, pi/2)`);
+    if (this.heights.length !== n) this.heights = new Float64Array(n);
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      if (wire[i] !== 1) continue;
+      this.heights[k++] = this.options.range_m * Math.tan(this.el[i]! - bodyPitch_rad);
+    }
+    if (k === 0) return -1;
+    const up = this.heights.subarray(0, k).sort();
+    const median = k % 2 === 1 ? up[(k - 1) / 2]! : (up[k / 2 - 1]! + up[k / 2]!) / 2;
+    const roomBelow = altitude_m - this.options.minAltitude_m > this.options.clearance_m;
+    return median > WIRE_ABOVE_MARGIN_M && roomBelow ? DESCEND : CLIMB;
+  }
+
+  /** blocked_cruise of the last score() (0 before the first). */
+  get blockedAhead(): number {
+    return this.blocked[CRUISE]!;
   }
 
   /** argmax of score() (the lowest index on a tie). */
@@ -706,13 +764,20 @@ function checkOptions(o: PlannerOptions): void {
   const nonNegative = [
     "wThreat", "manoeuvreThreatFactor", "hoverThreatFactor", "wGoal", "wHeading", "headingTolerance_rad",
     "wAltitudeGoal", "altitudeTolerance_m", "hoverCost", "wAltitude", "wClimbWhenBlocked", "wCentroid", "wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalInPlaceWireCells",
+    "verticalCommit", "verticalCommitWireCells",
   ] as const;
   for (const key of nonNegative) {
     const v = o[key];
     if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`${key}=${v}, expected a finite number >= 0`);
   }
   checkCamera(o);
-  if (!Number.isInteger(o.verticalInPlaceWireCells)) throw new RangeError(`verticalInPlaceWireCells=${o.verticalInPlaceWireCells}, expected an integer count of cells >= 0`);
+  for (const key of ["verticalInPlaceWireCells", "verticalCommitWireCells"] as const) {
+    if (!Number.isInteger(o[key])) throw new RangeError(`${key}=${o[key]}, expected an integer count of cells >= 0`);
+  }
+  if (o.verticalCommit > 1) throw new RangeError(`verticalCommit=${o.verticalCommit}, expected a blocked_cruise level in [0, 1]`);
+  if (o.verticalCommit > 0 && o.verticalCommitWireCells < 1) {
+    throw new RangeError(`verticalCommitWireCells=${o.verticalCommitWireCells}, expected >= 1 with verticalCommit=${o.verticalCommit} (the commitment holds only while wire is seen)`);
+  }
   if (!(Number.isInteger(o.arcSamples) && o.arcSamples >= 2)) throw new RangeError(`arcSamples=${o.arcSamples}, expected an integer >= 2`);
   if (!(o.arcStartWeight >= 0 && o.arcStartWeight <= 1)) throw new RangeError(`arcStartWeight=${o.arcStartWeight}, expected in [0, 1]`);
   if (!(Number.isFinite(o.minAltitude_m) && Number.isFinite(o.maxAltitude_m) && o.minAltitude_m < o.maxAltitude_m)) {

@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -74,6 +74,8 @@ export type EvalHarnessArgs = {
   verticalInPlace?: number;
   /** With it: only within 2 s of a frame with at least this many cells at uncorrected wire probability >= 0.9 (PlannerOptions.verticalInPlaceWireCells). */
   verticalInPlaceWireCells?: number;
+  /** Hold one side of a seen wire (>= cells at uncorrected wire probability >= 0.9 within 2 s) for every climb/descend at blocked_cruise >= L, the side by the wire cells' height (PlannerOptions.verticalCommit, verticalCommitWireCells); default off. */
+  verticalCommit?: { level: number; cells: number };
   /** The planner's braking on a vertical reversal (PlannerOptions.brakeOnReversal, a blocked_cruise level); default 0 = off. */
   brakeOnReversal?: number;
   /** Each region's risk held at P x its last held value when it drops (PlannerPilot riskHold; eval only); default off. */
@@ -143,6 +145,13 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
         if (cells !== undefined) a.verticalInPlaceWireCells = intArg(f, cells, 1);
         break;
       }
+      case "--vertical-commit": {
+        const value = v();
+        const [level, cells, ...rest] = value.split(",");
+        if (cells === undefined || rest.length > 0) throw new UsageError(`${f}=${value}, expected L,cells: a blocked_cruise level in (0, 1] and a count of wire cells >= 1`);
+        a.verticalCommit = { level: numberArg(f, level, 1e-3, 1), cells: intArg(f, cells, 1) };
+        break;
+      }
       case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
       case "--risk-floor": a.riskFloor = numberArg(f, args[++i], 0, 0.99); break;
@@ -160,12 +169,13 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
 }
 
 /** The planner options the flags set (none: the planner's defaults). */
-function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number } } {
+function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number; verticalCommit?: number; verticalCommitWireCells?: number } } {
   const planner = {
     ...(a.verticalHold === undefined ? {} : { wVerticalHold: a.verticalHold }),
     ...(a.verticalInPlace === undefined ? {} : { verticalInPlace: a.verticalInPlace }),
     ...(a.verticalInPlaceWireCells === undefined ? {} : { verticalInPlaceWireCells: a.verticalInPlaceWireCells }),
     ...(a.brakeOnReversal === undefined ? {} : { brakeOnReversal: a.brakeOnReversal }),
+    ...(a.verticalCommit === undefined ? {} : { verticalCommit: a.verticalCommit.level, verticalCommitWireCells: a.verticalCommit.cells }),
   };
   return Object.keys(planner).length === 0 ? {} : { planner };
 }

@@ -31,9 +31,12 @@ const WIRE_CLASS = DETECTION_CLASSES.indexOf("wire");
 
 /** Where the threat grid comes from. */
 
-/** Wire evidence of PlannerOptions.verticalInPlaceWireCells: the uncorrected wire probability a cell must reach, and how long a frame with enough such cells counts. */
-export const IN_PLACE_WIRE_LEVEL = 0.9;
-export const IN_PLACE_WIRE_WINDOW_S = 2;
+/** Wire evidence of PlannerOptions.verticalInPlaceWireCells and verticalCommitWireCells: the uncorrected wire probability a cell must reach, and how long a frame with enough such cells counts. */
+export const WIRE_EVIDENCE_LEVEL = 0.9;
+export const WIRE_EVIDENCE_WINDOW_S = 2;
+
+/** PlannerOptions.verticalCommitWireCells: sides fixed, of them by the wire cells' height (the others: the planner's own choice, no wire cell in the corridor), and decisions turned to the side held. */
+export type VerticalCommitCounts = { commitments: number; byWireCells: number; overridden: number };
 export type ThreatSource =
   | { type: "oracle" }
   | {
@@ -143,6 +146,13 @@ export class PlannerPilot implements Pilot {
   private inPlace = false;
   /** The wire evidence of PlannerOptions.verticalInPlaceWireCells (undefined without the condition). */
   private readonly wireEvidence: WireEvidenceWindow | undefined;
+  /** The wire evidence of PlannerOptions.verticalCommitWireCells (undefined when off), its frame's wire cells, the side held (-1: none) and what it did. */
+  private readonly commitEvidence: WireEvidenceWindow | undefined;
+  private commitMask = new Uint8Array(0);
+  private committed = -1;
+  /** wireSide() of the last frame whose wire cells opened the evidence (-1: none yet). */
+  private lastSide = -1;
+  private readonly commitCounts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, overridden: 0 };
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
   constructor(
@@ -151,7 +161,9 @@ export class PlannerPilot implements Pilot {
   ) {
     this.planner = new LocalPlanner(options);
     const cells = this.planner.options.verticalInPlaceWireCells;
-    this.wireEvidence = cells > 0 ? new WireEvidenceWindow({ level: IN_PLACE_WIRE_LEVEL, cells, window_s: IN_PLACE_WIRE_WINDOW_S }) : undefined;
+    this.wireEvidence = cells > 0 ? new WireEvidenceWindow({ level: WIRE_EVIDENCE_LEVEL, cells, window_s: WIRE_EVIDENCE_WINDOW_S }) : undefined;
+    const commitCells = this.planner.options.verticalCommitWireCells;
+    this.commitEvidence = this.planner.options.verticalCommit > 0 ? new WireEvidenceWindow({ level: WIRE_EVIDENCE_LEVEL, cells: commitCells, window_s: WIRE_EVIDENCE_WINDOW_S }) : undefined;
     const truthTarget = source.type === "detector" && (source.harness?.target === "oracle" || source.harness?.target === "gap-risk");
     this.needsTruth = source.type === "oracle" || truthTarget || (source.type === "detector" && source.truthMix !== undefined);
     this.needsImage = source.type !== "oracle";
@@ -167,6 +179,9 @@ export class PlannerPilot implements Pilot {
     this.sinceVertical = 0;
     this.inPlace = false;
     this.wireEvidence?.reset();
+    this.commitEvidence?.reset();
+    this.committed = -1;
+    this.lastSide = -1;
     this.heldRisk.fill(0);
     if (this.runtime !== undefined) this.runtime.sobelGain = 1;
     this.lastHarness = undefined;
@@ -191,6 +206,16 @@ export class PlannerPilot implements Pilot {
   /** 0 when the last decision is a vertical escape to fly in place (PlannerOptions.verticalInPlace), else undefined (the action's own speed): Pilot.forward_m_s. */
   get forward_m_s(): number | undefined {
     return this.inPlace ? 0 : undefined;
+  }
+
+  /** What PlannerOptions.verticalCommitWireCells did so far (counts over every flight of this pilot; reset() keeps them). */
+  get verticalCommitCounts(): Readonly<VerticalCommitCounts> {
+    return this.commitCounts;
+  }
+
+  /** The side PlannerOptions.verticalCommit holds (climb's or descend's action index), -1 for none. */
+  get verticalCommitSide(): number {
+    return this.committed;
   }
 
   get lastAppliedDelta(): number {
@@ -355,7 +380,7 @@ export class PlannerPilot implements Pilot {
     // The vertical hold (PlannerOptions.wVerticalHold, off by default; not in the action-formula row).
     const chosen = argmaxAction(this.planner.holdVertical(this.logits, this.previous));
     // Braking on a vertical reversal (PlannerOptions.brakeOnReversal, off by default).
-    this.previous = this.planner.brakeReversal(chosen, this.lastVertical, this.sinceVertical);
+    this.previous = this.commitVertical(this.planner.brakeReversal(chosen, this.lastVertical, this.sinceVertical), env.time_s);
     const wireSeen = this.wireEvidenceFor(env.time_s);
     this.inPlace = this.planner.inPlace(this.previous) && wireSeen;
     if (this.previous === ACTION_CLIMB || this.previous === ACTION_DESCEND) {
@@ -366,8 +391,36 @@ export class PlannerPilot implements Pilot {
   }
 
   /**
+   * PlannerOptions.verticalCommit: `action`, or the side held when `action` is the other vertical
+   * escape. While the wire evidence (uncorrected detections, WIRE_EVIDENCE_*) is open, the first
+   * climb or descend at blocked_cruise >= verticalCommit fixes the side: the planner's wireSide() on
+   * the wire cells of the last frame that opened the evidence, or the action itself. The side is
+   * dropped when the evidence lapses. A pilot without a detector (the oracle) has no evidence and is
+   * left as it is.
+   */
+  private commitVertical(action: number, time_s: number): number {
+    if (this.commitEvidence === undefined || this.runtime === undefined) return action;
+    const cells = this.runtime.logits.length / DETECTOR_OUTPUTS_PER_CELL;
+    if (this.commitMask.length !== cells) this.commitMask = new Uint8Array(cells);
+    if (!this.commitEvidence.observe(this.runtime.logits, time_s, this.commitMask)) {
+      this.committed = -1;
+      this.lastSide = -1;
+      return action;
+    }
+    if (this.commitEvidence.cells >= this.commitEvidence.gate.cells) this.lastSide = this.planner.wireSide(this.commitMask, this.nav.altitude_m, this.nav.pitch_rad);
+    if ((action !== ACTION_CLIMB && action !== ACTION_DESCEND) || this.planner.blockedAhead < this.planner.options.verticalCommit) return action;
+    if (this.committed === -1) {
+      this.committed = this.lastSide === -1 ? action : this.lastSide;
+      this.commitCounts.commitments++;
+      if (this.lastSide !== -1) this.commitCounts.byWireCells++;
+    }
+    if (action !== this.committed) this.commitCounts.overridden++;
+    return this.committed;
+  }
+
+  /**
    * PlannerOptions.verticalInPlaceWireCells: whether the uncorrected detections of this frame or of
-   * one within IN_PLACE_WIRE_WINDOW_S before hold enough confident wire cells (always true without
+   * one within WIRE_EVIDENCE_WINDOW_S before hold enough confident wire cells (always true without
    * the condition; false for a pilot without a detector). A clock that went back is no evidence.
    */
   private wireEvidenceFor(time_s: number): boolean {

@@ -14,7 +14,8 @@
  */
 import { ACTIONS, NUM_DETECTION_CLASSES } from "../actions";
 import { DELTA_NORM_MAX, DELTA_RUNAWAY } from "../correction/constants";
-import type { EnvironmentFactory } from "../data/DroneEnvironment";
+import type { DroneEnvironment, EnvironmentFactory } from "../data/DroneEnvironment";
+import { expertActionName } from "../data/ExpertPilot";
 import { SeedSource, type Split, type SplitOf } from "../data/SeedSplit";
 import { STATE_DIM } from "../models/stateVector";
 import type { Teacher } from "../models/Teacher";
@@ -24,7 +25,7 @@ import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHa
 import { cellLabelsFromMask, nearThreatCells } from "./CellLabels";
 import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
 import { percentile } from "./Percentiles";
-import { PlannerPilot, type ActionFormulaCounts, type HarnessTarget, type LineFill, type TruthMix } from "./PlannerPilot";
+import { PlannerPilot, type ActionFormulaCounts, type HarnessTarget, type LineFill, type TruthMix, type VerticalCommitCounts } from "./PlannerPilot";
 import { SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, summarizeSights, type StepSight, type StrikeAttribution } from "./strikeAttribution";
 import { avoidedStrikes, pairedDz, summarizeCrossings, wireCrossings, wireStrike, type AvoidedStrike, type CrossingFlight, type FlightPath, type WireCrossing } from "./wireCrossings";
 import { ThinObstacleAp, type ThinObstacleApColumns, type ThinObstacleApReport } from "./ThinObstacleAp";
@@ -41,7 +42,14 @@ export type HarnessArm = {
 };
 
 /** One control step of a flight, for the paired traces; wireEvidence / gateClosed only with a wire gate (SpatialHarnessOptions.wireGate). */
-export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight };
+/**
+ * `commit`: the planner's vertical commitment fixed a side at this decision (the decision's action), by the wire
+ * cells' height or by the planner's own choice, and `commitExpert` what the expert (privileged state) did at the
+ * first decision of that commitment where the threat in its corridor was a wire: its climb or descend, or "none"
+ * (no such decision before the commitment ended, or the expert neither climbed nor descended there); `turned`: the
+ * decision was turned to the side held (PlannerOptions.verticalCommit).
+ */
+export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "choice"; commitExpert?: "climb" | "descend" | "none"; turned?: 1 };
 
 /** `crossings`: how the flight passed each wire conductor, and the strike that ended it (`wireCrossings`, wireCrossings.ts). */
 export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[]; crossings?: WireCrossing[] };
@@ -165,6 +173,7 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
   const state = new Float32Array(STATE_DIM);
   const trace: StepTrace[] = [];
   const path = rec.crossings === true ? new PathRecorder(env) : undefined;
+  let commitExpert: CommitExpertRecorder | undefined;
   const done = (outcome: FlightOutcome): ArmFlight => (path === undefined ? { outcome, trace } : { outcome, trace, crossings: path.crossings(trace, outcome) });
   pilot.reset();
   for (let step = 0; step < 100000; step++) {
@@ -174,13 +183,17 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     if (record || pilot.needsTruth || rec.sight !== undefined) env.render(rgb, mask, truth);
     else env.render(rgb);
     env.sensorState(state);
+    const before = { ...pilot.verticalCommitCounts };
     const action = pilot.act(rgb, state, env, pilot.needsTruth ? { mask, ...truth } : undefined);
+    const commit = commitTrace(before, pilot.verticalCommitCounts);
     const h = pilot.lastHarnessStep;
     const threat = pilot.lastThreat;
     let maxThreat = 0;
     for (const t of threat) maxThreat = Math.max(maxThreat, t);
     const sight = rec.sight?.sight(truth.visibleMask, truth.depth, threat);
-    trace.push({ step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...gateTrace(h), ...(sight === undefined ? {} : { sight }) });
+    const entry: StepTrace = { step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...gateTrace(h), ...(sight === undefined ? {} : { sight }), ...commit };
+    trace.push(entry);
+    if (pilot.verticalCommitSide !== -1 || entry.commit !== undefined) (commitExpert ??= new CommitExpertRecorder(env)).record(entry, pilot.verticalCommitSide);
     if (record) {
       // The class probabilities the planner's grid came from: corrected when the harness corrects the detections.
       const probs = pilot.plannerClassProbs;
@@ -203,6 +216,34 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
   }
   addFormulaCounts(formula, pilot.actionFormulaCounts);
   return done({ type: "timeout", seed: env.seed, time_s: env.time_s });
+}
+
+/** The StepTrace fields of one decision's vertical commitment, from the pilot's counts before and after it. */
+function commitTrace(before: Readonly<VerticalCommitCounts>, after: Readonly<VerticalCommitCounts>): Pick<StepTrace, "commit" | "commitExpert" | "turned"> {
+  const fixed = after.commitments > before.commitments ? { commit: after.byWireCells > before.byWireCells ? ("wire" as const) : ("choice" as const), commitExpert: "none" as const } : {};
+  return after.overridden > before.overridden ? { ...fixed, turned: 1 } : fixed;
+}
+
+/**
+ * StepTrace.commitExpert: while the pilot holds a side, the expert's verdict on the wire is read at every decision
+ * until its corridor holds a wire; the verdict goes to the decision that fixed the side.
+ */
+class CommitExpertRecorder {
+  private open: StepTrace | undefined;
+
+  constructor(private readonly env: DroneEnvironment) {}
+
+  /** After each decision's trace entry is pushed: `side` is the pilot's side held after it (-1: none). */
+  record(entry: StepTrace, side: number): void {
+    if (entry.commit !== undefined) this.open = entry;
+    if (side === -1) this.open = undefined;
+    if (this.open === undefined) return;
+    const obs = this.env.expertObservation();
+    if (obs.threat?.kind !== "wire") return;
+    const a = expertActionName(obs);
+    this.open.commitExpert = a === "climb" || a === "descend" ? a : "none";
+    this.open = undefined;
+  }
 }
 
 function addFormulaCounts(total: ActionFormulaCounts, flight: Readonly<ActionFormulaCounts> | undefined): void {
@@ -458,6 +499,29 @@ const ci = formatInterval;
 const f3 = (x: number): string => (Number.isNaN(x) ? "NaN" : x.toFixed(3));
 const f2 = (x: number): string => (Number.isNaN(x) ? "-" : x.toFixed(2));
 
+/** The vertical commitment's line of a row (PlannerOptions.verticalCommit), undefined when it fixed no side. */
+function commitmentLine(r: HarnessRow): string | undefined {
+  let fixed = 0, byWire = 0, turned = 0, flights = 0, expertWire = 0, agree = 0;
+  for (const f of r.flights) {
+    let any = false;
+    for (const t of f.trace) {
+      if (t.commit !== undefined) {
+        fixed++;
+        any = true;
+        if (t.commit === "wire") byWire++;
+        if (t.commitExpert !== undefined && t.commitExpert !== "none") {
+          expertWire++;
+          if (ACTIONS[t.action] === t.commitExpert) agree++;
+        }
+      }
+      if (t.turned === 1) turned++;
+    }
+    if (any) flights++;
+  }
+  if (fixed === 0) return undefined;
+  return `${r.name}: vertical commitment: ${fixed} sides fixed in ${flights} flights (${byWire} by the wire cells' height, ${fixed - byWire} by the planner's own choice), ${turned} decisions turned to the side held; the expert climbed or descended for a wire in its corridor while ${expertWire} of the ${fixed} were held, and the side was the expert's in ${agree}`;
+}
+
 /** `runawayLevel`: the harness runtime's runaway alarm level the rows flew with (eval --runaway-level). */
 export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: number = DELTA_RUNAWAY): string {
   const lines: string[] = [];
@@ -490,6 +554,7 @@ export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: num
       const m = manoeuvreShares(r.flights);
       lines.push(`${r.name}: manoeuvres over ${m.decisions} decisions (${(m.decisions / Math.max(1, r.flights.length)).toFixed(0)} per flight): ${ACTIONS.map((a, i) => `${a} ${pct(m.shares[i]!)}`).join(", ")}`);
     }
+    for (const line of c.rows.map(commitmentLine)) if (line !== undefined) lines.push("", line);
     for (const r of c.rows) {
       if (!r.flights.some((f) => f.crossings !== undefined)) continue;
       const k = summarizeCrossings(r.flights);

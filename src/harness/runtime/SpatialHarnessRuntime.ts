@@ -321,15 +321,21 @@ export class SpatialHarnessRuntime {
 
 /**
  * The cells of detector logits (DETECTOR_OUTPUTS_PER_CELL per cell, class logits first) whose wire probability is
- * >= level: p_wire = 1 / sum_k exp(l_k - l_wire), the softmax's wire share without forming the other three.
+ * >= level: p_wire = 1 / sum_k exp(l_k - l_wire), the softmax's wire share without forming the other three. With
+ * `mask` (one entry per cell), each cell's entry is set to 1 if it counts, else 0.
  */
-export function countWireCells(logits: Float32Array, level: number): number {
+export function countWireCells(logits: Float32Array, level: number, mask?: Uint8Array): number {
   const k = DETECTOR_OUTPUTS_PER_CELL;
+  if (mask !== undefined && mask.length * k !== logits.length) {
+    throw new RangeError(`countWireCells: mask.length=${mask.length}, expected one entry per cell (${logits.length / k})`);
+  }
   let n = 0;
-  for (let o = 0; o + k <= logits.length; o += k) {
+  for (let o = 0, c = 0; o + k <= logits.length; o += k, c++) {
     const w = logits[o + 1]!;
     const p = 1 / (Math.exp(logits[o]! - w) + 1 + Math.exp(logits[o + 2]! - w) + Math.exp(logits[o + 3]! - w));
-    if (p >= level) n++;
+    const counts = p >= level;
+    if (counts) n++;
+    if (mask !== undefined) mask[c] = counts ? 1 : 0;
   }
   return n;
 }
@@ -350,10 +356,10 @@ export class WireEvidenceWindow {
     checkWireGate(gate);
   }
 
-  /** Reads one frame's logits (DETECTOR_OUTPUTS_PER_CELL per cell) at sim time `time_s`; true while open. */
-  observe(logits: Float32Array, time_s: number): boolean {
+  /** Reads one frame's logits (DETECTOR_OUTPUTS_PER_CELL per cell) at sim time `time_s`; true while open. `mask`: the frame's counted cells (countWireCells). */
+  observe(logits: Float32Array, time_s: number, mask?: Uint8Array): boolean {
     if (time_s < this.last_s) this.last_s = Number.NEGATIVE_INFINITY;
-    this.cells = countWireCells(logits, this.gate.level);
+    this.cells = countWireCells(logits, this.gate.level, mask);
     if (this.cells >= this.gate.cells) this.last_s = time_s;
     return time_s - this.last_s <= this.gate.window_s;
   }
