@@ -472,3 +472,70 @@ describe("LocalPlanner: no allocation per call", () => {
     expect(ACTIONS[p.decide(input())]).toBe("cruise");
   });
 });
+
+describe("LocalPlanner: the side of a seen wire (wireSide, for verticalCommit)", () => {
+  const climb = idx("climb");
+  const descend = idx("descend");
+  const el = new Float64Array(ROWS * COLS);
+  cellDirections({ rows: ROWS, cols: COLS, width: SIZE, height: SIZE }, CAMERA, new Float64Array(ROWS * COLS), el);
+  /** The row whose cells' elevation is nearest `deg`, and a mask of its cells. */
+  const rowAt = (deg: number): { row: number; mask: Uint8Array } => {
+    let row = 0;
+    for (let r = 1; r < ROWS; r++) if (Math.abs(el[r * COLS]! - deg * DEG) < Math.abs(el[row * COLS]! - deg * DEG)) row = r;
+    const mask = new Uint8Array(ROWS * COLS);
+    for (let c = 0; c < COLS; c++) mask[row * COLS + c] = 1;
+    return { row, mask };
+  };
+
+  it("passes under a wire clearly above, over one below or near the flight line, by the cells' median height", () => {
+    const p = new LocalPlanner();
+    p.score(input(), new Float32Array(NUM_ACTIONS));
+    // 10 deg up at the 8 m range: 1.4 m above (> 0.5 m) -> under; 10 deg down -> over.
+    expect(p.wireSide(rowAt(10).mask, 10)).toBe(descend);
+    expect(p.wireSide(rowAt(-10).mask, 10)).toBe(climb);
+    // 2 deg up: 0.28 m above, within the margin -> over (wires sag, the ground is below).
+    expect(8 * Math.tan(el[rowAt(2).row * COLS]!)).toBeLessThan(0.5);
+    expect(p.wireSide(rowAt(2).mask, 10)).toBe(climb);
+    // The median decides: two rows above and one below -> under.
+    const both = new Uint8Array(ROWS * COLS);
+    for (const m of [rowAt(10).mask, rowAt(14).mask, rowAt(-10).mask]) m.forEach((v, i) => (both[i] ||= v));
+    expect(p.wireSide(both, 10)).toBe(descend);
+    // No room below (altitude - 2 m <= clearance 1.5 m): over, whatever the height.
+    expect(p.wireSide(rowAt(10).mask, 3)).toBe(climb);
+    expect(p.wireSide(new Uint8Array(ROWS * COLS), 10)).toBe(-1);
+  });
+
+  it("reads the cells' height at the level attitude (nose down by pitch lowers a body direction by pitch)", () => {
+    const p = new LocalPlanner();
+    p.score(input(), new Float32Array(NUM_ACTIONS));
+    const { row, mask } = rowAt(10);
+    expect(p.wireSide(mask, 10, 0)).toBe(descend);
+    // Nose down by the row's own elevation: the wire is level with the drone -> over.
+    expect(p.wireSide(mask, 10, el[row * COLS]!)).toBe(climb);
+    // Nose up by 10 deg: a cell on the body axis (0 deg) looks 10 deg above the horizon -> under.
+    expect(p.wireSide(rowAt(0).mask, 10, -10 * DEG)).toBe(descend);
+  });
+
+  it("refuses a mask before any grid or of another grid, and bad options", () => {
+    expect(() => new LocalPlanner().wireSide(new Uint8Array(ROWS * COLS), 10)).toThrow("no grid yet");
+    const p = new LocalPlanner();
+    p.score(input(), new Float32Array(NUM_ACTIONS));
+    expect(() => p.wireSide(new Uint8Array(10), 10)).toThrow("wire.length=10, expected rows*cols=1024");
+    expect(() => p.wireSide(new Uint8Array(ROWS * COLS), Number.NaN)).toThrow("altitude_m=NaN");
+    expect(() => p.wireSide(new Uint8Array(ROWS * COLS), 10, 2)).toThrow("bodyPitch_rad=2");
+    expect(DEFAULT_PLANNER_OPTIONS.verticalCommit).toBe(0);
+    expect(() => new LocalPlanner({ verticalCommit: 1.5, verticalCommitWireCells: 6 })).toThrow("verticalCommit=1.5, expected a blocked_cruise level in [0, 1]");
+    expect(() => new LocalPlanner({ verticalCommit: 0.6 })).toThrow("verticalCommitWireCells=0, expected >= 1 with verticalCommit=0.6");
+    expect(() => new LocalPlanner({ verticalCommit: 0.6, verticalCommitWireCells: 2.5 })).toThrow("verticalCommitWireCells=2.5, expected an integer");
+  });
+
+  it("reports blocked_cruise of the last score()", () => {
+    const p = new LocalPlanner();
+    const trace = makePlannerTrace();
+    p.score(input({ threat: wire(FLIGHT_ROWS) }), new Float32Array(NUM_ACTIONS), trace);
+    expect(p.blockedAhead).toBeGreaterThan(0.5);
+    expect(p.blockedAhead).toBeCloseTo(trace.blocked[idx("cruise")]!, 6);
+    p.score(input(), new Float32Array(NUM_ACTIONS));
+    expect(p.blockedAhead).toBeLessThan(0.1);
+  });
+});

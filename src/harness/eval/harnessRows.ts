@@ -501,7 +501,9 @@ const f2 = (x: number): string => (Number.isNaN(x) ? "-" : x.toFixed(2));
 
 /** The vertical commitment's line of a row (PlannerOptions.verticalCommit), undefined when it fixed no side. */
 function commitmentLine(r: HarnessRow): string | undefined {
-  let fixed = 0, byWire = 0, turned = 0, flights = 0, expertWire = 0, agree = 0;
+  let fixed = 0, byWire = 0, turned = 0, flights = 0;
+  /** Sides fixed where the expert had a wire in its corridor while held: [side climb, side descend] x [expert climb, expert descend]. */
+  const table = [[0, 0], [0, 0]];
   for (const f of r.flights) {
     let any = false;
     for (const t of f.trace) {
@@ -509,17 +511,15 @@ function commitmentLine(r: HarnessRow): string | undefined {
         fixed++;
         any = true;
         if (t.commit === "wire") byWire++;
-        if (t.commitExpert !== undefined && t.commitExpert !== "none") {
-          expertWire++;
-          if (ACTIONS[t.action] === t.commitExpert) agree++;
-        }
+        if (t.commitExpert !== undefined && t.commitExpert !== "none") table[ACTIONS[t.action] === "climb" ? 0 : 1]![t.commitExpert === "climb" ? 0 : 1]!++;
       }
       if (t.turned === 1) turned++;
     }
     if (any) flights++;
   }
   if (fixed === 0) return undefined;
-  return `${r.name}: vertical commitment: ${fixed} sides fixed in ${flights} flights (${byWire} by the wire cells' height, ${fixed - byWire} by the planner's own choice), ${turned} decisions turned to the side held; the expert climbed or descended for a wire in its corridor while ${expertWire} of the ${fixed} were held, and the side was the expert's in ${agree}`;
+  const [[cc, cd], [dc, dd]] = table as [[number, number], [number, number]];
+  return `${r.name}: vertical commitment: ${fixed} sides fixed in ${flights} flights (${byWire} by the wire cells' height, ${fixed - byWire} by the planner's own choice), ${turned} decisions turned to the side held; the expert climbed or descended for a wire in its corridor while ${cc + cd + dc + dd} of the ${fixed} were held, and the side was the expert's in ${cc + dd} (side climb: expert climb ${cc}, descend ${cd}; side descend: expert climb ${dc}, descend ${dd})`;
 }
 
 /** `runawayLevel`: the harness runtime's runaway alarm level the rows flew with (eval --runaway-level). */

@@ -1,0 +1,212 @@
+/**
+ * PlannerPilot's commitment to one side of a seen wire (PlannerOptions.verticalCommit): while the
+ * uncorrected detections saw wire within 2 s, the first climb or descend at blocked_cruise >= L fixes
+ * the side the planner's wireSide() gives, later ones at that level are turned to it, the way ahead
+ * free leaves them alone, and the side is dropped when the evidence lapses or on reset().
+ */
+import * as tf from "@tensorflow/tfjs";
+import { initBackend } from "../../../src/harness/backend";
+import { LocalPlanner } from "../../../src/control/LocalPlanner";
+import { ACTIONS, type ActionName } from "../../../src/harness/actions";
+import { parseEvalHarnessArgs } from "../../../src/cli/commands/evalHarness";
+import { SimEnvironment } from "../../../src/harness/data/simEnvironment";
+import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
+import { PlannerPilot } from "../../../src/harness/eval/PlannerPilot";
+import { Teacher } from "../../../src/harness/models/Teacher";
+import { splitOfSeed } from "../../../sim";
+import { FakeEnvironment } from "../training/fakeEnvironment";
+import { WIRE_ACROSS } from "./wireAcross";
+
+beforeAll(async () => {
+  await initBackend({ prefer: "wasm" });
+});
+
+const idx = (a: ActionName): number => ACTIONS.indexOf(a);
+
+describe("PlannerPilot: the vertical commitment (verticalCommit)", () => {
+  let detector: Teacher;
+  /** Every cell a confident wire (seen) or confident background. */
+  let wire: (seen: boolean) => void;
+  beforeAll(() => {
+    detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+    const out = detector.params.get("head/out/w");
+    out.assign(tf.zerosLike(out));
+    const bias = detector.params.get("head/out/b");
+    wire = (seen) => bias.assign(tf.tensor1d(seen ? [-20, 20, -20, -20, -20] : [20, -20, -20, -20, -20]));
+  });
+  afterAll(() => detector.dispose());
+
+  /** The planner's scripted choice, blocked_cruise and wire side; the pilot's decisions. */
+  function harness(side: number): { choose: (a: ActionName, blocked?: number) => number; env: FakeEnvironment; pilot: PlannerPilot; masks: Uint8Array[]; restore: () => void } {
+    let next = idx("cruise");
+    let blocked = 0.9;
+    const masks: Uint8Array[] = [];
+    const spies = [
+      jest.spyOn(LocalPlanner.prototype, "brakeReversal").mockImplementation(() => next),
+      jest.spyOn(LocalPlanner.prototype, "blockedAhead", "get").mockImplementation(() => blocked),
+      jest.spyOn(LocalPlanner.prototype, "wireSide").mockImplementation((mask) => {
+        masks.push(Uint8Array.from(mask as Uint8Array));
+        return side;
+      }),
+    ];
+    const env = new FakeEnvironment(8);
+    const rgb = new Uint8Array(64 * 64 * 3);
+    const pilot = new PlannerPilot({ type: "detector", detector }, { verticalCommit: 0.6, verticalCommitWireCells: 6 });
+    const choose = (a: ActionName, b = 0.9): number => {
+      next = idx(a);
+      blocked = b;
+      env.render(rgb);
+      const action = pilot.act(rgb, new Float32Array(0), env);
+      env.step(idx("hover"));
+      return action;
+    };
+    return { choose, env, pilot, masks, restore: () => spies.forEach((s) => s.mockRestore()) };
+  }
+
+  it("holds the wire's side, not the planner's first choice, while wire is seen and the way ahead blocked", () => {
+    const h = harness(idx("descend"));
+    try {
+      wire(false);
+      expect(h.choose("climb")).toBe(idx("climb")); // no wire seen: the planner's choice
+      expect(h.pilot.verticalCommitSide).toBe(-1);
+      wire(true);
+      expect(h.choose("climb")).toBe(idx("descend")); // the wire cells say under
+      expect(h.pilot.verticalCommitSide).toBe(idx("descend"));
+      // wireSide read the evidence frame's wire cells (every cell of the 8x8 grid).
+      expect(h.masks[h.masks.length - 1]).toEqual(new Uint8Array(64).fill(1));
+      expect(h.choose("descend")).toBe(idx("descend"));
+      expect(h.choose("climb")).toBe(idx("descend"));
+      expect(h.choose("cruise")).toBe(idx("cruise")); // only climb and descend are turned
+      expect(h.choose("climb", 0.3)).toBe(idx("climb")); // the way ahead free: toward the goal's altitude, left alone
+      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 1, byWireCells: 1, overridden: 2 });
+    } finally {
+      h.restore();
+    }
+  });
+
+  it("drops the side 2 s after the last wire frame, and on reset()", () => {
+    const h = harness(idx("descend"));
+    try {
+      wire(true);
+      expect(h.choose("climb")).toBe(idx("descend"));
+      wire(false);
+      const seenAt = h.env.time_s;
+      const held: boolean[] = [];
+      while (h.env.time_s - seenAt < 3) held.push(h.choose("climb") === idx("descend"));
+      const steps2s = Math.floor(2 / h.env.controlPeriod_s + 1e-9);
+      expect(held.slice(0, steps2s - 1).every((x) => x)).toBe(true);
+      expect(held[held.length - 1]).toBe(false);
+      expect(h.pilot.verticalCommitSide).toBe(-1);
+      wire(true);
+      expect(h.choose("climb")).toBe(idx("descend"));
+      h.pilot.reset();
+      expect(h.pilot.verticalCommitSide).toBe(-1);
+      wire(false);
+      expect(h.choose("climb")).toBe(idx("climb")); // reset() forgot the evidence too
+      expect(h.pilot.verticalCommitCounts.commitments).toBe(2);
+    } finally {
+      h.restore();
+    }
+  });
+
+  it("takes the planner's own choice as the side when the wire cells give none", () => {
+    const h = harness(-1);
+    try {
+      wire(true);
+      expect(h.choose("climb")).toBe(idx("climb"));
+      expect(h.choose("descend")).toBe(idx("climb"));
+      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 1, byWireCells: 0, overridden: 1 });
+    } finally {
+      h.restore();
+    }
+  });
+
+  it("is off by default: no side is ever held", () => {
+    const spy = jest.spyOn(LocalPlanner.prototype, "wireSide");
+    try {
+      wire(true);
+      const env = new FakeEnvironment(8);
+      const rgb = new Uint8Array(64 * 64 * 3);
+      env.render(rgb);
+      const pilot = new PlannerPilot({ type: "detector", detector });
+      for (let k = 0; k < 3; k++) pilot.act(rgb, new Float32Array(0), env);
+      expect(pilot.verticalCommitSide).toBe(-1);
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe("the vertical commitment through eval (eval --harness --vertical-commit)", () => {
+  it("reads L,cells and refuses a level alone or a zero count", () => {
+    expect(parseEvalHarnessArgs(["--scenario", "default"]).verticalCommit).toBeUndefined();
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6"]).verticalCommit).toEqual({ level: 0.6, cells: 6 });
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6"])).toThrow("--vertical-commit=0.6, expected L,cells");
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,0"])).toThrow("--vertical-commit");
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit"])).toThrow("--vertical-commit needs a value");
+  });
+
+  it("on the wire-across line: every side is fixed by the wire cells, recorded with the expert's, and reported", () => {
+    // A detector that calls every cell a confident wire (the evidence always open) and leaves the
+    // threat to the truth (truthMix "fill": the planner sees the line's conductors).
+    const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+    const out = detector.params.get("head/out/w");
+    out.assign(tf.zerosLike(out));
+    detector.params.get("head/out/b").assign(tf.tensor1d([-20, 20, -20, -20, -20]));
+    const options = { split: "val" as const, splitOf: splitOfSeed, factory: (s: number) => new SimEnvironment(WIRE_ACROSS, s, "val", false, { controlPeriod_s: 0.25 }), flights: 1, conditions: ["nominal" as const] };
+    const arm = { name: "seeing", detector, truthMix: "fill" as const };
+    const report = evaluateHarnessRows([arm], { ...options, planner: { verticalCommit: 0.3, verticalCommitWireCells: 6 } });
+    const plain = evaluateHarnessRows([arm], options);
+    detector.dispose();
+    const flight = report.conditions[0]!.rows[0]!.flights[0]!;
+    const fixed = flight.trace.filter((s) => s.commit !== undefined);
+    expect(fixed.length).toBeGreaterThan(0);
+    for (const s of fixed) {
+      expect(s.commit).toBe("wire");
+      // The whole image's cells: median 5 deg below the level (the camera's pitch): over.
+      expect(s.action).toBe(idx("climb"));
+      expect(["climb", "descend", "none"]).toContain(s.commitExpert);
+    }
+    const text = formatHarnessReport(report);
+    expect(text).toMatch(new RegExp(`seeing: vertical commitment: ${fixed.length} sides fixed in 1 flights \\(${fixed.length} by the wire cells' height, 0 by the planner's own choice\\)`));
+    // Without the option nothing is fixed and the report says nothing of it.
+    expect(plain.conditions[0]!.rows[0]!.flights[0]!.trace.some((s) => s.commit !== undefined || s.turned !== undefined)).toBe(false);
+    expect(formatHarnessReport(plain)).not.toContain("vertical commitment");
+  });
+
+  it("records what the expert does for the wire in its corridor while a side is held, and counts the agreement", () => {
+    // FakeEnvironment: a wire at the drone's altitude ahead (the expert climbs over it). The planner
+    // is scripted to escape with the way ahead blocked; the side the wire cells give is scripted too.
+    const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+    const out = detector.params.get("head/out/w");
+    out.assign(tf.zerosLike(out));
+    detector.params.get("head/out/b").assign(tf.tensor1d([-20, 20, -20, -20, -20]));
+    const fly = (side: ActionName): { trace: { commit?: string; commitExpert?: string; action: number }[]; text: string } => {
+      const spies = [
+        jest.spyOn(LocalPlanner.prototype, "brakeReversal").mockReturnValue(idx("climb")),
+        jest.spyOn(LocalPlanner.prototype, "blockedAhead", "get").mockReturnValue(0.9),
+        jest.spyOn(LocalPlanner.prototype, "wireSide").mockReturnValue(idx(side)),
+      ];
+      try {
+        const report = evaluateHarnessRows([{ name: "scripted", detector }], { split: "val", splitOf: () => "val", factory: (s) => new FakeEnvironment(s), flights: 1, conditions: ["nominal"], planner: { verticalCommit: 0.6, verticalCommitWireCells: 6 } });
+        return { trace: report.conditions[0]!.rows[0]!.flights[0]!.trace, text: formatHarnessReport(report) };
+      } finally {
+        spies.forEach((s) => s.mockRestore());
+      }
+    };
+    const over = fly("climb");
+    const under = fly("descend");
+    detector.dispose();
+    for (const [f, side] of [[over, "climb"], [under, "descend"]] as const) {
+      const fixed = f.trace.filter((s) => s.commit !== undefined);
+      expect(fixed).toHaveLength(1);
+      expect(fixed[0]!.action).toBe(idx(side));
+      expect(fixed[0]!.commitExpert).toBe("climb");
+    }
+    expect(over.text).toContain("while 1 of the 1 were held, and the side was the expert's in 1");
+    expect(under.text).toContain("while 1 of the 1 were held, and the side was the expert's in 0");
+    expect(over.text).toContain("(side climb: expert climb 1, descend 0; side descend: expert climb 0, descend 0)");
+    expect(under.text).toContain("(side climb: expert climb 0, descend 0; side descend: expert climb 1, descend 0)");
+  });
+});
