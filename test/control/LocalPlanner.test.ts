@@ -511,7 +511,7 @@ describe("LocalPlanner: the side of a seen wire (wireSide, for verticalCommit)",
     const { row, mask } = rowAt(10);
     expect(p.wireSide(mask, 10, 0)).toBe(descend);
     // Nose down by the row's own elevation: the wire is level with the drone -> over.
-    expect(p.wireSide(mask, 10, el[row * COLS]!)).toBe(climb);
+    expect(p.wireSide(mask, 10, el[row * COLS])).toBe(climb);
     // Nose up by 10 deg: a cell on the body axis (0 deg) looks 10 deg above the horizon -> under.
     expect(p.wireSide(rowAt(0).mask, 10, -10 * DEG)).toBe(descend);
   });

@@ -23,46 +23,46 @@ beforeAll(async () => {
 
 const idx = (a: ActionName): number => ACTIONS.indexOf(a);
 
+let detector: Teacher;
+/** Every cell a confident wire (seen) or confident background. */
+let wire: (seen: boolean) => void;
+beforeAll(() => {
+  detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+  const out = detector.params.get("head/out/w");
+  out.assign(tf.zerosLike(out));
+  const bias = detector.params.get("head/out/b");
+  wire = (seen) => bias.assign(tf.tensor1d(seen ? [-20, 20, -20, -20, -20] : [20, -20, -20, -20, -20]));
+});
+afterAll(() => detector.dispose());
+
+/** The planner's scripted choice, blocked_cruise and wire side; the pilot's decisions. */
+function harness(side: number): { choose: (a: ActionName, blocked?: number) => number; env: FakeEnvironment; pilot: PlannerPilot; masks: Uint8Array[]; restore: () => void } {
+  let next = idx("cruise");
+  let blocked = 0.9;
+  const masks: Uint8Array[] = [];
+  const spies = [
+    jest.spyOn(LocalPlanner.prototype, "brakeReversal").mockImplementation(() => next),
+    jest.spyOn(LocalPlanner.prototype, "blockedAhead", "get").mockImplementation(() => blocked),
+    jest.spyOn(LocalPlanner.prototype, "wireSide").mockImplementation((mask) => {
+      masks.push(Uint8Array.from(mask as Uint8Array));
+      return side;
+    }),
+  ];
+  const env = new FakeEnvironment(8);
+  const rgb = new Uint8Array(64 * 64 * 3);
+  const pilot = new PlannerPilot({ type: "detector", detector }, { verticalCommit: 0.6, verticalCommitWireCells: 6 });
+  const choose = (a: ActionName, b = 0.9): number => {
+    next = idx(a);
+    blocked = b;
+    env.render(rgb);
+    const action = pilot.act(rgb, new Float32Array(0), env);
+    env.step(idx("hover"));
+    return action;
+  };
+  return { choose, env, pilot, masks, restore: () => spies.forEach((s) => s.mockRestore()) };
+}
+
 describe("PlannerPilot: the vertical commitment (verticalCommit)", () => {
-  let detector: Teacher;
-  /** Every cell a confident wire (seen) or confident background. */
-  let wire: (seen: boolean) => void;
-  beforeAll(() => {
-    detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
-    const out = detector.params.get("head/out/w");
-    out.assign(tf.zerosLike(out));
-    const bias = detector.params.get("head/out/b");
-    wire = (seen) => bias.assign(tf.tensor1d(seen ? [-20, 20, -20, -20, -20] : [20, -20, -20, -20, -20]));
-  });
-  afterAll(() => detector.dispose());
-
-  /** The planner's scripted choice, blocked_cruise and wire side; the pilot's decisions. */
-  function harness(side: number): { choose: (a: ActionName, blocked?: number) => number; env: FakeEnvironment; pilot: PlannerPilot; masks: Uint8Array[]; restore: () => void } {
-    let next = idx("cruise");
-    let blocked = 0.9;
-    const masks: Uint8Array[] = [];
-    const spies = [
-      jest.spyOn(LocalPlanner.prototype, "brakeReversal").mockImplementation(() => next),
-      jest.spyOn(LocalPlanner.prototype, "blockedAhead", "get").mockImplementation(() => blocked),
-      jest.spyOn(LocalPlanner.prototype, "wireSide").mockImplementation((mask) => {
-        masks.push(Uint8Array.from(mask as Uint8Array));
-        return side;
-      }),
-    ];
-    const env = new FakeEnvironment(8);
-    const rgb = new Uint8Array(64 * 64 * 3);
-    const pilot = new PlannerPilot({ type: "detector", detector }, { verticalCommit: 0.6, verticalCommitWireCells: 6 });
-    const choose = (a: ActionName, b = 0.9): number => {
-      next = idx(a);
-      blocked = b;
-      env.render(rgb);
-      const action = pilot.act(rgb, new Float32Array(0), env);
-      env.step(idx("hover"));
-      return action;
-    };
-    return { choose, env, pilot, masks, restore: () => spies.forEach((s) => s.mockRestore()) };
-  }
-
   it("holds the wire's side, not the planner's first choice, while wire is seen and the way ahead blocked", () => {
     const h = harness(idx("descend"));
     try {
