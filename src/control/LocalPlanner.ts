@@ -342,6 +342,15 @@ const CLIMB = ACTIONS.indexOf("climb");
 const DESCEND = ACTIONS.indexOf("descend");
 /** A wire more than this above the drone is passed below (wireSide; the expert's wireAboveMargin_m, src/harness/data/ExpertPilot.ts). */
 export const WIRE_ABOVE_MARGIN_M = 0.5;
+/**
+ * The expert's side of a wire up_m above the drone (src/harness/data/ExpertPilot.ts): descend (its
+ * action index) when the wire is more than WIRE_ABOVE_MARGIN_M above and there is room below
+ * (altitude - minAltitude_m > clearance_m), else climb.
+ */
+export function passWireSide(up_m: number, altitude_m: number, o: Pick<PlannerOptions, "minAltitude_m" | "clearance_m">): number {
+  return up_m > WIRE_ABOVE_MARGIN_M && altitude_m - o.minAltitude_m > o.clearance_m ? DESCEND : CLIMB;
+}
+
 /** Decisions within which a climb after a descend (or the reverse) counts as a reversal (brakeOnReversal): 1 s at 4 Hz. */
 export const REVERSAL_WINDOW = 4;
 
@@ -479,8 +488,7 @@ export class LocalPlanner {
     if (k === 0) return -1;
     const up = this.heights.subarray(0, k).sort();
     const median = k % 2 === 1 ? up[(k - 1) / 2]! : (up[k / 2 - 1]! + up[k / 2]!) / 2;
-    const roomBelow = altitude_m - this.options.minAltitude_m > this.options.clearance_m;
-    return median > WIRE_ABOVE_MARGIN_M && roomBelow ? DESCEND : CLIMB;
+    return passWireSide(median, altitude_m, this.options);
   }
 
   /** blocked_cruise of the last score() (0 before the first). */

@@ -3,6 +3,7 @@ import {
   LocalPlanner,
   cellDirections,
   makePlannerTrace,
+  passWireSide,
   REVERSAL_WINDOW,
   type PlannerInput,
 } from "../../src/control/LocalPlanner";
@@ -537,5 +538,17 @@ describe("LocalPlanner: the side of a seen wire (wireSide, for verticalCommit)",
     expect(p.blockedAhead).toBeCloseTo(trace.blocked[idx("cruise")]!, 6);
     p.score(input(), new Float32Array(NUM_ACTIONS));
     expect(p.blockedAhead).toBeLessThan(0.1);
+  });
+});
+
+describe("passWireSide: the expert's rule on a wire's height", () => {
+  it("passes under only a wire more than 0.5 m above with room below, else over", () => {
+    const o = DEFAULT_PLANNER_OPTIONS;
+    expect(passWireSide(0.6, 10, o)).toBe(idx("descend"));
+    expect(passWireSide(0.5, 10, o)).toBe(idx("climb"));
+    expect(passWireSide(-3, 10, o)).toBe(idx("climb"));
+    // 3.5 m - 2 m = 1.5 m is not more than the 1.5 m clearance: no room below.
+    expect(passWireSide(2, 3.5, o)).toBe(idx("climb"));
+    expect(passWireSide(2, 3.6, o)).toBe(idx("descend"));
   });
 });

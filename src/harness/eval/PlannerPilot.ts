@@ -6,7 +6,7 @@
  *  - a detector's near-threat sigmoid (teacher or student size; models/pipeline/).
  * Goal bearing, distance and altitude difference come from DroneEnvironment.navigation().
  */
-import { LocalPlanner, argmaxAction, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
+import { LocalPlanner, argmaxAction, passWireSide, plannerInput, type PlannerOptions } from "../../control/LocalPlanner";
 import { ACTIONS, DETECTION_CLASSES, NUM_ACTIONS, NUM_DETECTION_CLASSES } from "../actions";
 import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment";
 import { movedNavigation, type Navigation } from "../../control/navigation";
@@ -23,6 +23,7 @@ import { SGT_EPSILON } from "../diagnostics/constants";
 import { nearClassCells, nearThreatCells, wireGapCells } from "./CellLabels";
 import { lineSupport } from "./lineSupport";
 import type { FrameTruth, Pilot } from "./flyClosedLoop";
+import { wireAhead } from "./wireCrossings";
 
 const ACTION_CLIMB = ACTIONS.indexOf("climb");
 const ACTION_DESCEND = ACTIONS.indexOf("descend");
@@ -35,8 +36,24 @@ const WIRE_CLASS = DETECTION_CLASSES.indexOf("wire");
 export const WIRE_EVIDENCE_LEVEL = 0.9;
 export const WIRE_EVIDENCE_WINDOW_S = 2;
 
-/** PlannerOptions.verticalCommitWireCells: sides fixed, of them by the wire cells' height (the others: the planner's own choice, no wire cell in the corridor), and decisions turned to the side held. */
-export type VerticalCommitCounts = { commitments: number; byWireCells: number; overridden: number };
+/** PlannerOptions.verticalCommit: sides fixed, of them by the wire cells' height and by the world's wires (ThreatSource commitSide "truth"; the others: the planner's own choice), and decisions turned to the side held. */
+export type VerticalCommitCounts = { commitments: number; byWireCells: number; byTruth: number; overridden: number };
+
+/** How far ahead trueWireSide looks for a conductor, m: past the detector's near band (12 m). */
+export const TRUE_WIRE_RANGE_M = 15;
+
+/**
+ * The side of the nearest conductor ahead by the expert's rule on its true height (passWireSide),
+ * from the environment's ground truth (truePosition_m, wireGeometry) and the heading of `nav`:
+ * undefined when the environment has no such truth or no conductor crosses the heading line within
+ * TRUE_WIRE_RANGE_M.
+ */
+export function trueWireSide(env: DroneEnvironment, nav: Readonly<Navigation>, options: Pick<PlannerOptions, "minAltitude_m" | "clearance_m">, position = new Float64Array(3)): number | undefined {
+  if (env.truePosition_m === undefined || env.wireGeometry === undefined) return undefined;
+  env.truePosition_m(position);
+  const w = wireAhead(position[0]!, position[1]!, position[2]!, nav.yaw_rad, env.wireGeometry(), TRUE_WIRE_RANGE_M);
+  return w === undefined ? undefined : passWireSide(w.up_m, position[2]!, options);
+}
 export type ThreatSource =
   | { type: "oracle" }
   | {
@@ -52,6 +69,12 @@ export type ThreatSource =
       truthMix?: TruthMix;
       /** Fills gaps along straight structures of the grid (no truth; see LineFill). */
       lineFill?: LineFill;
+      /**
+       * "truth": the vertical commitment (PlannerOptions.verticalCommit) takes its side from the
+       * world's wires (trueWireSide) where a conductor is ahead, else as without it: a bound on the
+       * side choice, not a harness.
+       */
+      commitSide?: "truth";
     };
 
 /**
@@ -152,7 +175,8 @@ export class PlannerPilot implements Pilot {
   private committed = -1;
   /** wireSide() of the last frame whose wire cells opened the evidence (-1: none yet). */
   private lastSide = -1;
-  private readonly commitCounts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, overridden: 0 };
+  private readonly commitCounts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0 };
+  private readonly truePosition = new Float64Array(3);
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
   constructor(
@@ -380,7 +404,7 @@ export class PlannerPilot implements Pilot {
     // The vertical hold (PlannerOptions.wVerticalHold, off by default; not in the action-formula row).
     const chosen = argmaxAction(this.planner.holdVertical(this.logits, this.previous));
     // Braking on a vertical reversal (PlannerOptions.brakeOnReversal, off by default).
-    this.previous = this.commitVertical(this.planner.brakeReversal(chosen, this.lastVertical, this.sinceVertical), env.time_s);
+    this.previous = this.commitVertical(this.planner.brakeReversal(chosen, this.lastVertical, this.sinceVertical), env);
     const wireSeen = this.wireEvidenceFor(env.time_s);
     this.inPlace = this.planner.inPlace(this.previous) && wireSeen;
     if (this.previous === ACTION_CLIMB || this.previous === ACTION_DESCEND) {
@@ -394,11 +418,12 @@ export class PlannerPilot implements Pilot {
    * PlannerOptions.verticalCommit: `action`, or the side held when `action` is the other vertical
    * escape. While the wire evidence (uncorrected detections, WIRE_EVIDENCE_*) is open, the first
    * climb or descend at blocked_cruise >= verticalCommit fixes the side: the planner's wireSide() on
-   * the wire cells of the last frame that opened the evidence, or the action itself. The side is
-   * dropped when the evidence lapses. A pilot without a detector (the oracle) has no evidence and is
-   * left as it is.
+   * the wire cells of the last frame that opened the evidence, or the action itself (with the
+   * source's commitSide "truth": trueWireSide first). The side is dropped when the evidence lapses.
+   * A pilot without a detector (the oracle) has no evidence and is left as it is.
    */
-  private commitVertical(action: number, time_s: number): number {
+  private commitVertical(action: number, env: DroneEnvironment): number {
+    const time_s = env.time_s;
     if (this.commitEvidence === undefined || this.runtime === undefined) return action;
     const cells = this.runtime.logits.length / DETECTOR_OUTPUTS_PER_CELL;
     if (this.commitMask.length !== cells) this.commitMask = new Uint8Array(cells);
@@ -410,9 +435,11 @@ export class PlannerPilot implements Pilot {
     if (this.commitEvidence.cells >= this.commitEvidence.gate.cells) this.lastSide = this.planner.wireSide(this.commitMask, this.nav.altitude_m, this.nav.pitch_rad);
     if ((action !== ACTION_CLIMB && action !== ACTION_DESCEND) || this.planner.blockedAhead < this.planner.options.verticalCommit) return action;
     if (this.committed === -1) {
-      this.committed = this.lastSide === -1 ? action : this.lastSide;
+      const truth = this.source.type === "detector" && this.source.commitSide === "truth" ? trueWireSide(env, this.nav, this.planner.options, this.truePosition) : undefined;
+      this.committed = truth ?? (this.lastSide === -1 ? action : this.lastSide);
       this.commitCounts.commitments++;
-      if (this.lastSide !== -1) this.commitCounts.byWireCells++;
+      if (truth !== undefined) this.commitCounts.byTruth++;
+      else if (this.lastSide !== -1) this.commitCounts.byWireCells++;
     }
     if (action !== this.committed) this.commitCounts.overridden++;
     return this.committed;

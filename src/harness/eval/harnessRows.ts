@@ -14,7 +14,7 @@
  */
 import { ACTIONS, NUM_DETECTION_CLASSES } from "../actions";
 import { DELTA_NORM_MAX, DELTA_RUNAWAY } from "../correction/constants";
-import type { DroneEnvironment, EnvironmentFactory } from "../data/DroneEnvironment";
+import { makeNavigation, type DroneEnvironment, type EnvironmentFactory } from "../data/DroneEnvironment";
 import { expertActionName } from "../data/ExpertPilot";
 import { SeedSource, type Split, type SplitOf } from "../data/SeedSplit";
 import { STATE_DIM } from "../models/stateVector";
@@ -25,11 +25,12 @@ import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHa
 import { cellLabelsFromMask, nearThreatCells } from "./CellLabels";
 import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
 import { percentile } from "./Percentiles";
-import { PlannerPilot, type ActionFormulaCounts, type HarnessTarget, type LineFill, type TruthMix, type VerticalCommitCounts } from "./PlannerPilot";
+import { PlannerPilot, TRUE_WIRE_RANGE_M, trueWireSide, type ActionFormulaCounts, type HarnessTarget, type LineFill, type TruthMix, type VerticalCommitCounts } from "./PlannerPilot";
 import { SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, summarizeSights, type StepSight, type StrikeAttribution } from "./strikeAttribution";
 import { avoidedStrikes, pairedDz, summarizeCrossings, wireCrossings, wireStrike, type AvoidedStrike, type CrossingFlight, type FlightPath, type WireCrossing } from "./wireCrossings";
 import { ThinObstacleAp, type ThinObstacleApColumns, type ThinObstacleApReport } from "./ThinObstacleAp";
-import type { PlannerOptions } from "../../control/LocalPlanner";
+import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "../../control/LocalPlanner";
+import type { Navigation } from "../../control/navigation";
 
 export type HarnessArm = {
   name: string;
@@ -39,17 +40,21 @@ export type HarnessArm = {
   truthMix?: TruthMix;
   /** Gap filling along lines of the planner's grid (PlannerPilot LineFill). */
   lineFill?: LineFill;
+  /** The vertical commitment's side from the world's wires (a bound; PlannerPilot ThreatSource commitSide). */
+  commitSide?: "truth";
 };
 
 /** One control step of a flight, for the paired traces; wireEvidence / gateClosed only with a wire gate (SpatialHarnessOptions.wireGate). */
 /**
  * `commit`: the planner's vertical commitment fixed a side at this decision (the decision's action), by the wire
- * cells' height or by the planner's own choice, and `commitExpert` what the expert (privileged state) did at the
+ * cells' height, by the world's wires (ArmFiles commitSide "truth") or by the planner's own choice; `commitTruth`
+ * the side of the nearest conductor ahead by its true height there (PlannerPilot trueWireSide; "none": no conductor
+ * within TRUE_WIRE_RANGE_M of the heading line, or no wire truth in the environment); `commitExpert` what the expert (privileged state) did at the
  * first decision of that commitment where the threat in its corridor was a wire: its climb or descend, or "none"
  * (no such decision before the commitment ended, or the expert neither climbed nor descended there); `turned`: the
  * decision was turned to the side held (PlannerOptions.verticalCommit).
  */
-export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "choice"; commitExpert?: "climb" | "descend" | "none"; turned?: 1 };
+export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "truth" | "choice"; commitExpert?: "climb" | "descend" | "none"; commitTruth?: "climb" | "descend" | "none"; turned?: 1 };
 
 /** `crossings`: how the flight passed each wire conductor, and the strike that ended it (`wireCrossings`, wireCrossings.ts). */
 export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[]; crossings?: WireCrossing[] };
@@ -164,7 +169,7 @@ class PathRecorder {
 
 function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: Partial<PlannerOptions> | undefined, rec: ArmRecorders): ArmFlight {
   const { apEvery, apAll, apApproach, frames, formula } = rec;
-  const pilot = new PlannerPilot({ type: "detector", detector: arm.detector, ...(arm.harness === undefined ? {} : { harness: arm.harness }), ...(arm.truthMix === undefined ? {} : { truthMix: arm.truthMix }), ...(arm.lineFill === undefined ? {} : { lineFill: arm.lineFill }) }, planner);
+  const pilot = new PlannerPilot({ type: "detector", detector: arm.detector, ...(arm.harness === undefined ? {} : { harness: arm.harness }), ...(arm.truthMix === undefined ? {} : { truthMix: arm.truthMix }), ...(arm.lineFill === undefined ? {} : { lineFill: arm.lineFill }), ...(arm.commitSide === undefined ? {} : { commitSide: arm.commitSide }) }, planner);
   const { width, height } = env;
   const grid = { width, height, cell_px: DETECTOR_CELL_PX };
   const rgb = new Uint8Array(width * height * 3);
@@ -172,6 +177,13 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
   const truth = { visibleMask: new Uint8Array(width * height), depth: new Float32Array(width * height) };
   const state = new Float32Array(STATE_DIM);
   const trace: StepTrace[] = [];
+  // The vertical commitment's true side (StepTrace.commitTruth), read only where a side is fixed.
+  const sideOptions = { ...DEFAULT_PLANNER_OPTIONS, ...planner };
+  const navigation = makeNavigation();
+  const nav = (e: DroneEnvironment): Navigation => {
+    e.navigation(navigation);
+    return navigation;
+  };
   const path = rec.crossings === true ? new PathRecorder(env) : undefined;
   let commitExpert: CommitExpertRecorder | undefined;
   const done = (outcome: FlightOutcome): ArmFlight => (path === undefined ? { outcome, trace } : { outcome, trace, crossings: path.crossings(trace, outcome) });
@@ -185,7 +197,7 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     env.sensorState(state);
     const before = { ...pilot.verticalCommitCounts };
     const action = pilot.act(rgb, state, env, pilot.needsTruth ? { mask, ...truth } : undefined);
-    const commit = commitTrace(before, pilot.verticalCommitCounts);
+    const commit = commitTrace(before, pilot.verticalCommitCounts, () => trueWireSide(env, nav(env), sideOptions));
     const h = pilot.lastHarnessStep;
     const threat = pilot.lastThreat;
     let maxThreat = 0;
@@ -219,8 +231,10 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
 }
 
 /** The StepTrace fields of one decision's vertical commitment, from the pilot's counts before and after it. */
-function commitTrace(before: Readonly<VerticalCommitCounts>, after: Readonly<VerticalCommitCounts>): Pick<StepTrace, "commit" | "commitExpert" | "turned"> {
-  const fixed = after.commitments > before.commitments ? { commit: after.byWireCells > before.byWireCells ? ("wire" as const) : ("choice" as const), commitExpert: "none" as const } : {};
+function commitTrace(before: Readonly<VerticalCommitCounts>, after: Readonly<VerticalCommitCounts>, truth: () => number | undefined): Pick<StepTrace, "commit" | "commitExpert" | "commitTruth" | "turned"> {
+  const kind = after.byTruth > before.byTruth ? ("truth" as const) : after.byWireCells > before.byWireCells ? ("wire" as const) : ("choice" as const);
+  const side = (a: number | undefined): "climb" | "descend" | "none" => (a === undefined ? "none" : ACTIONS[a] === "descend" ? "descend" : "climb");
+  const fixed = after.commitments > before.commitments ? { commit: kind, commitExpert: "none" as const, commitTruth: side(truth()) } : {};
   return after.overridden > before.overridden ? { ...fixed, turned: 1 } : fixed;
 }
 
@@ -499,27 +513,41 @@ const ci = formatInterval;
 const f3 = (x: number): string => (Number.isNaN(x) ? "NaN" : x.toFixed(3));
 const f2 = (x: number): string => (Number.isNaN(x) ? "-" : x.toFixed(2));
 
+/** [side climb, side descend] x [other climb, other descend], as text. */
+function sideTable(t: readonly (readonly number[])[]): string {
+  return `side climb: ${t[0]![0]} / ${t[0]![1]}, side descend: ${t[1]![0]} / ${t[1]![1]}`;
+}
+
 /** The vertical commitment's line of a row (PlannerOptions.verticalCommit), undefined when it fixed no side. */
 function commitmentLine(r: HarnessRow): string | undefined {
-  let fixed = 0, byWire = 0, turned = 0, flights = 0;
-  /** Sides fixed where the expert had a wire in its corridor while held: [side climb, side descend] x [expert climb, expert descend]. */
-  const table = [[0, 0], [0, 0]];
+  const by = { wire: 0, truth: 0, choice: 0 };
+  let fixed = 0, turned = 0, flights = 0;
+  /** Sides fixed where the expert (while held) / the world's wires (when fixed) gave a side: [side climb, side descend] x [its climb, its descend]. */
+  const expert = [[0, 0], [0, 0]];
+  const truth = [[0, 0], [0, 0]];
+  const row = (a: number): number => (ACTIONS[a] === "climb" ? 0 : 1);
   for (const f of r.flights) {
     let any = false;
     for (const t of f.trace) {
       if (t.commit !== undefined) {
         fixed++;
         any = true;
-        if (t.commit === "wire") byWire++;
-        if (t.commitExpert !== undefined && t.commitExpert !== "none") table[ACTIONS[t.action] === "climb" ? 0 : 1]![t.commitExpert === "climb" ? 0 : 1]!++;
+        by[t.commit]++;
+        if (t.commitExpert !== undefined && t.commitExpert !== "none") expert[row(t.action)]![t.commitExpert === "climb" ? 0 : 1]!++;
+        if (t.commitTruth !== undefined && t.commitTruth !== "none") truth[row(t.action)]![t.commitTruth === "climb" ? 0 : 1]!++;
       }
       if (t.turned === 1) turned++;
     }
     if (any) flights++;
   }
   if (fixed === 0) return undefined;
-  const [[cc, cd], [dc, dd]] = table as [[number, number], [number, number]];
-  return `${r.name}: vertical commitment: ${fixed} sides fixed in ${flights} flights (${byWire} by the wire cells' height, ${fixed - byWire} by the planner's own choice), ${turned} decisions turned to the side held; the expert climbed or descended for a wire in its corridor while ${cc + cd + dc + dd} of the ${fixed} were held, and the side was the expert's in ${cc + dd} (side climb: expert climb ${cc}, descend ${cd}; side descend: expert climb ${dc}, descend ${dd})`;
+  const sum = (t: number[][]): number => t[0]![0]! + t[0]![1]! + t[1]![0]! + t[1]![1]!;
+  const agree = (t: number[][]): number => t[0]![0]! + t[1]![1]!;
+  return [
+    `${r.name}: vertical commitment: ${fixed} sides fixed in ${flights} flights (${by.wire} by the wire cells' height, ${by.truth} by the world's wires, ${by.choice} by the planner's own choice), ${turned} decisions turned to the side held;`,
+    `the true side of the nearest conductor ahead (within ${TRUE_WIRE_RANGE_M} m) known at ${sum(truth)} of the ${fixed}, the side held was it in ${agree(truth)} (${sideTable(truth)} true climb / descend);`,
+    `the expert climbed or descended for a wire in its corridor while ${sum(expert)} were held, the side held was its in ${agree(expert)} (${sideTable(expert)} expert climb / descend)`,
+  ].join(" ");
 }
 
 /** `runawayLevel`: the harness runtime's runaway alarm level the rows flew with (eval --runaway-level). */

@@ -59,6 +59,46 @@ function checkPath(path: FlightPath): void {
 }
 
 /**
+ * Whether the plan-view step p + u r (0 < u <= 1) properly crosses wire segment i at a + w s
+ * (0 <= w < 1); u and w into `hit`. Parallel in plan view (or a vertical segment): no crossing.
+ */
+function planCrossing(px: number, py: number, rx: number, ry: number, wires: WireGeometry, i: number, hit: { u: number; w: number }): boolean {
+  const { a, b } = wires;
+  const ax = a[3 * i]!, ay = a[3 * i + 1]!;
+  const sx = b[3 * i]! - ax, sy = b[3 * i + 1]! - ay;
+  const denom = rx * sy - ry * sx;
+  if (denom === 0) return false;
+  // p + u r = a + w s  (2D cross products; u on the path step, w on the wire segment)
+  const ex = ax - px, ey = ay - py;
+  hit.u = (ex * sy - ey * sx) / denom;
+  hit.w = (ex * ry - ey * rx) / denom;
+  return hit.u > 0 && hit.u <= 1 && hit.w >= 0 && hit.w < 1;
+}
+
+/** The conductor nearest ahead (wireAhead): its object id, plan-view distance along the heading and height above the drone there, m. */
+export type WireAhead = { object: number; ahead_m: number; up_m: number };
+
+/**
+ * The nearest conductor that the plan-view line from the drone at (x, y) along heading yaw (rad,
+ * ENU, from +x toward +y) crosses within range_m, with the conductor's height above the drone's
+ * altitude z at that point; undefined when none does. Ground truth for the side of a wire to pass
+ * (eval's vertical commitment); the drone is assumed to keep its heading.
+ */
+export function wireAhead(x: number, y: number, z: number, yaw: number, wires: WireGeometry, range_m: number): WireAhead | undefined {
+  const rx = range_m * Math.cos(yaw), ry = range_m * Math.sin(yaw);
+  const hit = { u: 0, w: 0 };
+  let best: WireAhead | undefined;
+  for (let i = 0; i < wires.count; i++) {
+    if (!planCrossing(x, y, rx, ry, wires, i, hit)) continue;
+    const ahead = hit.u * range_m;
+    if (best !== undefined && ahead >= best.ahead_m) continue;
+    const wireZ = wires.a[3 * i + 2]! + hit.w * (wires.b[3 * i + 2]! - wires.a[3 * i + 2]!);
+    best = { object: wires.object[i]!, ahead_m: ahead, up_m: wireZ - z };
+  }
+  return best;
+}
+
+/**
  * Every plan-view crossing of a conductor by the path, in time order; one per conductor object per
  * path step (a step over the joint of two segments of one conductor counts once).
  * `actions[k]` is the decision taken at path sample k.
@@ -68,6 +108,7 @@ export function wireCrossings(path: FlightPath, wires: WireGeometry, actions: re
   const out: WireCrossing[] = [];
   const { a, b } = wires;
   const seen = new Set<number>();
+  const hit = { u: 0, w: 0 };
   for (let k = 1; k < path.time_s.length; k++) {
     const px = path.x[k - 1]!, py = path.y[k - 1]!, pz = path.z[k - 1]!;
     const qx = path.x[k]!, qy = path.y[k]!, qz = path.z[k]!;
@@ -77,19 +118,12 @@ export function wireCrossings(path: FlightPath, wires: WireGeometry, actions: re
     for (let i = 0; i < wires.count; i++) {
       const object = wires.object[i]!;
       if (seen.has(object)) continue;
-      const ax = a[3 * i]!, ay = a[3 * i + 1]!, az = a[3 * i + 2]!;
-      const sx = b[3 * i]! - ax, sy = b[3 * i + 1]! - ay;
-      const denom = rx * sy - ry * sx;
-      if (denom === 0) continue; // parallel in plan view (or a vertical segment): no proper crossing
-      // p + u r = a + w s  (2D cross products; u on the path step, w on the wire segment)
-      const ex = ax - px, ey = ay - py;
-      const u = (ex * sy - ey * sx) / denom;
-      const w = (ex * ry - ey * rx) / denom;
-      if (!(u > 0 && u <= 1 && w >= 0 && w < 1)) continue;
+      if (!planCrossing(px, py, rx, ry, wires, i, hit)) continue;
+      const { u, w } = hit;
       seen.add(object);
       const t = path.time_s[k - 1]! + u * dt;
       const droneZ = pz + u * (qz - pz);
-      const wireZ = az + w * (b[3 * i + 2]! - az);
+      const wireZ = a[3 * i + 2]! + w * (b[3 * i + 2]! - a[3 * i + 2]!);
       const d = decisionsBefore(path, actions, t, window_s);
       out.push({ object, time_s: t, dz_m: droneZ - wireZ, speed_m_s: dt > 0 ? Math.hypot(rx, ry) / dt : 0, vz_m_s: dt > 0 ? (qz - pz) / dt : 0, climbsBefore: d.climbs, decisionsBefore: d.n });
     }

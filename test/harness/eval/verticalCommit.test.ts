@@ -35,6 +35,15 @@ beforeAll(() => {
 });
 afterAll(() => detector.dispose());
 
+/** A detector that calls every cell a confident wire (the evidence always open), with a threat logit of 0. */
+function wireEverywhere(): Teacher {
+  const d = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+  const out = d.params.get("head/out/w");
+  out.assign(tf.zerosLike(out));
+  d.params.get("head/out/b").assign(tf.tensor1d([-20, 20, -20, -20, -20]));
+  return d;
+}
+
 /** The planner's scripted choice, blocked_cruise and wire side; the pilot's decisions. */
 function harness(side: number): { choose: (a: ActionName, blocked?: number) => number; env: FakeEnvironment; pilot: PlannerPilot; masks: Uint8Array[]; restore: () => void } {
   let next = idx("cruise");
@@ -78,7 +87,7 @@ describe("PlannerPilot: the vertical commitment (verticalCommit)", () => {
       expect(h.choose("climb")).toBe(idx("descend"));
       expect(h.choose("cruise")).toBe(idx("cruise")); // only climb and descend are turned
       expect(h.choose("climb", 0.3)).toBe(idx("climb")); // the way ahead free: toward the goal's altitude, left alone
-      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 1, byWireCells: 1, overridden: 2 });
+      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 1, byWireCells: 1, byTruth: 0, overridden: 2 });
     } finally {
       h.restore();
     }
@@ -115,7 +124,7 @@ describe("PlannerPilot: the vertical commitment (verticalCommit)", () => {
       wire(true);
       expect(h.choose("climb")).toBe(idx("climb"));
       expect(h.choose("descend")).toBe(idx("climb"));
-      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 1, byWireCells: 0, overridden: 1 });
+      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 1, byWireCells: 0, byTruth: 0, overridden: 1 });
     } finally {
       h.restore();
     }
@@ -141,8 +150,10 @@ describe("PlannerPilot: the vertical commitment (verticalCommit)", () => {
 describe("the vertical commitment through eval (eval --harness --vertical-commit)", () => {
   it("reads L,cells and refuses a level alone or a zero count", () => {
     expect(parseEvalHarnessArgs(["--scenario", "default"]).verticalCommit).toBeUndefined();
-    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6"]).verticalCommit).toEqual({ level: 0.6, cells: 6 });
-    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6"])).toThrow("--vertical-commit=0.6, expected L,cells");
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6"]).verticalCommit).toEqual({ level: 0.6, cells: 6, truth: false });
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,truth"]).verticalCommit).toEqual({ level: 0.6, cells: 6, truth: true });
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,oracle"])).toThrow("--vertical-commit=0.6,6,oracle, expected L,cells or L,cells,truth");
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6"])).toThrow("--vertical-commit=0.6, expected L,cells or L,cells,truth");
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,0"])).toThrow("--vertical-commit");
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit"])).toThrow("--vertical-commit needs a value");
   });
@@ -150,10 +161,7 @@ describe("the vertical commitment through eval (eval --harness --vertical-commit
   it("on the wire-across line: every side is fixed by the wire cells, recorded with the expert's, and reported", () => {
     // A detector that calls every cell a confident wire (the evidence always open) and leaves the
     // threat to the truth (truthMix "fill": the planner sees the line's conductors).
-    const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
-    const out = detector.params.get("head/out/w");
-    out.assign(tf.zerosLike(out));
-    detector.params.get("head/out/b").assign(tf.tensor1d([-20, 20, -20, -20, -20]));
+    const detector = wireEverywhere();
     const options = { split: "val" as const, splitOf: splitOfSeed, factory: (s: number) => new SimEnvironment(WIRE_ACROSS, s, "val", false, { controlPeriod_s: 0.25 }), flights: 1, conditions: ["nominal" as const] };
     const arm = { name: "seeing", detector, truthMix: "fill" as const };
     const report = evaluateHarnessRows([arm], { ...options, planner: { verticalCommit: 0.3, verticalCommitWireCells: 6 } });
@@ -169,19 +177,19 @@ describe("the vertical commitment through eval (eval --harness --vertical-commit
       expect(["climb", "descend", "none"]).toContain(s.commitExpert);
     }
     const text = formatHarnessReport(report);
-    expect(text).toMatch(new RegExp(`seeing: vertical commitment: ${fixed.length} sides fixed in 1 flights \\(${fixed.length} by the wire cells' height, 0 by the planner's own choice\\)`));
+    expect(text).toMatch(new RegExp(`seeing: vertical commitment: ${fixed.length} sides fixed in 1 flights \\(${fixed.length} by the wire cells' height, 0 by the world's wires, 0 by the planner's own choice\\)`));
     // Without the option nothing is fixed and the report says nothing of it.
     expect(plain.conditions[0]!.rows[0]!.flights[0]!.trace.some((s) => s.commit !== undefined || s.turned !== undefined)).toBe(false);
     expect(formatHarnessReport(plain)).not.toContain("vertical commitment");
   });
 
+});
+
+describe("the vertical commitment's side, recorded against the expert's and the world's", () => {
   it("records what the expert does for the wire in its corridor while a side is held, and counts the agreement", () => {
     // FakeEnvironment: a wire at the drone's altitude ahead (the expert climbs over it). The planner
     // is scripted to escape with the way ahead blocked; the side the wire cells give is scripted too.
-    const detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
-    const out = detector.params.get("head/out/w");
-    out.assign(tf.zerosLike(out));
-    detector.params.get("head/out/b").assign(tf.tensor1d([-20, 20, -20, -20, -20]));
+    const detector = wireEverywhere();
     const fly = (side: ActionName): { trace: { commit?: string; commitExpert?: string; action: number }[]; text: string } => {
       const spies = [
         jest.spyOn(LocalPlanner.prototype, "brakeReversal").mockReturnValue(idx("climb")),
@@ -204,9 +212,37 @@ describe("the vertical commitment through eval (eval --harness --vertical-commit
       expect(fixed[0]!.action).toBe(idx(side));
       expect(fixed[0]!.commitExpert).toBe("climb");
     }
-    expect(over.text).toContain("while 1 of the 1 were held, and the side was the expert's in 1");
-    expect(under.text).toContain("while 1 of the 1 were held, and the side was the expert's in 0");
-    expect(over.text).toContain("(side climb: expert climb 1, descend 0; side descend: expert climb 0, descend 0)");
-    expect(under.text).toContain("(side climb: expert climb 0, descend 0; side descend: expert climb 1, descend 0)");
+    expect(over.text).toContain("the expert climbed or descended for a wire in its corridor while 1 were held, the side held was its in 1 (side climb: 1 / 0, side descend: 0 / 0 expert climb / descend)");
+    expect(under.text).toContain("the expert climbed or descended for a wire in its corridor while 1 were held, the side held was its in 0 (side climb: 0 / 0, side descend: 1 / 0 expert climb / descend)");
+    // FakeEnvironment has no wire geometry: the true side is not known.
+    expect(over.text).toContain("the true side of the nearest conductor ahead (within 15 m) known at 0 of the 1");
+  });
+
+  it("on the wire-across line with the side from the world's wires: each side fixed is the true one, and the report says so", () => {
+    const detector = wireEverywhere();
+    const options = { split: "val" as const, splitOf: splitOfSeed, factory: (s: number) => new SimEnvironment(WIRE_ACROSS, s, "val", false, { controlPeriod_s: 0.25 }), flights: 1, conditions: ["nominal" as const], planner: { verticalCommit: 0.3, verticalCommitWireCells: 6 } };
+    // The wire cells are made to say "under" everywhere, so that a side from them differs from the true one.
+    const spy = jest.spyOn(LocalPlanner.prototype, "wireSide").mockReturnValue(idx("descend"));
+    let cells: ReturnType<typeof evaluateHarnessRows>, truth: ReturnType<typeof evaluateHarnessRows>;
+    try {
+      cells = evaluateHarnessRows([{ name: "seeing", detector, truthMix: "fill" }], options);
+      truth = evaluateHarnessRows([{ name: "seeing", detector, truthMix: "fill", commitSide: "truth" }], options);
+    } finally {
+      spy.mockRestore();
+      detector.dispose();
+    }
+    const fixed = (r: typeof truth) => r.conditions[0]!.rows[0]!.flights[0]!.trace.filter((s) => s.commit !== undefined);
+    // The wire cells' side is recorded against the truth; with the truth each side is the true one.
+    expect(fixed(cells).every((s) => s.commit === "wire" && s.action === idx("descend"))).toBe(true);
+    // At the first commitment the nearest conductor ahead is not more than 0.5 m above the drone: the true side is over it.
+    expect(fixed(cells)[0]!.commitTruth).toBe("climb");
+    expect(fixed(truth).length).toBeGreaterThan(0);
+    for (const s of fixed(truth)) {
+      expect(s.commit).toBe("truth");
+      expect(ACTIONS[s.action]).toBe(s.commitTruth);
+    }
+    const n = fixed(truth).length;
+    expect(formatHarnessReport(truth)).toContain(`0 by the wire cells' height, ${n} by the world's wires, 0 by the planner's own choice`);
+    expect(formatHarnessReport(truth)).toContain(`known at ${n} of the ${n}, the side held was it in ${n}`);
   });
 });

@@ -10,7 +10,7 @@ import { initBackend } from "../../../src/harness/backend";
 import { SimEnvironment } from "../../../src/harness/data/simEnvironment";
 import { flyClosedLoop } from "../../../src/harness/eval/flyClosedLoop";
 import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
-import { avoidedStrikes, pairedDz, summarizeCrossings, wireCrossings, wireStrike, type CrossingFlight, type FlightPath, type WireCrossing, type WireGeometry } from "../../../src/harness/eval/wireCrossings";
+import { avoidedStrikes, pairedDz, summarizeCrossings, wireAhead, wireCrossings, wireStrike, type CrossingFlight, type FlightPath, type WireCrossing, type WireGeometry } from "../../../src/harness/eval/wireCrossings";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { seedsOfSplit, splitOfSeed } from "../../../sim";
 import { FakeEnvironment } from "../training/fakeEnvironment";
@@ -237,5 +237,27 @@ describe("the vertical escape in place through eval (PlannerOptions.verticalInPl
     const first = (f: typeof plain): number => f.crossings!.find((c) => c.struck !== true)?.time_s ?? Infinity;
     expect(first(inPlace)).toBeGreaterThan(first(plain));
     for (const c of inPlace.crossings!) expect(c.dz_m).toBeGreaterThan(0);
+  });
+});
+
+describe("wireAhead: the nearest conductor ahead along the heading (the vertical commitment's true side)", () => {
+  // Conductor 3 at y = 10 (z 12), conductor 4 at y = 6 (z 8), conductor 5 parallel to the heading.
+  const w = wires({
+    3: [[-10, 10, 12, 10, 10, 12]],
+    4: [[-10, 6, 7, 10, 6, 9]],
+    5: [[2, 0, 10, 2, 30, 10]],
+  });
+  const north = Math.PI / 2;
+
+  it("finds the nearest conductor the plan-view heading line crosses within the range, with its height over the drone", () => {
+    const a = wireAhead(0, 0, 10, north, w, 15)!;
+    expect(a.object).toBe(4);
+    expect(a.ahead_m).toBeCloseTo(6, 9);
+    // Conductor 4 rises from 7 m (x = -10) to 9 m (x = +10): 8 m at x = 0, 2 m under the drone.
+    expect(a.up_m).toBeCloseTo(-2, 9);
+    // Past conductor 4, conductor 3 is the nearest; out of range, none; heading away, none.
+    expect(wireAhead(0, 7, 10, north, w, 15)).toMatchObject({ object: 3, ahead_m: expect.closeTo(3, 9), up_m: expect.closeTo(2, 9) });
+    expect(wireAhead(0, 0, 10, north, w, 5)).toBeUndefined();
+    expect(wireAhead(0, 0, 10, -north, w, 15)).toBeUndefined();
   });
 });

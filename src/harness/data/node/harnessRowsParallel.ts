@@ -21,7 +21,7 @@ import { compiledWorkerScript, runWorkerQueue } from "./workerQueue";
 import type { PlannerOptions } from "../../../control/LocalPlanner";
 
 /** A row as files: the student detector directory and, optionally, the harness directory. */
-export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget; truthMix?: TruthMix; lineFill?: LineFill; riskHold?: number };
+export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget; truthMix?: TruthMix; lineFill?: LineFill; riskHold?: number; commitSide?: "truth" };
 
 export type HarnessRowJob = {
   scenario: Scenario;
@@ -41,7 +41,7 @@ export type HarnessRowJob = {
 export async function loadArm(files: ArmFiles): Promise<HarnessArm> {
   await initBackend();
   const detector = (await loadTeacher(files.detectorDir)).model;
-  const mix = { ...(files.truthMix === undefined ? {} : { truthMix: files.truthMix }), ...(files.lineFill === undefined ? {} : { lineFill: files.lineFill }) };
+  const mix = { ...(files.truthMix === undefined ? {} : { truthMix: files.truthMix }), ...(files.lineFill === undefined ? {} : { lineFill: files.lineFill }), ...(files.commitSide === undefined ? {} : { commitSide: files.commitSide }) };
   if (files.harnessDir === undefined) return { name: files.name, detector, ...mix };
   const model = (await loadSpatialHarness(files.harnessDir)).model;
   return { name: files.name, detector, ...mix, harness: { model, apply: files.apply, ...(files.options === undefined ? {} : { options: files.options }), ...(files.target === undefined ? {} : { target: files.target }), ...(files.riskHold === undefined ? {} : { riskHold: files.riskHold }) } };
