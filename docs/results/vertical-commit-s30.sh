@@ -9,6 +9,10 @@
 #                                                         (the shipped pair on these seeds: vertical-in-place-calibration-0-*)
 #   bash docs/results/vertical-commit-s30.sh val L,cells  the candidate on the val seeds of the twenty-eighth session's
 #                                                         rule: default 240 from 8000, urban and trees_only 120 from 10000
+#   bash docs/results/vertical-commit-s30.sh truth-table  0.4,6's default calibration flights again, the report with the
+#                                                         true side of each side fixed (docs/results/vertical-commit-truth-plan.txt)
+#   bash docs/results/vertical-commit-s30.sh bound        0.4,6 with the side from the world's wires (0.4,6,truth), urban
+#                                                         120 from 10000 and default 240 from 8000
 # Run after npm run build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,7 +22,7 @@ run() { # scenario first-seed flights L,cells output [more eval flags]
     --rows coevo_student_harness --coevo models/coevo/student-r2 --coevo-harness models/coevo/harness-gap \
     --region-clip 8 --vertical-commit "$4" --workers 2 "${@:6}" > "docs/results/$5" 2> "out/${5%.txt}.log"
 }
-case "${1:?usage: vertical-commit-s30.sh calibrate | val L,cells}" in
+case "${1:?usage: vertical-commit-s30.sh calibrate | val L,cells | truth-table | bound}" in
   calibrate)
     for c in 0.6,6 0.4,6; do
       run default 30000 40 "$c" "vertical-commit-calibration-$c-default.txt" --conditions nominal
@@ -31,5 +35,12 @@ case "${1:?usage: vertical-commit-s30.sh calibrate | val L,cells}" in
     run trees_only 10000 120 "$c" "eval-vertical-commit-$c-trees-val-120-from-10000.txt"
     run default 8000 240 "$c" "eval-vertical-commit-$c-val-240-from-8000.txt"
     ;;
-  *) echo "usage: vertical-commit-s30.sh calibrate | val L,cells" >&2; exit 2 ;;
+  truth-table)
+    run default 30000 40 0.4,6 "vertical-commit-calibration-0.4,6-default-truth-table.txt" --conditions nominal
+    ;;
+  bound)
+    run urban 10000 120 0.4,6,truth "eval-vertical-commit-0.4,6,truth-urban-val-120-from-10000.txt"
+    run default 8000 240 0.4,6,truth "eval-vertical-commit-0.4,6,truth-val-240-from-8000.txt"
+    ;;
+  *) echo "usage: vertical-commit-s30.sh calibrate | val L,cells | truth-table | bound" >&2; exit 2 ;;
 esac
