@@ -13,6 +13,8 @@
 #                                                         true side of each side fixed (docs/results/vertical-commit-truth-plan.txt)
 #   bash docs/results/vertical-commit-s30.sh bound        0.4,6 with the side from the world's wires (0.4,6,truth), urban
 #                                                         120 from 10000 and default 240 from 8000
+#   bash docs/results/vertical-commit-s30.sh bound-each   the same seeds, no hold, the true side at every decision where known
+#                                                         (0.4,6,truth-each)
 # Run after npm run build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,7 +24,7 @@ run() { # scenario first-seed flights L,cells output [more eval flags]
     --rows coevo_student_harness --coevo models/coevo/student-r2 --coevo-harness models/coevo/harness-gap \
     --region-clip 8 --vertical-commit "$4" --workers 2 "${@:6}" > "docs/results/$5" 2> "out/${5%.txt}.log"
 }
-case "${1:?usage: vertical-commit-s30.sh calibrate | val L,cells | truth-table | bound}" in
+case "${1:?usage: vertical-commit-s30.sh calibrate | val L,cells | truth-table | bound | bound-each}" in
   calibrate)
     for c in 0.6,6 0.4,6; do
       run default 30000 40 "$c" "vertical-commit-calibration-$c-default.txt" --conditions nominal
@@ -42,5 +44,9 @@ case "${1:?usage: vertical-commit-s30.sh calibrate | val L,cells | truth-table |
     run urban 10000 120 0.4,6,truth "eval-vertical-commit-0.4,6,truth-urban-val-120-from-10000.txt"
     run default 8000 240 0.4,6,truth "eval-vertical-commit-0.4,6,truth-val-240-from-8000.txt"
     ;;
-  *) echo "usage: vertical-commit-s30.sh calibrate | val L,cells | truth-table | bound" >&2; exit 2 ;;
+  bound-each)
+    run urban 10000 120 0.4,6,truth-each "eval-vertical-commit-0.4,6,truth-each-urban-val-120-from-10000.txt"
+    run default 8000 240 0.4,6,truth-each "eval-vertical-commit-0.4,6,truth-each-val-240-from-8000.txt"
+    ;;
+  *) echo "usage: vertical-commit-s30.sh calibrate | val L,cells | truth-table | bound | bound-each" >&2; exit 2 ;;
 esac

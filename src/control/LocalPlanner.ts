@@ -461,7 +461,7 @@ export class LocalPlanner {
   }
 
   /**
-   * The side to pass a wire on (PlannerOptions.verticalCommitWireCells): CLIMB or DESCEND by the
+   * The side to pass a wire on (PlannerOptions.verticalCommit): CLIMB or DESCEND by the
    * expert's rule (src/harness/data/ExpertPilot.ts) on the wire cells of `wire` (1 per wire cell,
    * rows*cols of the last score()'s grid): each cell's height above the drone at the planner's
    * range_m, up = range_m tan(el - pitch) (level elevation: nose down by pitch lowers the world

@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,truth]] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,truth|truth-each]] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -17,6 +17,7 @@ import type { Split } from "../../harness/data/SeedSplit";
 import type { WireGate } from "../../harness/runtime/SpatialHarnessRuntime";
 import type { CorrectionAim } from "../../harness/spatial/spatialCorrection";
 import { formatHarnessReport, harnessEvalSeeds, harnessReport, rowProgress } from "../../harness/eval/harnessRows";
+import type { CommitSide } from "../../harness/eval/PlannerPilot";
 import { FULL_CONFIG } from "../../harness/training/trainConfig";
 import { intArg, numberArg, valueArg } from "../args";
 import { UsageError, type CliIO } from "../CliCommand";
@@ -75,7 +76,7 @@ export type EvalHarnessArgs = {
   /** With it: only within 2 s of a frame with at least this many cells at uncorrected wire probability >= 0.9 (PlannerOptions.verticalInPlaceWireCells). */
   verticalInPlaceWireCells?: number;
   /** Hold one side of a seen wire (>= cells at uncorrected wire probability >= 0.9 within 2 s) for every climb/descend at blocked_cruise >= L, the side by the wire cells' height (PlannerOptions.verticalCommit, verticalCommitWireCells); default off. */
-  verticalCommit?: { level: number; cells: number; truth: boolean };
+  verticalCommit?: { level: number; cells: number; side?: CommitSide };
   /** The planner's braking on a vertical reversal (PlannerOptions.brakeOnReversal, a blocked_cruise level); default 0 = off. */
   brakeOnReversal?: number;
   /** Each region's risk held at P x its last held value when it drops (PlannerPilot riskHold; eval only); default off. */
@@ -148,10 +149,10 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       case "--vertical-commit": {
         const value = v();
         const [level, cells, side, ...rest] = value.split(",");
-        if (cells === undefined || rest.length > 0 || (side !== undefined && side !== "truth")) {
-          throw new UsageError(`${f}=${value}, expected L,cells or L,cells,truth: a blocked_cruise level in (0, 1], a count of wire cells >= 1, and "truth" for the side from the world's wires`);
+        if (cells === undefined || rest.length > 0 || (side !== undefined && side !== "truth" && side !== "truth-each")) {
+          throw new UsageError(`${f}=${value}, expected L,cells or L,cells,truth or L,cells,truth-each: a blocked_cruise level in (0, 1], a count of wire cells >= 1, and a bound with the side from the world's wires`);
         }
-        a.verticalCommit = { level: numberArg(f, level, 1e-3, 1), cells: intArg(f, cells, 1), truth: side === "truth" };
+        a.verticalCommit = { level: numberArg(f, level, 1e-3, 1), cells: intArg(f, cells, 1), ...(side === undefined ? {} : { side }) };
         break;
       }
       case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
@@ -240,8 +241,9 @@ export function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
 export async function runHarnessEval(args: readonly string[], io: CliIO): Promise<number> {
   const a = parseEvalHarnessArgs(args);
   const scenario = loadScenarioFile(a.scenario);
-  // --vertical-commit L,cells,truth: every row's commitment takes its side from the world's wires.
-  const arms = a.rows.map((r) => (a.verticalCommit?.truth === true ? { ...armFiles(a, r), commitSide: "truth" as const } : armFiles(a, r)));
+  // --vertical-commit L,cells,truth|truth-each: every row's commitment takes its side from the world's wires.
+  const side = a.verticalCommit?.side;
+  const arms = a.rows.map((r) => (side === undefined ? armFiles(a, r) : { ...armFiles(a, r), commitSide: side }));
   for (const arm of arms) {
     for (const [what, dir, file] of [["detector", arm.detectorDir, "teacher.model.json"], ["harness", arm.harnessDir, "spatial_harness.model.json"]] as const) {
       if (dir !== undefined && !fs.existsSync(path.join(dir, file))) throw new UsageError(`row ${arm.name}: no ${what} in ${dir} (${file} missing)`);

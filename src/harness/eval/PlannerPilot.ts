@@ -30,8 +30,6 @@ const ACTION_DESCEND = ACTIONS.indexOf("descend");
 
 const WIRE_CLASS = DETECTION_CLASSES.indexOf("wire");
 
-/** Where the threat grid comes from. */
-
 /** Wire evidence of PlannerOptions.verticalInPlaceWireCells and verticalCommitWireCells: the uncorrected wire probability a cell must reach, and how long a frame with enough such cells counts. */
 export const WIRE_EVIDENCE_LEVEL = 0.9;
 export const WIRE_EVIDENCE_WINDOW_S = 2;
@@ -54,6 +52,31 @@ export function trueWireSide(env: DroneEnvironment, nav: Readonly<Navigation>, o
   const w = wireAhead(position[0]!, position[1]!, position[2]!, nav.yaw_rad, env.wireGeometry(), TRUE_WIRE_RANGE_M);
   return w === undefined ? undefined : passWireSide(w.up_m, position[2]!, options);
 }
+
+/**
+ * The planner's decision options a pilot cannot fly are refused rather than ignored: the literal
+ * action-formula target decides from the corrected action logits alone (no hold, braking, escape in
+ * place or commitment), and the wire evidence of verticalInPlaceWireCells and verticalCommit is the
+ * detector's (an oracle pilot has none).
+ */
+function checkDecisionOptions(source: ThreatSource, o: Readonly<PlannerOptions>): void {
+  const set = (["wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalCommit"] as const).filter((k) => o[k] > 0);
+  if (source.type === "detector" && source.harness?.target === "actions" && set.length > 0) {
+    throw new RangeError(`the action-formula target decides from the corrected action logits alone; it cannot fly ${set.join(", ")}`);
+  }
+  const wire = (["verticalInPlaceWireCells", "verticalCommit"] as const).filter((k) => o[k] > 0);
+  if (source.type === "oracle" && wire.length > 0) throw new RangeError(`${wire.join(", ")} read the detector's wire evidence; the oracle pilot has no detector`);
+}
+
+/**
+ * Bounds on the vertical commitment's side (PlannerOptions.verticalCommit), from the world's wires
+ * (trueWireSide): "truth" fixes the held side from them where a conductor is ahead (else as without
+ * it); "truth-each" holds nothing and gives every climb or descend at the commitment's level, while
+ * wire is seen, the true side where a conductor is ahead (the planner's vertical choice made right).
+ */
+export type CommitSide = "truth" | "truth-each";
+
+/** Where the threat grid comes from. */
 export type ThreatSource =
   | { type: "oracle" }
   | {
@@ -69,12 +92,8 @@ export type ThreatSource =
       truthMix?: TruthMix;
       /** Fills gaps along straight structures of the grid (no truth; see LineFill). */
       lineFill?: LineFill;
-      /**
-       * "truth": the vertical commitment (PlannerOptions.verticalCommit) takes its side from the
-       * world's wires (trueWireSide) where a conductor is ahead, else as without it: a bound on the
-       * side choice, not a harness.
-       */
-      commitSide?: "truth";
+      /** The vertical commitment's side from the world's wires (CommitSide): a bound, not a harness. */
+      commitSide?: CommitSide;
     };
 
 /**
@@ -169,7 +188,7 @@ export class PlannerPilot implements Pilot {
   private inPlace = false;
   /** The wire evidence of PlannerOptions.verticalInPlaceWireCells (undefined without the condition). */
   private readonly wireEvidence: WireEvidenceWindow | undefined;
-  /** The wire evidence of PlannerOptions.verticalCommitWireCells (undefined when off), its frame's wire cells, the side held (-1: none) and what it did. */
+  /** The wire evidence of PlannerOptions.verticalCommit (undefined when off), its frame's wire cells, the side held (-1: none) and what it did. */
   private readonly commitEvidence: WireEvidenceWindow | undefined;
   private commitMask = new Uint8Array(0);
   private committed = -1;
@@ -184,6 +203,7 @@ export class PlannerPilot implements Pilot {
     options: Partial<PlannerOptions> = {},
   ) {
     this.planner = new LocalPlanner(options);
+    checkDecisionOptions(source, this.planner.options);
     const cells = this.planner.options.verticalInPlaceWireCells;
     this.wireEvidence = cells > 0 ? new WireEvidenceWindow({ level: WIRE_EVIDENCE_LEVEL, cells, window_s: WIRE_EVIDENCE_WINDOW_S }) : undefined;
     const commitCells = this.planner.options.verticalCommitWireCells;
@@ -232,7 +252,7 @@ export class PlannerPilot implements Pilot {
     return this.inPlace ? 0 : undefined;
   }
 
-  /** What PlannerOptions.verticalCommitWireCells did so far (counts over every flight of this pilot; reset() keeps them). */
+  /** What PlannerOptions.verticalCommit did so far (counts over every flight of this pilot; reset() keeps them). */
   get verticalCommitCounts(): Readonly<VerticalCommitCounts> {
     return this.commitCounts;
   }
@@ -420,6 +440,8 @@ export class PlannerPilot implements Pilot {
    * climb or descend at blocked_cruise >= verticalCommit fixes the side: the planner's wireSide() on
    * the wire cells of the last frame that opened the evidence, or the action itself (with the
    * source's commitSide "truth": trueWireSide first). The side is dropped when the evidence lapses.
+   * With commitSide "truth-each" nothing is held: each such decision takes trueWireSide where it is
+   * known (counted as a side fixed), else stays as it is.
    * A pilot without a detector (the oracle) has no evidence and is left as it is.
    */
   private commitVertical(action: number, env: DroneEnvironment): number {
@@ -434,8 +456,18 @@ export class PlannerPilot implements Pilot {
     }
     if (this.commitEvidence.cells >= this.commitEvidence.gate.cells) this.lastSide = this.planner.wireSide(this.commitMask, this.nav.altitude_m, this.nav.pitch_rad);
     if ((action !== ACTION_CLIMB && action !== ACTION_DESCEND) || this.planner.blockedAhead < this.planner.options.verticalCommit) return action;
+    const bound = this.source.type === "detector" ? this.source.commitSide : undefined;
+    if (bound === "truth-each") {
+      // No hold: every such decision flies the true side where a conductor is ahead, else its own.
+      const truth = trueWireSide(env, this.nav, this.planner.options, this.truePosition);
+      this.commitCounts.commitments++;
+      if (truth === undefined) return action;
+      this.commitCounts.byTruth++;
+      if (action !== truth) this.commitCounts.overridden++;
+      return truth;
+    }
     if (this.committed === -1) {
-      const truth = this.source.type === "detector" && this.source.commitSide === "truth" ? trueWireSide(env, this.nav, this.planner.options, this.truePosition) : undefined;
+      const truth = bound === "truth" ? trueWireSide(env, this.nav, this.planner.options, this.truePosition) : undefined;
       this.committed = truth ?? (this.lastSide === -1 ? action : this.lastSide);
       this.commitCounts.commitments++;
       if (truth !== undefined) this.commitCounts.byTruth++;

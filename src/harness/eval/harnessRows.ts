@@ -25,7 +25,7 @@ import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHa
 import { cellLabelsFromMask, nearThreatCells } from "./CellLabels";
 import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
 import { percentile } from "./Percentiles";
-import { PlannerPilot, TRUE_WIRE_RANGE_M, trueWireSide, type ActionFormulaCounts, type HarnessTarget, type LineFill, type TruthMix, type VerticalCommitCounts } from "./PlannerPilot";
+import { PlannerPilot, TRUE_WIRE_RANGE_M, trueWireSide, type ActionFormulaCounts, type CommitSide, type HarnessTarget, type LineFill, type TruthMix, type VerticalCommitCounts } from "./PlannerPilot";
 import { SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, summarizeSights, type StepSight, type StrikeAttribution } from "./strikeAttribution";
 import { avoidedStrikes, pairedDz, summarizeCrossings, wireCrossings, wireStrike, type AvoidedStrike, type CrossingFlight, type FlightPath, type WireCrossing } from "./wireCrossings";
 import { ThinObstacleAp, type ThinObstacleApColumns, type ThinObstacleApReport } from "./ThinObstacleAp";
@@ -40,14 +40,14 @@ export type HarnessArm = {
   truthMix?: TruthMix;
   /** Gap filling along lines of the planner's grid (PlannerPilot LineFill). */
   lineFill?: LineFill;
-  /** The vertical commitment's side from the world's wires (a bound; PlannerPilot ThreatSource commitSide). */
-  commitSide?: "truth";
+  /** The vertical commitment's side from the world's wires (a bound; PlannerPilot CommitSide). */
+  commitSide?: CommitSide;
 };
 
 /** One control step of a flight, for the paired traces; wireEvidence / gateClosed only with a wire gate (SpatialHarnessOptions.wireGate). */
 /**
  * `commit`: the planner's vertical commitment fixed a side at this decision (the decision's action), by the wire
- * cells' height, by the world's wires (ArmFiles commitSide "truth") or by the planner's own choice; `commitTruth`
+ * cells' height, by the world's wires (ArmFiles commitSide) or by the planner's own choice; `commitTruth`
  * the side of the nearest conductor ahead by its true height there (PlannerPilot trueWireSide; "none": no conductor
  * within TRUE_WIRE_RANGE_M of the heading line, or no wire truth in the environment); `commitExpert` what the expert (privileged state) did at the
  * first decision of that commitment where the threat in its corridor was a wire: its climb or descend, or "none"

@@ -13,6 +13,7 @@ import { SimEnvironment } from "../../../src/harness/data/simEnvironment";
 import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
 import { PlannerPilot } from "../../../src/harness/eval/PlannerPilot";
 import { Teacher } from "../../../src/harness/models/Teacher";
+import { SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
 import { splitOfSeed } from "../../../sim";
 import { FakeEnvironment } from "../training/fakeEnvironment";
 import { WIRE_ACROSS } from "./wireAcross";
@@ -150,10 +151,11 @@ describe("PlannerPilot: the vertical commitment (verticalCommit)", () => {
 describe("the vertical commitment through eval (eval --harness --vertical-commit)", () => {
   it("reads L,cells and refuses a level alone or a zero count", () => {
     expect(parseEvalHarnessArgs(["--scenario", "default"]).verticalCommit).toBeUndefined();
-    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6"]).verticalCommit).toEqual({ level: 0.6, cells: 6, truth: false });
-    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,truth"]).verticalCommit).toEqual({ level: 0.6, cells: 6, truth: true });
-    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,oracle"])).toThrow("--vertical-commit=0.6,6,oracle, expected L,cells or L,cells,truth");
-    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6"])).toThrow("--vertical-commit=0.6, expected L,cells or L,cells,truth");
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6"]).verticalCommit).toEqual({ level: 0.6, cells: 6 });
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,truth"]).verticalCommit).toEqual({ level: 0.6, cells: 6, side: "truth" });
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,truth-each"]).verticalCommit).toEqual({ level: 0.6, cells: 6, side: "truth-each" });
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,oracle"])).toThrow("--vertical-commit=0.6,6,oracle, expected L,cells or L,cells,truth or L,cells,truth-each");
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6"])).toThrow("--vertical-commit=0.6, expected L,cells or L,cells,truth or L,cells,truth-each");
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,0"])).toThrow("--vertical-commit");
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit"])).toThrow("--vertical-commit needs a value");
   });
@@ -241,8 +243,39 @@ describe("the vertical commitment's side, recorded against the expert's and the 
       expect(s.commit).toBe("truth");
       expect(ACTIONS[s.action]).toBe(s.commitTruth);
     }
+    // "truth-each": no hold, every climb or descend at the level takes the true side where it is known.
+    const spy2 = jest.spyOn(LocalPlanner.prototype, "wireSide").mockReturnValue(idx("descend"));
+    const detector2 = wireEverywhere();
+    let each: ReturnType<typeof evaluateHarnessRows>;
+    try {
+      each = evaluateHarnessRows([{ name: "seeing", detector: detector2, truthMix: "fill", commitSide: "truth-each" }], options);
+    } finally {
+      spy2.mockRestore();
+      detector2.dispose();
+    }
+    const eachFixed = fixed(each).filter((s) => s.commit === "truth");
+    expect(eachFixed.length).toBeGreaterThan(fixed(truth).length);
+    for (const s of eachFixed) expect(ACTIONS[s.action]).toBe(s.commitTruth);
+    // Nothing is held: a decision is turned only where it took the true side itself.
+    expect(each.conditions[0]!.rows[0]!.flights[0]!.trace.filter((s) => s.turned === 1).every((s) => s.commit === "truth")).toBe(true);
     const n = fixed(truth).length;
     expect(formatHarnessReport(truth)).toContain(`0 by the wire cells' height, ${n} by the world's wires, 0 by the planner's own choice`);
     expect(formatHarnessReport(truth)).toContain(`known at ${n} of the ${n}, the side held was it in ${n}`);
+  });
+});
+
+describe("PlannerPilot refuses the planner's decision options it cannot fly", () => {
+  it("names them for the action-formula target and for the oracle pilot", () => {
+    const model = new SpatialHarness({ seed: 1 });
+    try {
+      const actions = { type: "detector" as const, detector, harness: { model, apply: true, target: "actions" as const } };
+      expect(() => new PlannerPilot(actions, { verticalCommit: 0.4, verticalCommitWireCells: 6, wVerticalHold: 1 })).toThrow("the action-formula target decides from the corrected action logits alone; it cannot fly wVerticalHold, verticalCommit");
+      expect(() => new PlannerPilot(actions)).not.toThrow();
+      expect(() => new PlannerPilot({ type: "oracle" }, { verticalCommit: 0.4, verticalCommitWireCells: 6 })).toThrow("verticalCommit read the detector's wire evidence; the oracle pilot has no detector");
+      expect(() => new PlannerPilot({ type: "oracle" }, { verticalInPlace: 0.6, verticalInPlaceWireCells: 6 })).toThrow("verticalInPlaceWireCells read the detector's wire evidence");
+      expect(() => new PlannerPilot({ type: "oracle" }, { verticalInPlace: 0.6, wVerticalHold: 1 })).not.toThrow();
+    } finally {
+      model.dispose();
+    }
   });
 });

@@ -12,7 +12,7 @@ import * as os from "node:os";
 import { splitOfSeed, type Scenario } from "../../../../sim";
 import { initBackend } from "../../backend";
 import { assembleHarnessRow, flyHarnessRowPart, type HarnessArm, type HarnessRow, type HarnessRowPart } from "../../eval/harnessRows";
-import type { HarnessTarget, LineFill, TruthMix } from "../../eval/PlannerPilot";
+import type { CommitSide, HarnessTarget, LineFill, TruthMix } from "../../eval/PlannerPilot";
 import { loadSpatialHarness, loadTeacher } from "../../modelfile";
 import type { SpatialHarnessOptions } from "../../runtime/SpatialHarnessRuntime";
 import type { Split } from "../SeedSplit";
@@ -21,7 +21,7 @@ import { compiledWorkerScript, runWorkerQueue } from "./workerQueue";
 import type { PlannerOptions } from "../../../control/LocalPlanner";
 
 /** A row as files: the student detector directory and, optionally, the harness directory. */
-export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget; truthMix?: TruthMix; lineFill?: LineFill; riskHold?: number; commitSide?: "truth" };
+export type ArmFiles = { name: string; detectorDir: string; harnessDir?: string; apply: boolean; options?: Partial<SpatialHarnessOptions>; target?: HarnessTarget; truthMix?: TruthMix; lineFill?: LineFill; riskHold?: number; commitSide?: CommitSide };
 
 export type HarnessRowJob = {
   scenario: Scenario;
