@@ -52,7 +52,9 @@ export type HarnessArm = {
  * within TRUE_WIRE_RANGE_M of the heading line, or no wire truth in the environment); `commitExpert` what the expert (privileged state) did at the
  * first decision of that commitment where the threat in its corridor was a wire: its climb or descend, or "none"
  * (no such decision before the commitment ended, or the expert neither climbed nor descended there); `turned`: the
- * decision was turned to the side held (PlannerOptions.verticalCommit).
+ * decision was turned to the side held (PlannerOptions.verticalCommit; with CommitSide "truth-each", which holds
+ * nothing, every decision where the truth is known is a side fixed, and `turned` marks those where it was not the
+ * planner's own).
  */
 export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "truth" | "choice"; commitExpert?: "climb" | "descend" | "none"; commitTruth?: "climb" | "descend" | "none"; turned?: 1 };
 
