@@ -340,15 +340,15 @@ const SLOW = ACTIONS.indexOf("slow");
 const HOVER = ACTIONS.indexOf("hover");
 const CLIMB = ACTIONS.indexOf("climb");
 const DESCEND = ACTIONS.indexOf("descend");
-/** A wire more than this above the drone is passed below (wireSide; the expert's wireAboveMargin_m, src/harness/data/ExpertPilot.ts). */
+/** A wire more than this above the drone is passed below (passWireSide; the expert's default wireAboveMargin_m, src/harness/data/ExpertPilot.ts). */
 export const WIRE_ABOVE_MARGIN_M = 0.5;
 /**
- * The expert's side of a wire up_m above the drone (src/harness/data/ExpertPilot.ts): descend (its
- * action index) when the wire is more than WIRE_ABOVE_MARGIN_M above and there is room below
- * (altitude - minAltitude_m > clearance_m), else climb.
+ * The side of a wire up_m above the drone, the expert's rule (src/harness/data/ExpertPilot.ts calls
+ * it with its own options): descend (its action index) when the wire is more than aboveMargin_m above
+ * and there is room below (altitude - minAltitude_m > clearance_m), else climb.
  */
-export function passWireSide(up_m: number, altitude_m: number, o: Pick<PlannerOptions, "minAltitude_m" | "clearance_m">): number {
-  return up_m > WIRE_ABOVE_MARGIN_M && altitude_m - o.minAltitude_m > o.clearance_m ? DESCEND : CLIMB;
+export function passWireSide(up_m: number, altitude_m: number, o: Pick<PlannerOptions, "minAltitude_m" | "clearance_m">, aboveMargin_m = WIRE_ABOVE_MARGIN_M): number {
+  return up_m > aboveMargin_m && altitude_m - o.minAltitude_m > o.clearance_m ? DESCEND : CLIMB;
 }
 
 /** Decisions within which a climb after a descend (or the reverse) counts as a reversal (brakeOnReversal): 1 s at 4 Hz. */

@@ -16,6 +16,7 @@
  * Units: metres, radians; body frame FLU (REP-103), bearings positive to the left.
  */
 import { ACTIONS, type ActionName } from "../actions";
+import { WIRE_ABOVE_MARGIN_M, passWireSide } from "../../control/LocalPlanner";
 
 export type ObstacleKind = "wire" | "branch" | "pole_trunk";
 
@@ -52,7 +53,7 @@ export const DEFAULT_EXPERT_OPTIONS: ExpertOptions = {
   lookahead_m: 10,
   corridorHalfWidth_m: 1.5,
   corridorHalfHeight_m: 1.5,
-  wireAboveMargin_m: 0.5,
+  wireAboveMargin_m: WIRE_ABOVE_MARGIN_M,
   minAltitude_m: 2,
   maxAltitude_m: 40,
   headingTolerance_rad: 0.25,
@@ -89,9 +90,10 @@ export function expertActionName(obs: ExpertObservation, options: ExpertOptions 
   if (t !== null) {
     switch (t.kind) {
       case "wire": {
-        const roomBelow = obs.altitude_m - options.minAltitude_m > options.corridorHalfHeight_m;
         if (obs.altitude_m > options.maxAltitude_m) return "descend";
-        return t.up_m > options.wireAboveMargin_m && roomBelow ? "descend" : "climb";
+        // The room below is the corridor's half-height (the planner's clearance plays that part for it).
+        const side = passWireSide(t.up_m, obs.altitude_m, { minAltitude_m: options.minAltitude_m, clearance_m: options.corridorHalfHeight_m }, options.wireAboveMargin_m);
+        return side === index("descend") ? "descend" : "climb";
       }
       case "branch":
       case "pole_trunk":

@@ -37,6 +37,9 @@ export const WIRE_EVIDENCE_WINDOW_S = 2;
 /** PlannerOptions.verticalCommit: sides fixed, of them by the wire cells' height and by the world's wires (ThreatSource commitSide "truth"; the others: the planner's own choice), and decisions turned to the side held. */
 export type VerticalCommitCounts = { commitments: number; byWireCells: number; byTruth: number; overridden: number };
 
+/** What PlannerOptions.verticalCommit did at one decision: a side fixed there, by the wire cells' height, by the world's wires (CommitSide) or as the planner's own choice, and whether the decision was turned to a side other than the planner's. */
+export type CommitEvent = { fixed?: "wire" | "truth" | "choice"; turned: boolean };
+
 /** How far ahead trueWireSide looks for a conductor, m: past the detector's near band (12 m). */
 export const TRUE_WIRE_RANGE_M = 15;
 
@@ -188,13 +191,14 @@ export class PlannerPilot implements Pilot {
   private inPlace = false;
   /** The wire evidence of PlannerOptions.verticalInPlaceWireCells (undefined without the condition). */
   private readonly wireEvidence: WireEvidenceWindow | undefined;
-  /** The wire evidence of PlannerOptions.verticalCommit (undefined when off), its frame's wire cells, the side held (-1: none) and what it did. */
+  /** The wire evidence of PlannerOptions.verticalCommit (undefined when off), this frame's wire cells, the side held (-1: none) and what it did. */
   private readonly commitEvidence: WireEvidenceWindow | undefined;
   private commitMask = new Uint8Array(0);
   private committed = -1;
-  /** wireSide() of the last frame whose wire cells opened the evidence (-1: none yet). */
-  private lastSide = -1;
+  /** The last frame that opened the evidence: its wire cells and attitude, read by wireSide() only when a side is fixed. */
+  private readonly evidence = { mask: new Uint8Array(0), altitude_m: 0, pitch_rad: 0, seen: false };
   private readonly commitCounts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0 };
+  private readonly commitEvent: CommitEvent = { turned: false };
   private readonly truePosition = new Float64Array(3);
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
@@ -225,7 +229,7 @@ export class PlannerPilot implements Pilot {
     this.wireEvidence?.reset();
     this.commitEvidence?.reset();
     this.committed = -1;
-    this.lastSide = -1;
+    this.evidence.seen = false;
     this.heldRisk.fill(0);
     if (this.runtime !== undefined) this.runtime.sobelGain = 1;
     this.lastHarness = undefined;
@@ -255,6 +259,11 @@ export class PlannerPilot implements Pilot {
   /** What PlannerOptions.verticalCommit did so far (counts over every flight of this pilot; reset() keeps them). */
   get verticalCommitCounts(): Readonly<VerticalCommitCounts> {
     return this.commitCounts;
+  }
+
+  /** What PlannerOptions.verticalCommit did at the last decision. */
+  get lastCommit(): Readonly<CommitEvent> {
+    return this.commitEvent;
   }
 
   /** The side PlannerOptions.verticalCommit holds (climb's or descend's action index), -1 for none. */
@@ -438,43 +447,64 @@ export class PlannerPilot implements Pilot {
    * PlannerOptions.verticalCommit: `action`, or the side held when `action` is the other vertical
    * escape. While the wire evidence (uncorrected detections, WIRE_EVIDENCE_*) is open, the first
    * climb or descend at blocked_cruise >= verticalCommit fixes the side: the planner's wireSide() on
-   * the wire cells of the last frame that opened the evidence, or the action itself (with the
+   * the wire cells of the last frame that opened the evidence, or the action itself when they give
+   * none (with the
    * source's commitSide "truth": trueWireSide first). The side is dropped when the evidence lapses.
    * With commitSide "truth-each" nothing is held: each such decision takes trueWireSide where it is
    * known (counted as a side fixed), else stays as it is.
    * A pilot without a detector (the oracle) has no evidence and is left as it is.
    */
   private commitVertical(action: number, env: DroneEnvironment): number {
-    const time_s = env.time_s;
+    const event = this.commitEvent;
+    delete event.fixed;
+    event.turned = false;
     if (this.commitEvidence === undefined || this.runtime === undefined) return action;
     const cells = this.runtime.logits.length / DETECTOR_OUTPUTS_PER_CELL;
+    const ev = this.evidence;
     if (this.commitMask.length !== cells) this.commitMask = new Uint8Array(cells);
-    if (!this.commitEvidence.observe(this.runtime.logits, time_s, this.commitMask)) {
+    if (ev.mask.length !== cells) ev.mask = new Uint8Array(cells);
+    if (!this.commitEvidence.observe(this.runtime.logits, env.time_s, this.commitMask)) {
       this.committed = -1;
-      this.lastSide = -1;
+      ev.seen = false;
       return action;
     }
-    if (this.commitEvidence.cells >= this.commitEvidence.gate.cells) this.lastSide = this.planner.wireSide(this.commitMask, this.nav.altitude_m, this.nav.pitch_rad);
+    if (this.commitEvidence.cells >= this.commitEvidence.gate.cells) {
+      // This frame opened the evidence: keep its cells (swap the two buffers) and attitude.
+      [ev.mask, this.commitMask] = [this.commitMask, ev.mask];
+      ev.altitude_m = this.nav.altitude_m;
+      ev.pitch_rad = this.nav.pitch_rad;
+      ev.seen = true;
+    }
     if ((action !== ACTION_CLIMB && action !== ACTION_DESCEND) || this.planner.blockedAhead < this.planner.options.verticalCommit) return action;
     const bound = this.source.type === "detector" ? this.source.commitSide : undefined;
     if (bound === "truth-each") {
       // No hold: every such decision flies the true side where a conductor is ahead, else its own.
       const truth = trueWireSide(env, this.nav, this.planner.options, this.truePosition);
       this.commitCounts.commitments++;
+      event.fixed = truth === undefined ? "choice" : "truth";
       if (truth === undefined) return action;
       this.commitCounts.byTruth++;
-      if (action !== truth) this.commitCounts.overridden++;
-      return truth;
+      return this.turn(action, truth);
     }
     if (this.committed === -1) {
       const truth = bound === "truth" ? trueWireSide(env, this.nav, this.planner.options, this.truePosition) : undefined;
-      this.committed = truth ?? (this.lastSide === -1 ? action : this.lastSide);
+      const side = truth === undefined && ev.seen ? this.planner.wireSide(ev.mask, ev.altitude_m, ev.pitch_rad) : -1;
+      this.committed = truth ?? (side === -1 ? action : side);
       this.commitCounts.commitments++;
+      event.fixed = truth !== undefined ? "truth" : side !== -1 ? "wire" : "choice";
       if (truth !== undefined) this.commitCounts.byTruth++;
-      else if (this.lastSide !== -1) this.commitCounts.byWireCells++;
+      else if (side !== -1) this.commitCounts.byWireCells++;
     }
-    if (action !== this.committed) this.commitCounts.overridden++;
-    return this.committed;
+    return this.turn(action, this.committed);
+  }
+
+  /** `side`, counting and marking the decision as turned when it is not `action`. */
+  private turn(action: number, side: number): number {
+    if (action !== side) {
+      this.commitCounts.overridden++;
+      this.commitEvent.turned = true;
+    }
+    return side;
   }
 
   /**

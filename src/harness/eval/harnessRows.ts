@@ -25,7 +25,7 @@ import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHa
 import { cellLabelsFromMask, nearThreatCells } from "./CellLabels";
 import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
 import { percentile } from "./Percentiles";
-import { PlannerPilot, TRUE_WIRE_RANGE_M, trueWireSide, type ActionFormulaCounts, type CommitSide, type HarnessTarget, type LineFill, type TruthMix, type VerticalCommitCounts } from "./PlannerPilot";
+import { PlannerPilot, TRUE_WIRE_RANGE_M, trueWireSide, type ActionFormulaCounts, type CommitEvent, type CommitSide, type HarnessTarget, type LineFill, type TruthMix } from "./PlannerPilot";
 import { SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, summarizeSights, type StepSight, type StrikeAttribution } from "./strikeAttribution";
 import { avoidedStrikes, pairedDz, summarizeCrossings, wireCrossings, wireStrike, type AvoidedStrike, type CrossingFlight, type FlightPath, type WireCrossing } from "./wireCrossings";
 import { ThinObstacleAp, type ThinObstacleApColumns, type ThinObstacleApReport } from "./ThinObstacleAp";
@@ -197,9 +197,8 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     if (record || pilot.needsTruth || rec.sight !== undefined) env.render(rgb, mask, truth);
     else env.render(rgb);
     env.sensorState(state);
-    const before = { ...pilot.verticalCommitCounts };
     const action = pilot.act(rgb, state, env, pilot.needsTruth ? { mask, ...truth } : undefined);
-    const commit = commitTrace(before, pilot.verticalCommitCounts, () => trueWireSide(env, nav(env), sideOptions));
+    const commit = commitTrace(pilot.lastCommit, () => trueWireSide(env, nav(env), sideOptions));
     const h = pilot.lastHarnessStep;
     const threat = pilot.lastThreat;
     let maxThreat = 0;
@@ -232,12 +231,11 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
   return done({ type: "timeout", seed: env.seed, time_s: env.time_s });
 }
 
-/** The StepTrace fields of one decision's vertical commitment, from the pilot's counts before and after it. */
-function commitTrace(before: Readonly<VerticalCommitCounts>, after: Readonly<VerticalCommitCounts>, truth: () => number | undefined): Pick<StepTrace, "commit" | "commitExpert" | "commitTruth" | "turned"> {
-  const kind = after.byTruth > before.byTruth ? ("truth" as const) : after.byWireCells > before.byWireCells ? ("wire" as const) : ("choice" as const);
+/** The StepTrace fields of one decision's vertical commitment (PlannerPilot.lastCommit); the true side is read only where a side was fixed. */
+function commitTrace(event: Readonly<CommitEvent>, truth: () => number | undefined): Pick<StepTrace, "commit" | "commitExpert" | "commitTruth" | "turned"> {
   const side = (a: number | undefined): "climb" | "descend" | "none" => (a === undefined ? "none" : ACTIONS[a] === "descend" ? "descend" : "climb");
-  const fixed = after.commitments > before.commitments ? { commit: kind, commitExpert: "none" as const, commitTruth: side(truth()) } : {};
-  return after.overridden > before.overridden ? { ...fixed, turned: 1 } : fixed;
+  const fixed = event.fixed === undefined ? {} : { commit: event.fixed, commitExpert: "none" as const, commitTruth: side(truth()) };
+  return event.turned ? { ...fixed, turned: 1 } : fixed;
 }
 
 /**
