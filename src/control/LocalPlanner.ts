@@ -471,14 +471,17 @@ export class LocalPlanner {
    * none): a wire nearer than range_m reads nearer the flight line than it is. The sign, which
    * decides near the flight line, is right at any range and at any azimuth (a level wire at height
    * h and distance d is seen at elevation atan(h cos(az) / d)), so every cell counts, not only the
-   * corridor's: the confident cells of a half-seen wire are few.
+   * corridor's: the confident cells of a half-seen wire are few. `climbed_m`: how far the drone has
+   * climbed since the frame of `wire` was taken (negative: descended); the heights are then taken
+   * from where it is now (the median less climbed_m), and `altitude_m` is its altitude now.
    */
-  wireSide(wire: ArrayLike<number>, altitude_m: number, bodyPitch_rad = 0): number {
+  wireSide(wire: ArrayLike<number>, altitude_m: number, bodyPitch_rad = 0, climbed_m = 0): number {
     const n = this.rows * this.cols;
     if (n === 0) throw new Error("wireSide: no grid yet (call score() first)");
     if (wire.length !== n) throw new RangeError(`wireSide: wire.length=${wire.length}, expected rows*cols=${n} of the last score()`);
     if (!Number.isFinite(altitude_m)) throw new RangeError(`altitude_m=${altitude_m}, expected a finite number`);
     if (!(Number.isFinite(bodyPitch_rad) && Math.abs(bodyPitch_rad) < Math.PI / 2)) throw new RangeError(`bodyPitch_rad=${bodyPitch_rad}, expected a finite number in (-pi/2, pi/2)`);
+    if (!Number.isFinite(climbed_m)) throw new RangeError(`climbed_m=${climbed_m}, expected a finite number`);
     if (this.heights.length !== n) this.heights = new Float64Array(n);
     let k = 0;
     for (let i = 0; i < n; i++) {
@@ -488,7 +491,7 @@ export class LocalPlanner {
     if (k === 0) return -1;
     const up = this.heights.subarray(0, k).sort();
     const median = k % 2 === 1 ? up[(k - 1) / 2]! : (up[k / 2 - 1]! + up[k / 2]!) / 2;
-    return passWireSide(median, altitude_m, this.options);
+    return passWireSide(median - climbed_m, altitude_m, this.options);
   }
 
   /** blocked_cruise of the last score() (0 before the first). */

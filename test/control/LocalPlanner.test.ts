@@ -517,6 +517,22 @@ describe("LocalPlanner: the side of a seen wire (wireSide, for verticalCommit)",
     expect(p.wireSide(rowAt(0).mask, 10, -10 * DEG)).toBe(descend);
   });
 
+  it("reads the cells' height from where the drone is now when it has climbed since the frame", () => {
+    const p = new LocalPlanner();
+    p.score(input(), new Float32Array(NUM_ACTIONS));
+    const { mask } = rowAt(10);
+    // The median height of the row's cells at the 8 m range (a row's elevation varies a little with azimuth).
+    const ups = [...el].filter((_, i) => mask[i] === 1).map((e) => 8 * Math.tan(e)).sort((a, b) => a - b);
+    const up = (ups[ups.length / 2 - 1]! + ups[ups.length / 2]!) / 2;
+    expect(p.wireSide(mask, 10, 0, 0)).toBe(descend);
+    // Climbed to within the margin of the wire's height: over it now.
+    expect(p.wireSide(mask, 10, 0, up - 0.4)).toBe(climb);
+    expect(p.wireSide(mask, 10, 0, up - 0.6)).toBe(descend);
+    // Descended since a wire seen level: it is now above, by more than the margin -> under.
+    expect(p.wireSide(rowAt(0).mask, 10, 0, -1)).toBe(descend);
+    expect(() => p.wireSide(mask, 10, 0, Number.NaN)).toThrow("climbed_m=NaN");
+  });
+
   it("refuses a mask before any grid or of another grid, and bad options", () => {
     expect(() => new LocalPlanner().wireSide(new Uint8Array(ROWS * COLS), 10)).toThrow("no grid yet");
     const p = new LocalPlanner();

@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,truth|truth-each]] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,each|truth|truth-each]] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -149,8 +149,8 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       case "--vertical-commit": {
         const value = v();
         const [level, cells, side, ...rest] = value.split(",");
-        if (cells === undefined || rest.length > 0 || (side !== undefined && side !== "truth" && side !== "truth-each")) {
-          throw new UsageError(`${f}=${value}, expected L,cells or L,cells,truth or L,cells,truth-each: a blocked_cruise level in (0, 1], a count of wire cells >= 1, and a bound with the side from the world's wires`);
+        if (cells === undefined || rest.length > 0 || (side !== undefined && side !== "each" && side !== "truth" && side !== "truth-each")) {
+          throw new UsageError(`${f}=${value}, expected L,cells or L,cells,each|truth|truth-each: a blocked_cruise level in (0, 1], a count of wire cells >= 1, and optionally the wire cells' side at every decision (each) or a bound with the side from the world's wires`);
         }
         a.verticalCommit = { level: numberArg(f, level, 1e-3, 1), cells: intArg(f, cells, 1), ...(side === undefined ? {} : { side }) };
         break;
@@ -241,7 +241,7 @@ export function armFiles(a: EvalHarnessArgs, row: HarnessRowName): ArmFiles {
 export async function runHarnessEval(args: readonly string[], io: CliIO): Promise<number> {
   const a = parseEvalHarnessArgs(args);
   const scenario = loadScenarioFile(a.scenario);
-  // --vertical-commit L,cells,truth|truth-each: every row's commitment takes its side from the world's wires.
+  // --vertical-commit L,cells,each|truth|truth-each: every row's commitment takes its side at every decision or from the world's wires.
   const side = a.verticalCommit?.side;
   const arms = a.rows.map((r) => (side === undefined ? armFiles(a, r) : { ...armFiles(a, r), commitSide: side }));
   for (const arm of arms) {

@@ -72,12 +72,15 @@ function checkDecisionOptions(source: ThreatSource, o: Readonly<PlannerOptions>)
 }
 
 /**
- * Bounds on the vertical commitment's side (PlannerOptions.verticalCommit), from the world's wires
- * (trueWireSide): "truth" fixes the held side from them where a conductor is ahead (else as without
- * it); "truth-each" holds nothing and gives every climb or descend at the commitment's level, while
- * wire is seen, the true side where a conductor is ahead (the planner's vertical choice made right).
+ * Where the vertical commitment's side (PlannerOptions.verticalCommit) comes from other than the held
+ * side of the wire cells. Two bounds from the world's wires (trueWireSide): "truth" fixes the held
+ * side from them where a conductor is ahead (else as without it); "truth-each" holds nothing and
+ * gives every climb or descend at the commitment's level, while wire is seen, the true side where a
+ * conductor is ahead (the planner's vertical choice made right). And "each", no bound: nothing is
+ * held, every such decision takes the wire cells' side (wireSide) of the last frame that opened the
+ * evidence, its heights taken from where the drone is now (the image's side at every decision).
  */
-export type CommitSide = "truth" | "truth-each";
+export type CommitSide = "truth" | "truth-each" | "each";
 
 /** Where the threat grid comes from. */
 export type ThreatSource =
@@ -451,7 +454,8 @@ export class PlannerPilot implements Pilot {
    * none (with the
    * source's commitSide "truth": trueWireSide first). The side is dropped when the evidence lapses.
    * With commitSide "truth-each" nothing is held: each such decision takes trueWireSide where it is
-   * known (counted as a side fixed), else stays as it is.
+   * known (counted as a side fixed), else stays as it is; with "each" likewise, wireSide on the last
+   * evidence frame's cells from the drone's altitude now.
    * A pilot without a detector (the oracle) has no evidence and is left as it is.
    */
   private commitVertical(action: number, env: DroneEnvironment): number {
@@ -485,6 +489,15 @@ export class PlannerPilot implements Pilot {
       if (truth === undefined) return action;
       this.commitCounts.byTruth++;
       return this.turn(action, truth);
+    }
+    if (bound === "each") {
+      // No hold: every such decision flies the wire cells' side, read from where the drone is now.
+      const side = ev.seen ? this.planner.wireSide(ev.mask, this.nav.altitude_m, ev.pitch_rad, this.nav.altitude_m - ev.altitude_m) : -1;
+      this.commitCounts.commitments++;
+      event.fixed = side === -1 ? "choice" : "wire";
+      if (side === -1) return action;
+      this.commitCounts.byWireCells++;
+      return this.turn(action, side);
     }
     if (this.committed === -1) {
       const truth = bound === "truth" ? trueWireSide(env, this.nav, this.planner.options, this.truePosition) : undefined;

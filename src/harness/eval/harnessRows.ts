@@ -525,6 +525,8 @@ function commitmentLine(r: HarnessRow): string | undefined {
   /** Sides fixed where the expert (while held) / the world's wires (when fixed) gave a side: [side climb, side descend] x [its climb, its descend]. */
   const expert = [[0, 0], [0, 0]];
   const truth = [[0, 0], [0, 0]];
+  /** Of the sides fixed where the world's wires gave a side, those where the planner's own choice (the action unless turned) was it. */
+  let ownRight = 0;
   const row = (a: number): number => (ACTIONS[a] === "climb" ? 0 : 1);
   for (const f of r.flights) {
     let any = false;
@@ -534,7 +536,10 @@ function commitmentLine(r: HarnessRow): string | undefined {
         any = true;
         by[t.commit]++;
         if (t.commitExpert !== undefined && t.commitExpert !== "none") expert[row(t.action)]![t.commitExpert === "climb" ? 0 : 1]!++;
-        if (t.commitTruth !== undefined && t.commitTruth !== "none") truth[row(t.action)]![t.commitTruth === "climb" ? 0 : 1]!++;
+        if (t.commitTruth !== undefined && t.commitTruth !== "none") {
+          truth[row(t.action)]![t.commitTruth === "climb" ? 0 : 1]!++;
+          if ((ACTIONS[t.action] === t.commitTruth) !== (t.turned === 1)) ownRight++;
+        }
       }
       if (t.turned === 1) turned++;
     }
@@ -545,7 +550,7 @@ function commitmentLine(r: HarnessRow): string | undefined {
   const agree = (t: number[][]): number => t[0]![0]! + t[1]![1]!;
   return [
     `${r.name}: vertical commitment: ${fixed} sides fixed in ${flights} flights (${by.wire} by the wire cells' height, ${by.truth} by the world's wires, ${by.choice} by the planner's own choice), ${turned} decisions turned to the side held;`,
-    `the true side of the nearest conductor ahead (within ${TRUE_WIRE_RANGE_M} m) known at ${sum(truth)} of the ${fixed}, the side held was it in ${agree(truth)} (${sideTable(truth)} true climb / descend);`,
+    `the true side of the nearest conductor ahead (within ${TRUE_WIRE_RANGE_M} m) known at ${sum(truth)} of the ${fixed}, the side held was it in ${agree(truth)} (${sideTable(truth)} true climb / descend), the planner's own choice in ${ownRight};`,
     `the expert climbed or descended for a wire in its corridor while ${sum(expert)} were held, the side held was its in ${agree(expert)} (${sideTable(expert)} expert climb / descend)`,
   ].join(" ");
 }

@@ -11,7 +11,7 @@ import { ACTIONS, type ActionName } from "../../../src/harness/actions";
 import { parseEvalHarnessArgs } from "../../../src/cli/commands/evalHarness";
 import { SimEnvironment } from "../../../src/harness/data/simEnvironment";
 import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
-import { PlannerPilot } from "../../../src/harness/eval/PlannerPilot";
+import { PlannerPilot, type CommitSide } from "../../../src/harness/eval/PlannerPilot";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
 import { splitOfSeed } from "../../../sim";
@@ -46,21 +46,25 @@ function wireEverywhere(): Teacher {
 }
 
 /** The planner's scripted choice, blocked_cruise and wire side; the pilot's decisions. */
-function harness(side: number): { choose: (a: ActionName, blocked?: number) => number; env: FakeEnvironment; pilot: PlannerPilot; masks: Uint8Array[]; restore: () => void } {
+function harness(side: number, commitSide?: CommitSide): { choose: (a: ActionName, blocked?: number) => number; env: FakeEnvironment; pilot: PlannerPilot; masks: Uint8Array[]; sides: number[]; climbs: number[]; restore: () => void } {
   let next = idx("cruise");
   let blocked = 0.9;
   const masks: Uint8Array[] = [];
+  /** The sides wireSide is to give, in turn (the last one repeats), and the climbs since the frame it was given. */
+  const sides = [side];
+  const climbs: number[] = [];
   const spies = [
     jest.spyOn(LocalPlanner.prototype, "brakeReversal").mockImplementation(() => next),
     jest.spyOn(LocalPlanner.prototype, "blockedAhead", "get").mockImplementation(() => blocked),
-    jest.spyOn(LocalPlanner.prototype, "wireSide").mockImplementation((mask) => {
+    jest.spyOn(LocalPlanner.prototype, "wireSide").mockImplementation((mask, _alt, _pitch, climbed = 0) => {
       masks.push(Uint8Array.from(mask as Uint8Array));
-      return side;
+      climbs.push(climbed);
+      return sides.length > 1 ? sides.shift()! : sides[0]!;
     }),
   ];
   const env = new FakeEnvironment(8);
   const rgb = new Uint8Array(64 * 64 * 3);
-  const pilot = new PlannerPilot({ type: "detector", detector }, { verticalCommit: 0.6, verticalCommitWireCells: 6 });
+  const pilot = new PlannerPilot({ type: "detector", detector, ...(commitSide === undefined ? {} : { commitSide }) }, { verticalCommit: 0.6, verticalCommitWireCells: 6 });
   const choose = (a: ActionName, b = 0.9): number => {
     next = idx(a);
     blocked = b;
@@ -69,7 +73,7 @@ function harness(side: number): { choose: (a: ActionName, blocked?: number) => n
     env.step(idx("hover"));
     return action;
   };
-  return { choose, env, pilot, masks, restore: () => spies.forEach((s) => s.mockRestore()) };
+  return { choose, env, pilot, masks, sides, climbs, restore: () => spies.forEach((s) => s.mockRestore()) };
 }
 
 describe("PlannerPilot: the vertical commitment (verticalCommit)", () => {
@@ -148,14 +152,51 @@ describe("PlannerPilot: the vertical commitment (verticalCommit)", () => {
   });
 });
 
+describe("PlannerPilot: the wire cells' side at every decision (commitSide \"each\")", () => {
+  it("with commitSide \"each\" holds nothing: every climb or descend at the level takes the wire cells' side from where the drone is now", () => {
+    const h = harness(idx("descend"), "each");
+    try {
+      wire(true);
+      h.sides.splice(0, 1, idx("descend"), idx("climb"), idx("descend"));
+      expect(h.choose("climb")).toBe(idx("descend"));
+      expect(h.pilot.lastCommit).toEqual({ fixed: "wire", turned: true });
+      expect(h.choose("descend")).toBe(idx("climb")); // not held: the side of this decision's frame
+      expect(h.pilot.verticalCommitSide).toBe(-1);
+      wire(false);
+      // Within 2 s of the last wire frame its cells still decide, read from where the drone is now (0.7 m lower).
+      h.env.alt -= 0.7;
+      expect(h.choose("descend")).toBe(idx("descend"));
+      expect(h.pilot.lastCommit).toEqual({ fixed: "wire", turned: false });
+      expect(h.climbs[0]).toBe(0);
+      expect(h.climbs[1]).toBe(0);
+      expect(h.climbs[2]).toBeCloseTo(-0.7, 9);
+      expect(h.choose("cruise")).toBe(idx("cruise"));
+      expect(h.choose("climb", 0.3)).toBe(idx("climb")); // the way ahead free: left alone
+      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 3, byWireCells: 3, byTruth: 0, overridden: 2 });
+    } finally {
+      h.restore();
+    }
+    const none = harness(-1, "each");
+    try {
+      wire(true);
+      expect(none.choose("climb")).toBe(idx("climb"));
+      expect(none.pilot.lastCommit).toEqual({ fixed: "choice", turned: false });
+      expect(none.choose("descend")).toBe(idx("descend")); // nothing held: the planner's own choice each time
+    } finally {
+      none.restore();
+    }
+  });
+});
+
 describe("the vertical commitment through eval (eval --harness --vertical-commit)", () => {
   it("reads L,cells and refuses a level alone or a zero count", () => {
     expect(parseEvalHarnessArgs(["--scenario", "default"]).verticalCommit).toBeUndefined();
     expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6"]).verticalCommit).toEqual({ level: 0.6, cells: 6 });
     expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,truth"]).verticalCommit).toEqual({ level: 0.6, cells: 6, side: "truth" });
     expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,truth-each"]).verticalCommit).toEqual({ level: 0.6, cells: 6, side: "truth-each" });
-    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,oracle"])).toThrow("--vertical-commit=0.6,6,oracle, expected L,cells or L,cells,truth or L,cells,truth-each");
-    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6"])).toThrow("--vertical-commit=0.6, expected L,cells or L,cells,truth or L,cells,truth-each");
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,each"]).verticalCommit).toEqual({ level: 0.6, cells: 6, side: "each" });
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,6,oracle"])).toThrow("--vertical-commit=0.6,6,oracle, expected L,cells or L,cells,each|truth|truth-each");
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6"])).toThrow("--vertical-commit=0.6, expected L,cells or L,cells,each|truth|truth-each");
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,0"])).toThrow("--vertical-commit");
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit"])).toThrow("--vertical-commit needs a value");
   });
@@ -261,6 +302,14 @@ describe("the vertical commitment's side, recorded against the expert's and the 
     const n = fixed(truth).length;
     expect(formatHarnessReport(truth)).toContain(`0 by the wire cells' height, ${n} by the world's wires, 0 by the planner's own choice`);
     expect(formatHarnessReport(truth)).toContain(`known at ${n} of the ${n}, the side held was it in ${n}`);
+    // Under truth-each every decision where the truth is known flies it: the planner's own choice was it where not turned.
+    const known = fixed(each).filter((s) => s.commitTruth !== undefined && s.commitTruth !== "none");
+    expect(formatHarnessReport(each)).toContain(`the side held was it in ${known.length} (`);
+    expect(formatHarnessReport(each)).toContain(`true climb / descend), the planner's own choice in ${known.filter((s) => s.turned !== 1).length};`);
+    // With the wire cells' side (under, the truth over): the planner's own choice was the true side where it was turned.
+    const wrong = fixed(cells).filter((s) => s.commitTruth === "climb");
+    expect(wrong.length).toBeGreaterThan(0);
+    expect(formatHarnessReport(cells)).toContain(`the planner's own choice in ${wrong.filter((s) => s.turned === 1).length};`);
   });
 });
 
