@@ -240,7 +240,8 @@ function commitTrace(event: Readonly<CommitEvent>, truth: () => number | undefin
 
 /**
  * StepTrace.commitExpert: while the pilot holds a side, the expert's verdict on the wire is read at every decision
- * until its corridor holds a wire; the verdict goes to the decision that fixed the side.
+ * until its corridor holds a wire; the verdict goes to the decision that fixed the side. A side fixed and not held
+ * (CommitSide "each", "truth-each") gets the expert's verdict at that decision only.
  */
 class CommitExpertRecorder {
   private open: StepTrace | undefined;
@@ -250,13 +251,16 @@ class CommitExpertRecorder {
   /** After each decision's trace entry is pushed: `side` is the pilot's side held after it (-1: none). */
   record(entry: StepTrace, side: number): void {
     if (entry.commit !== undefined) this.open = entry;
-    if (side === -1) this.open = undefined;
+    const once = side === -1 && entry.commit !== undefined;
+    if (side === -1 && !once) this.open = undefined;
     if (this.open === undefined) return;
     const obs = this.env.expertObservation();
-    if (obs.threat?.kind !== "wire") return;
-    const a = expertActionName(obs);
-    this.open.commitExpert = a === "climb" || a === "descend" ? a : "none";
-    this.open = undefined;
+    if (obs.threat?.kind === "wire") {
+      const a = expertActionName(obs);
+      this.open.commitExpert = a === "climb" || a === "descend" ? a : "none";
+      this.open = undefined;
+    }
+    if (once) this.open = undefined;
   }
 }
 
@@ -551,7 +555,7 @@ function commitmentLine(r: HarnessRow): string | undefined {
   return [
     `${r.name}: vertical commitment: ${fixed} sides fixed in ${flights} flights (${by.wire} by the wire cells' height, ${by.truth} by the world's wires, ${by.choice} by the planner's own choice), ${turned} decisions turned to the side held;`,
     `the true side of the nearest conductor ahead (within ${TRUE_WIRE_RANGE_M} m) known at ${sum(truth)} of the ${fixed}, the side held was it in ${agree(truth)} (${sideTable(truth)} true climb / descend), the planner's own choice in ${ownRight};`,
-    `the expert climbed or descended for a wire in its corridor while ${sum(expert)} were held, the side held was its in ${agree(expert)} (${sideTable(expert)} expert climb / descend)`,
+    `the expert climbed or descended for a wire in its corridor at ${sum(expert)} of them (a side held: at the first decision while held where its corridor held a wire), the side held was its in ${agree(expert)} (${sideTable(expert)} expert climb / descend)`,
   ].join(" ");
 }
 

@@ -233,14 +233,14 @@ describe("the vertical commitment's side, recorded against the expert's and the 
     // FakeEnvironment: a wire at the drone's altitude ahead (the expert climbs over it). The planner
     // is scripted to escape with the way ahead blocked; the side the wire cells give is scripted too.
     const detector = wireEverywhere();
-    const fly = (side: ActionName): { trace: { commit?: string; commitExpert?: string; action: number }[]; text: string } => {
+    const fly = (side: ActionName, commitSide?: CommitSide): { trace: { commit?: string; commitExpert?: string; action: number }[]; text: string } => {
       const spies = [
         jest.spyOn(LocalPlanner.prototype, "brakeReversal").mockReturnValue(idx("climb")),
         jest.spyOn(LocalPlanner.prototype, "blockedAhead", "get").mockReturnValue(0.9),
         jest.spyOn(LocalPlanner.prototype, "wireSide").mockReturnValue(idx(side)),
       ];
       try {
-        const report = evaluateHarnessRows([{ name: "scripted", detector }], { split: "val", splitOf: () => "val", factory: (s) => new FakeEnvironment(s), flights: 1, conditions: ["nominal"], planner: { verticalCommit: 0.6, verticalCommitWireCells: 6 } });
+        const report = evaluateHarnessRows([{ name: "scripted", detector, ...(commitSide === undefined ? {} : { commitSide }) }], { split: "val", splitOf: () => "val", factory: (s) => new FakeEnvironment(s), flights: 1, conditions: ["nominal"], planner: { verticalCommit: 0.6, verticalCommitWireCells: 6 } });
         return { trace: report.conditions[0]!.rows[0]!.flights[0]!.trace, text: formatHarnessReport(report) };
       } finally {
         spies.forEach((s) => s.mockRestore());
@@ -248,15 +248,22 @@ describe("the vertical commitment's side, recorded against the expert's and the 
     };
     const over = fly("climb");
     const under = fly("descend");
+    const each = fly("climb", "each");
     detector.dispose();
+    // Nothing held: every decision is a side fixed, and the expert's verdict is read at that decision.
+    const eachFixed = each.trace.filter((s) => s.commit === "wire");
+    const eachRead = eachFixed.filter((s) => s.commitExpert === "climb" || s.commitExpert === "descend");
+    expect(eachRead.length).toBeGreaterThan(1);
+    expect(each.text).toContain(`${eachFixed.length} sides fixed in 1 flights (${eachFixed.length} by the wire cells' height`);
+    expect(each.text).toContain(`corridor at ${eachRead.length} of them`);
     for (const [f, side] of [[over, "climb"], [under, "descend"]] as const) {
       const fixed = f.trace.filter((s) => s.commit !== undefined);
       expect(fixed).toHaveLength(1);
       expect(fixed[0]!.action).toBe(idx(side));
       expect(fixed[0]!.commitExpert).toBe("climb");
     }
-    expect(over.text).toContain("the expert climbed or descended for a wire in its corridor while 1 were held, the side held was its in 1 (side climb: 1 / 0, side descend: 0 / 0 expert climb / descend)");
-    expect(under.text).toContain("the expert climbed or descended for a wire in its corridor while 1 were held, the side held was its in 0 (side climb: 0 / 0, side descend: 1 / 0 expert climb / descend)");
+    expect(over.text).toContain("the expert climbed or descended for a wire in its corridor at 1 of them (a side held: at the first decision while held where its corridor held a wire), the side held was its in 1 (side climb: 1 / 0, side descend: 0 / 0 expert climb / descend)");
+    expect(under.text).toContain("the expert climbed or descended for a wire in its corridor at 1 of them (a side held: at the first decision while held where its corridor held a wire), the side held was its in 0 (side climb: 0 / 0, side descend: 1 / 0 expert climb / descend)");
     // FakeEnvironment has no wire geometry: the true side is not known.
     expect(over.text).toContain("the true side of the nearest conductor ahead (within 15 m) known at 0 of the 1");
   });
