@@ -9,6 +9,7 @@
 #   bash docs/results/wire-side-each-s31.sh test C     default's 300 test seeds, rows bc_student, coevo_student_off and
 #                                                      coevo_student_harness, every row with C
 #   bash docs/results/wire-side-each-s31.sh urban-test C  the same rows on urban's 100 test seeds
+#   bash docs/results/wire-side-each-s31.sh trees-test C  the same rows on trees_only's 100 test seeds
 # Run after npm run build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,7 +21,7 @@ run() { # scenario split first-seed|- flights C output rows [more eval flags]
     --region-clip 8 --vertical-commit "$5" --workers 2 "${@:8}" > "docs/results/$6" 2> "out/${6%.txt}.log"
 }
 on=coevo_student_harness
-case "${1:?usage: wire-side-each-s31.sh calibrate | val C | test C | urban-test C}" in
+case "${1:?usage: wire-side-each-s31.sh calibrate | val C | test C | urban-test C | trees-test C}" in
   calibrate)
     for c in 0.4,6,each 0.6,6,each; do
       run default val 30000 40 "$c" "wire-side-each-calibration-$c-default.txt" "$on" --conditions nominal
@@ -41,5 +42,9 @@ case "${1:?usage: wire-side-each-s31.sh calibrate | val C | test C | urban-test 
     c="${2:?usage: wire-side-each-s31.sh urban-test C}"
     run urban test - 100 "$c" "eval-wire-side-$c-urban-test-100.txt" bc_student,coevo_student_off,$on
     ;;
-  *) echo "usage: wire-side-each-s31.sh calibrate | val C | test C | urban-test C" >&2; exit 2 ;;
+  trees-test)
+    c="${2:?usage: wire-side-each-s31.sh trees-test C}"
+    run trees_only test - 100 "$c" "eval-wire-side-$c-trees-test-100.txt" bc_student,coevo_student_off,$on
+    ;;
+  *) echo "usage: wire-side-each-s31.sh calibrate | val C | test C | urban-test C | trees-test C" >&2; exit 2 ;;
 esac
