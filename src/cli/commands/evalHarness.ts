@@ -17,7 +17,7 @@ import type { Split } from "../../harness/data/SeedSplit";
 import type { WireGate } from "../../harness/runtime/SpatialHarnessRuntime";
 import type { CorrectionAim } from "../../harness/spatial/spatialCorrection";
 import { formatHarnessReport, harnessEvalSeeds, harnessReport, rowProgress } from "../../harness/eval/harnessRows";
-import type { CommitSide } from "../../harness/eval/PlannerPilot";
+import { COMMIT_SIDES, isCommitSide, type CommitSide } from "../../harness/eval/PlannerPilot";
 import { FULL_CONFIG } from "../../harness/training/trainConfig";
 import { intArg, numberArg, valueArg } from "../args";
 import { UsageError, type CliIO } from "../CliCommand";
@@ -149,8 +149,8 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       case "--vertical-commit": {
         const value = v();
         const [level, cells, side, ...rest] = value.split(",");
-        if (cells === undefined || rest.length > 0 || (side !== undefined && side !== "each" && side !== "truth" && side !== "truth-each")) {
-          throw new UsageError(`${f}=${value}, expected L,cells or L,cells,each|truth|truth-each: a blocked_cruise level in (0, 1], a count of wire cells >= 1, and optionally the wire cells' side at every decision (each) or a bound with the side from the world's wires`);
+        if (cells === undefined || rest.length > 0 || (side !== undefined && !isCommitSide(side))) {
+          throw new UsageError(`${f}=${value}, expected L,cells or L,cells,${COMMIT_SIDES.join("|")}: a blocked_cruise level in (0, 1], a count of wire cells >= 1, and optionally the wire cells' side at every decision (each) or a bound with the side from the world's wires`);
         }
         a.verticalCommit = { level: numberArg(f, level, 1e-3, 1), cells: intArg(f, cells, 1), ...(side === undefined ? {} : { side }) };
         break;

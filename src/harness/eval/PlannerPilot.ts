@@ -80,7 +80,9 @@ function checkDecisionOptions(source: ThreatSource, o: Readonly<PlannerOptions>)
  * held, every such decision takes the wire cells' side (wireSide) of the last frame that opened the
  * evidence, its heights taken from where the drone is now (the image's side at every decision).
  */
-export type CommitSide = "truth" | "truth-each" | "each";
+export const COMMIT_SIDES = ["each", "truth", "truth-each"] as const;
+export type CommitSide = (typeof COMMIT_SIDES)[number];
+export const isCommitSide = (s: string): s is CommitSide => (COMMIT_SIDES as readonly string[]).includes(s);
 
 /** Where the threat grid comes from. */
 export type ThreatSource =
@@ -481,33 +483,20 @@ export class PlannerPilot implements Pilot {
     }
     if ((action !== ACTION_CLIMB && action !== ACTION_DESCEND) || this.planner.blockedAhead < this.planner.options.verticalCommit) return action;
     const bound = this.source.type === "detector" ? this.source.commitSide : undefined;
-    if (bound === "truth-each") {
-      // No hold: every such decision flies the true side where a conductor is ahead, else its own.
-      const truth = trueWireSide(env, this.nav, this.planner.options, this.truePosition);
-      this.commitCounts.commitments++;
-      event.fixed = truth === undefined ? "choice" : "truth";
-      if (truth === undefined) return action;
-      this.commitCounts.byTruth++;
-      return this.turn(action, truth);
-    }
-    if (bound === "each") {
-      // No hold: every such decision flies the wire cells' side, read from where the drone is now.
-      const side = ev.seen ? this.planner.wireSide(ev.mask, this.nav.altitude_m, ev.pitch_rad, this.nav.altitude_m - ev.altitude_m) : -1;
-      this.commitCounts.commitments++;
-      event.fixed = side === -1 ? "choice" : "wire";
-      if (side === -1) return action;
-      this.commitCounts.byWireCells++;
-      return this.turn(action, side);
-    }
-    if (this.committed === -1) {
-      const truth = bound === "truth" ? trueWireSide(env, this.nav, this.planner.options, this.truePosition) : undefined;
-      const side = truth === undefined && ev.seen ? this.planner.wireSide(ev.mask, ev.altitude_m, ev.pitch_rad) : -1;
-      this.committed = truth ?? (side === -1 ? action : side);
-      this.commitCounts.commitments++;
-      event.fixed = truth !== undefined ? "truth" : side !== -1 ? "wire" : "choice";
-      if (truth !== undefined) this.commitCounts.byTruth++;
-      else if (side !== -1) this.commitCounts.byWireCells++;
-    }
+    // "each" and "truth-each" hold nothing: every such decision reads its side afresh.
+    const hold = bound === undefined || bound === "truth";
+    if (hold && this.committed !== -1) return this.turn(action, this.committed);
+    const truth = bound === "truth" || bound === "truth-each" ? trueWireSide(env, this.nav, this.planner.options, this.truePosition) : undefined;
+    // A held side is read at the evidence frame's altitude; one read at each decision from where the drone is now.
+    const now = this.nav.altitude_m;
+    const fromCells = truth === undefined && bound !== "truth-each" && ev.seen ? this.planner.wireSide(ev.mask, hold ? ev.altitude_m : now, ev.pitch_rad, hold ? 0 : now - ev.altitude_m) : -1;
+    const side = truth ?? fromCells;
+    this.commitCounts.commitments++;
+    event.fixed = truth !== undefined ? "truth" : fromCells !== -1 ? "wire" : "choice";
+    if (truth !== undefined) this.commitCounts.byTruth++;
+    else if (fromCells !== -1) this.commitCounts.byWireCells++;
+    if (!hold) return side === -1 ? action : this.turn(action, side);
+    this.committed = side === -1 ? action : side;
     return this.turn(action, this.committed);
   }
 
