@@ -37,8 +37,8 @@ export const WIRE_EVIDENCE_WINDOW_S = 2;
 /** PlannerOptions.verticalCommit: sides fixed, of them by the wire cells' height and by the world's wires (ThreatSource commitSide "truth"; the others: the planner's own choice), and decisions turned to the side held. */
 export type VerticalCommitCounts = { commitments: number; byWireCells: number; byTruth: number; overridden: number };
 
-/** What PlannerOptions.verticalCommit did at one decision: a side fixed there, by the wire cells' height, by the world's wires (CommitSide) or as the planner's own choice, and whether the decision was turned to a side other than the planner's. */
-export type CommitEvent = { fixed?: "wire" | "truth" | "choice"; turned: boolean };
+/** What PlannerOptions.verticalCommit did at one decision: a side fixed there, by the wire cells' height, by the world's wires (CommitSide) or as the planner's own choice, whether the decision was turned to a side other than the planner's, and whether the wire evidence was open at it. */
+export type CommitEvent = { fixed?: "wire" | "truth" | "choice"; turned: boolean; evidence: boolean };
 
 /** How far ahead trueWireSide looks for a conductor, m: past the detector's near band (12 m). */
 export const TRUE_WIRE_RANGE_M = 15;
@@ -203,7 +203,7 @@ export class PlannerPilot implements Pilot {
   /** The last frame that opened the evidence: its wire cells and attitude, read by wireSide() only when a side is fixed. */
   private readonly evidence = { mask: new Uint8Array(0), altitude_m: 0, pitch_rad: 0, seen: false };
   private readonly commitCounts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0 };
-  private readonly commitEvent: CommitEvent = { turned: false };
+  private readonly commitEvent: CommitEvent = { turned: false, evidence: false };
   private readonly truePosition = new Float64Array(3);
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
@@ -464,6 +464,7 @@ export class PlannerPilot implements Pilot {
     const event = this.commitEvent;
     delete event.fixed;
     event.turned = false;
+    event.evidence = false;
     if (this.commitEvidence === undefined || this.runtime === undefined) return action;
     const cells = this.runtime.logits.length / DETECTOR_OUTPUTS_PER_CELL;
     const ev = this.evidence;
@@ -474,6 +475,7 @@ export class PlannerPilot implements Pilot {
       ev.seen = false;
       return action;
     }
+    event.evidence = true;
     if (this.commitEvidence.cells >= this.commitEvidence.gate.cells) {
       // This frame opened the evidence: keep its cells (swap the two buffers) and attitude.
       [ev.mask, this.commitMask] = [this.commitMask, ev.mask];

@@ -26,7 +26,7 @@ import { cellLabelsFromMask, nearThreatCells } from "./CellLabels";
 import { flightRates, formatInterval, formatPercent, formatSeedRange, wilsonInterval, type FlightOutcome, type FlightRates } from "./FlightMetrics";
 import { percentile } from "./Percentiles";
 import { PlannerPilot, TRUE_WIRE_RANGE_M, trueWireSide, type ActionFormulaCounts, type CommitEvent, type CommitSide, type HarnessTarget, type LineFill, type TruthMix } from "./PlannerPilot";
-import { SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, summarizeSights, type StepSight, type StrikeAttribution } from "./strikeAttribution";
+import { DEFAULT_STRIKE_OPTIONS, SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, formatStrikeVertical, summarizeSights, summarizeStrikeVerticals, type StepSight, type StrikeAttribution } from "./strikeAttribution";
 import { avoidedStrikes, pairedDz, summarizeCrossings, wireCrossings, wireStrike, type AvoidedStrike, type CrossingFlight, type FlightPath, type WireCrossing } from "./wireCrossings";
 import { ThinObstacleAp, type ThinObstacleApColumns, type ThinObstacleApReport } from "./ThinObstacleAp";
 import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "../../control/LocalPlanner";
@@ -56,7 +56,7 @@ export type HarnessArm = {
  * nothing, every decision where the truth is known is a side fixed, and `turned` marks those where it was not the
  * planner's own).
  */
-export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "truth" | "choice"; commitExpert?: "climb" | "descend" | "none"; commitTruth?: "climb" | "descend" | "none"; turned?: 1 };
+export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "truth" | "choice"; commitExpert?: "climb" | "descend" | "none"; commitTruth?: "climb" | "descend" | "none"; turned?: 1; wireSeen?: 1 };
 
 /** `crossings`: how the flight passed each wire conductor, and the strike that ended it (`wireCrossings`, wireCrossings.ts). */
 export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[]; crossings?: WireCrossing[] };
@@ -231,11 +231,28 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
   return done({ type: "timeout", seed: env.seed, time_s: env.time_s });
 }
 
+/** The report's lines on a row's strikes (`attributeStrikes`): none without them. */
+function strikeLines(r: HarnessRow): string[] {
+  if (r.strikes === undefined) return [];
+  const lines: string[] = [];
+  lines.push("");
+  lines.push(`${r.name}: what the planner saw in the 3 s before each wire/branch strike (near-threat cells of the struck class; flagged = its threat >= 0.5; manoeuvres c cruise, s slow, h hover, u climb, d descend, l/r yaw): ${formatStrikeCounts(r.strikes)}`);
+  const { struck, notStruck } = summarizeSights(r.flights);
+  const g = (x: typeof struck): string => `${x.flights} flights, ${x.nearWireFrames} frames with a near wire: ${(100 * x.wireCoverage).toFixed(0)} % of its cells flagged, ${x.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame`;
+  lines.push(`  per-flight means, flights that struck a wire: ${g(struck)}; the others: ${g(notStruck)}`);
+  for (const s of r.strikes) {
+    lines.push(`- seed ${s.seed}: ${s.obstacle} at ${s.time_s.toFixed(2)} s, ${s.kind}; in view ${s.framesInView} of ${s.frames} frames, max threat ${s.maxThreat.toFixed(2)}, its cells flagged ${(100 * s.coverage).toFixed(0)} %, ${s.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame${s.firstFlagged_s === undefined ? "" : `, first flagged ${s.firstFlagged_s.toFixed(2)} s before`}; manoeuvres ${formatStrikeActions(s.actions)}${s.gateClosed === undefined ? "" : `; wire gate closed in ${s.gateClosed} of ${s.frames} frames`}${s.vertical === undefined ? "" : `; ${formatStrikeVertical(s.vertical)}`}`);
+  }
+  const kv = summarizeStrikeVerticals(r.strikes);
+  if (kv !== undefined) lines.push(`  the vertical commitment before the ${kv.strikes} strikes: ${kv.noVertical} with no climb or descend in the 3 s; the last climb or descend of the others: no wire evidence ${kv.lastNoEvidence}, under the level ${kv.lastBelowLevel}, side fixed ${kv.lastFixed} (true side known at ${kv.lastTruthKnown}, flown to it ${kv.lastTrueSide}), turned ${kv.lastTurned}; over all ${kv.decisions} climb/descend decisions of the windows: true side known at ${kv.truthKnown}, flown to it ${kv.trueSide}`);
+  return lines;
+}
+
 /** The StepTrace fields of one decision's vertical commitment (PlannerPilot.lastCommit); the true side is read only where a side was fixed. */
-function commitTrace(event: Readonly<CommitEvent>, truth: () => number | undefined): Pick<StepTrace, "commit" | "commitExpert" | "commitTruth" | "turned"> {
+function commitTrace(event: Readonly<CommitEvent>, truth: () => number | undefined): Pick<StepTrace, "commit" | "commitExpert" | "commitTruth" | "turned" | "wireSeen"> {
   const side = (a: number | undefined): "climb" | "descend" | "none" => (a === undefined ? "none" : ACTIONS[a] === "descend" ? "descend" : "climb");
   const fixed = event.fixed === undefined ? {} : { commit: event.fixed, commitExpert: "none" as const, commitTruth: side(truth()) };
-  return event.turned ? { ...fixed, turned: 1 } : fixed;
+  return { ...fixed, ...(event.turned ? { turned: 1 as const } : {}), ...(event.evidence ? { wireSeen: 1 as const } : {}) };
 }
 
 /**
@@ -345,7 +362,10 @@ export function flyHarnessRowPart(arm: HarnessArm, seeds: readonly number[], con
     return flyArm(arm, env, options.planner, { apEvery: options.apEvery ?? 4, apAll, apApproach, frames, formula, ...(sight === undefined ? {} : { sight }), ...(options.wireCrossings === true ? { crossings: true } : {}) });
   });
   const part: HarnessRowPart = { name: arm.name, flights, apAll: apAll.columns(), apApproach: apApproach.columns(), frames, formula };
-  if (options.attributeStrikes === true) part.strikes = flights.flatMap((f) => attributeStrike(f.trace, f.outcome) ?? []);
+  if (options.attributeStrikes === true) {
+    const read = { ...DEFAULT_STRIKE_OPTIONS, vertical: (options.planner?.verticalCommit ?? 0) > 0 };
+    part.strikes = flights.flatMap((f) => attributeStrike(f.trace, f.outcome, read) ?? []);
+  }
   return part;
 }
 
@@ -569,17 +589,7 @@ export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: num
     for (const r of c.rows) {
       lines.push(`| ${r.name} | ${pct(r.rates.collisionRate)} ${ci(r.rates.collisionRate95)} | ${pct(r.rates.successRate)} ${ci(r.success95)} | ${pct(r.rates.timeoutRate)} | ${f3(r.apAll.wire)} | ${f3(r.apApproach.wire)} | ${r.frames.all} (${r.frames.approach}) |`);
     }
-    for (const r of c.rows) {
-      if (r.strikes === undefined) continue;
-      lines.push("");
-      lines.push(`${r.name}: what the planner saw in the 3 s before each wire/branch strike (near-threat cells of the struck class; flagged = its threat >= 0.5; manoeuvres c cruise, s slow, h hover, u climb, d descend, l/r yaw): ${formatStrikeCounts(r.strikes)}`);
-      const { struck, notStruck } = summarizeSights(r.flights);
-      const g = (x: typeof struck): string => `${x.flights} flights, ${x.nearWireFrames} frames with a near wire: ${(100 * x.wireCoverage).toFixed(0)} % of its cells flagged, ${x.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame`;
-      lines.push(`  per-flight means, flights that struck a wire: ${g(struck)}; the others: ${g(notStruck)}`);
-      for (const s of r.strikes) {
-        lines.push(`- seed ${s.seed}: ${s.obstacle} at ${s.time_s.toFixed(2)} s, ${s.kind}; in view ${s.framesInView} of ${s.frames} frames, max threat ${s.maxThreat.toFixed(2)}, its cells flagged ${(100 * s.coverage).toFixed(0)} %, ${s.flaggedElsewhere.toFixed(1)} cells flagged elsewhere per frame${s.firstFlagged_s === undefined ? "" : `, first flagged ${s.firstFlagged_s.toFixed(2)} s before`}; manoeuvres ${formatStrikeActions(s.actions)}${s.gateClosed === undefined ? "" : `; wire gate closed in ${s.gateClosed} of ${s.frames} frames`}`);
-      }
-    }
+    for (const r of c.rows) lines.push(...strikeLines(r));
     for (const r of c.rows) {
       const k = r.actionFormula === undefined ? correctionSummary(r.flights, runawayLevel) : undefined;
       if (k === undefined) continue;

@@ -37,6 +37,8 @@ export type StrikeOptions = {
   flagThreat: number;
   /** A first flag closer than this to the impact is late, s. Default 1. */
   late_s: number;
+  /** Read the vertical commitment at the window's climb and descend decisions (the flight flew PlannerOptions.verticalCommit): StrikeAttribution.vertical. */
+  vertical?: boolean;
 };
 
 export const DEFAULT_STRIKE_OPTIONS: Readonly<StrikeOptions> = Object.freeze({ window_s: 3, flagThreat: 0.5, late_s: 1 });
@@ -61,7 +63,31 @@ export type StrikeAttribution = {
   actions: number[];
   /** Frames of the window in which the wire gate held the correction back (only with a wire gate: SpatialHarnessOptions.wireGate). */
   gateClosed?: number;
+  /** The window's climb and descend decisions under the vertical commitment (only when the flight flew one: PlannerOptions.verticalCommit). */
+  vertical?: StrikeVertical;
 };
+
+/**
+ * What the vertical commitment did at the climb and descend decisions of a strike's window: how
+ * many had a side fixed (by the wire cells' height: wire), where the true side was known (the
+ * nearest conductor ahead, trueWireSide) how many flew it, how many were turned, and of the
+ * others how many came with the wire evidence open (under the blocked_cruise level) or shut.
+ * `last`: the last climb or descend decision of the window.
+ */
+export type StrikeVertical = {
+  decisions: number;
+  fixed: number;
+  byWire: number;
+  truthKnown: number;
+  trueSide: number;
+  turned: number;
+  belowLevel: number;
+  noEvidence: number;
+  last?: { before_s: number; action: number; fixed?: "wire" | "truth" | "choice"; truth?: "climb" | "descend" | "none"; turned: boolean; wireSeen: boolean };
+};
+
+/** A step's vertical commitment fields (StepTrace). */
+export type StepCommit = { commit?: "wire" | "truth" | "choice"; commitTruth?: "climb" | "descend" | "none"; turned?: 1; wireSeen?: 1 };
 
 const WIRE = DETECTION_CLASSES.indexOf("wire");
 const BRANCH = DETECTION_CLASSES.indexOf("branch");
@@ -106,7 +132,7 @@ export class SightRecorder {
 }
 
 /** The kind of a wire or branch strike from the sights of its last steps; undefined for any other outcome. */
-export function attributeStrike(steps: readonly { time_s: number; action?: number; sight?: StepSight; wireEvidence?: number; gateClosed?: 1 }[], outcome: FlightOutcome, options: StrikeOptions = DEFAULT_STRIKE_OPTIONS): StrikeAttribution | undefined {
+export function attributeStrike(steps: readonly ({ time_s: number; action?: number; sight?: StepSight; wireEvidence?: number; gateClosed?: 1 } & StepCommit)[], outcome: FlightOutcome, options: StrikeOptions = DEFAULT_STRIKE_OPTIONS): StrikeAttribution | undefined {
   if (outcome.type !== "collision" || (outcome.obstacle !== "wire" && outcome.obstacle !== "branch")) return undefined;
   const obstacle = outcome.obstacle;
   const impact = outcome.time_s;
@@ -137,7 +163,33 @@ export function attributeStrike(steps: readonly { time_s: number; action?: numbe
   if (frames === 0) throw new RangeError(`seed ${outcome.seed}: no recorded sight in the ${options.window_s} s before the impact at ${impact} s`);
   const kind: StrikeKind = framesInView === 0 ? "not in view" : firstFlagged === undefined ? "in view, not flagged" : firstFlagged < options.late_s ? "flagged late" : "flagged in time";
   const shares = { coverage: framesInView === 0 ? 0 : coverage / framesInView, flaggedElsewhere: elsewhere / frames };
-  return { seed: outcome.seed, obstacle, time_s: impact, kind, framesInView, frames, maxThreat, ...shares, actions, ...(firstFlagged === undefined ? {} : { firstFlagged_s: firstFlagged }), ...(gated ? { gateClosed } : {}) };
+  const vertical = options.vertical === true ? strikeVertical(steps.filter((s) => s.sight !== undefined && s.time_s <= impact && impact - s.time_s <= options.window_s), impact) : undefined;
+  return { seed: outcome.seed, obstacle, time_s: impact, kind, framesInView, frames, maxThreat, ...shares, actions, ...(firstFlagged === undefined ? {} : { firstFlagged_s: firstFlagged }), ...(gated ? { gateClosed } : {}), ...(vertical === undefined ? {} : { vertical }) };
+}
+
+const CLIMB = ACTIONS.indexOf("climb");
+const DESCEND = ACTIONS.indexOf("descend");
+
+/** The vertical commitment at the window's climb and descend decisions. */
+function strikeVertical(window: readonly ({ time_s: number; action?: number } & StepCommit)[], impact: number): StrikeVertical {
+  const v: StrikeVertical = { decisions: 0, fixed: 0, byWire: 0, truthKnown: 0, trueSide: 0, turned: 0, belowLevel: 0, noEvidence: 0 };
+  for (const s of window) {
+    if (s.action !== CLIMB && s.action !== DESCEND) continue;
+    v.decisions++;
+    if (s.turned !== undefined) v.turned++;
+    const truth = s.commit === undefined ? undefined : s.commitTruth ?? "none";
+    if (s.commit === undefined) {
+      if (s.wireSeen !== undefined) v.belowLevel++;
+      else v.noEvidence++;
+    } else {
+      v.fixed++;
+      if (s.commit === "wire") v.byWire++;
+      if (truth !== "none") v.truthKnown++;
+      if (truth !== "none" && truth === ACTIONS[s.action]) v.trueSide++;
+    }
+    v.last = { before_s: impact - s.time_s, action: s.action, ...(s.commit === undefined ? {} : { fixed: s.commit, truth }), turned: s.turned !== undefined, wireSeen: s.wireSeen !== undefined };
+  }
+  return v;
 }
 
 /** Per-flight means of what the planner read, for flights that struck a wire and flights that did not. */
@@ -188,4 +240,44 @@ export function formatStrikeCounts(strikes: readonly StrikeAttribution[]): strin
       return `${o} ${mine.length} (${STRIKE_KINDS.map((k) => `${k} ${mine.filter((s) => s.kind === k).length}`).join(", ")})`;
     })
     .join("; ");
+}
+
+/** One strike's StrikeVertical as text: "climb/descend decisions 4: side fixed 3 (wire cells 2), ...". */
+export function formatStrikeVertical(v: Readonly<StrikeVertical>): string {
+  const last = v.last;
+  const tail = last === undefined ? "" : `; the last ${last.before_s.toFixed(2)} s before: ${formatStrikeActions([last.action])}${last.fixed === undefined ? (last.wireSeen ? ", under the level" : ", no wire evidence") : `, fixed (${last.fixed}), true side ${last.truth ?? "none"}`}${last.turned ? ", turned" : ""}`;
+  return `climb/descend decisions ${v.decisions}: side fixed ${v.fixed} (wire cells ${v.byWire}), true side known at ${v.truthKnown}, flown to it ${v.trueSide}, turned ${v.turned}; under the level ${v.belowLevel}, no wire evidence ${v.noEvidence}${tail}`;
+}
+
+/** Counts over a row's strikes of the last climb or descend decision before each (the vertical commitment's reading). */
+export type StrikeVerticalSummary = { strikes: number; noVertical: number; lastNoEvidence: number; lastBelowLevel: number; lastFixed: number; lastTruthKnown: number; lastTrueSide: number; lastTurned: number; decisions: number; truthKnown: number; trueSide: number };
+
+export function summarizeStrikeVerticals(strikes: readonly StrikeAttribution[]): StrikeVerticalSummary | undefined {
+  const read = strikes.filter((s) => s.vertical !== undefined);
+  if (read.length === 0) return undefined;
+  const k: StrikeVerticalSummary = { strikes: read.length, noVertical: 0, lastNoEvidence: 0, lastBelowLevel: 0, lastFixed: 0, lastTruthKnown: 0, lastTrueSide: 0, lastTurned: 0, decisions: 0, truthKnown: 0, trueSide: 0 };
+  for (const s of read) {
+    const v = s.vertical!;
+    k.decisions += v.decisions;
+    k.truthKnown += v.truthKnown;
+    k.trueSide += v.trueSide;
+    const last = v.last;
+    if (last === undefined) {
+      k.noVertical++;
+      continue;
+    }
+    if (last.turned) k.lastTurned++;
+    if (last.fixed === undefined) {
+      // A climb or descend with no side fixed: the evidence was shut, or open under the level.
+      if (!last.wireSeen) k.lastNoEvidence++;
+      else k.lastBelowLevel++;
+      continue;
+    }
+    k.lastFixed++;
+    if (last.truth !== undefined && last.truth !== "none") {
+      k.lastTruthKnown++;
+      if (last.truth === ACTIONS[last.action]) k.lastTrueSide++;
+    }
+  }
+  return k;
 }

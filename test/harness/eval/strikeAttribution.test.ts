@@ -1,7 +1,7 @@
 import { initBackend } from "../../../src/harness/backend";
 import type { Split } from "../../../src/harness/data/SeedSplit";
 import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
-import { SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, summarizeSights, type StepSight } from "../../../src/harness/eval/strikeAttribution";
+import { DEFAULT_STRIKE_OPTIONS, SightRecorder, attributeStrike, formatStrikeActions, formatStrikeCounts, formatStrikeVertical, summarizeSights, summarizeStrikeVerticals, type StepSight } from "../../../src/harness/eval/strikeAttribution";
 import type { FlightOutcome } from "../../../src/harness/eval/FlightMetrics";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { FakeEnvironment } from "../training/fakeEnvironment";
@@ -90,6 +90,48 @@ describe("SightRecorder", () => {
   });
 });
 
+describe("attributeStrike: the vertical commitment before a strike", () => {
+  const up = 3;
+  const down = 4;
+  const withVertical = { ...DEFAULT_STRIKE_OPTIONS, vertical: true };
+  /** Steps every 0.25 s up to the impact at 10 s, each with its own commitment fields. */
+  const flown = (rows: { action: number; commit?: "wire" | "choice"; commitTruth?: "climb" | "descend" | "none"; turned?: 1; wireSeen?: 1 }[]) =>
+    rows.map((r, i) => ({ time_s: 10 - 0.25 * (rows.length - 1 - i), sight: wire(0.9), ...r }));
+
+  it("counts the window's climb and descend decisions by what the commitment did, and reads the last one", () => {
+    const s = attributeStrike(flown([
+      { action: down, commit: "wire", commitTruth: "climb", turned: 1, wireSeen: 1 }, // 1.5 s before
+      { action: up }, // no wire evidence
+      { action: 0, wireSeen: 1 },
+      { action: up, wireSeen: 1 }, // under the level
+      { action: up, commit: "wire", commitTruth: "climb", wireSeen: 1 },
+      { action: down, commit: "choice", commitTruth: "none", wireSeen: 1 },
+      { action: down, commit: "wire", commitTruth: "climb", turned: 1, wireSeen: 1 },
+    ]), strike("wire"), withVertical)!;
+    expect(s.vertical).toEqual({
+      decisions: 6, fixed: 4, byWire: 3, truthKnown: 3, trueSide: 1, turned: 2, belowLevel: 1, noEvidence: 1,
+      last: { before_s: 0, action: down, fixed: "wire", truth: "climb", turned: true, wireSeen: true },
+    });
+    expect(formatStrikeVertical(s.vertical!)).toBe("climb/descend decisions 6: side fixed 4 (wire cells 3), true side known at 3, flown to it 1, turned 2; under the level 1, no wire evidence 1; the last 0.00 s before: d, fixed (wire), true side climb, turned");
+    // Without the option nothing is read.
+    expect(attributeStrike(flown([{ action: up, commit: "wire", commitTruth: "climb", wireSeen: 1 }]), strike("wire"))).not.toHaveProperty("vertical");
+  });
+
+  it("sums the last climb or descend before each strike", () => {
+    const at = (rows: Parameters<typeof flown>[0]) => attributeStrike(flown(rows), strike("wire"), withVertical)!;
+    const k = summarizeStrikeVerticals([
+      at([{ action: 0 }, { action: 0, wireSeen: 1 }]), // no climb or descend
+      at([{ action: up, commit: "wire", commitTruth: "climb", wireSeen: 1 }]),
+      at([{ action: up, commit: "wire", commitTruth: "descend", turned: 1, wireSeen: 1 }]),
+      at([{ action: up, commit: "wire", commitTruth: "none", wireSeen: 1 }, { action: 0 }]),
+      at([{ action: down, wireSeen: 1 }]),
+      at([{ action: down, commit: "wire", commitTruth: "descend", wireSeen: 1 }, { action: down }]),
+    ]);
+    expect(k).toEqual({ strikes: 6, noVertical: 1, lastNoEvidence: 1, lastBelowLevel: 1, lastFixed: 3, lastTruthKnown: 2, lastTrueSide: 1, lastTurned: 1, decisions: 6, truthKnown: 3, trueSide: 2 });
+    expect(summarizeStrikeVerticals([attributeStrike(flown([{ action: up }]), strike("wire"))!])).toBeUndefined();
+  });
+});
+
 describe("eval --harness --attribute-strikes (fake environment)", () => {
   beforeAll(async () => {
     await initBackend({ prefer: "wasm" });
@@ -101,7 +143,15 @@ describe("eval --harness --attribute-strikes (fake environment)", () => {
     const options = { split: "test" as const, splitOf, factory: (s: number) => new FakeEnvironment(s), flights: 6, conditions: ["nominal" as const] };
     const plain = evaluateHarnessRows([{ name: "bc", detector }], options).conditions[0]!.rows[0]!;
     const attributed = evaluateHarnessRows([{ name: "bc", detector }], { ...options, attributeStrikes: true }).conditions[0]!.rows[0]!;
+    const committed = evaluateHarnessRows([{ name: "bc", detector }], { ...options, attributeStrikes: true, planner: { verticalCommit: 0.6, verticalCommitWireCells: 6 } }).conditions[0]!.rows[0]!;
     detector.dispose();
+    // With the vertical commitment flown each strike reads it, and the report sums the last climb or descend.
+    expect(committed.strikes!.length).toBeGreaterThan(0);
+    for (const s of committed.strikes!) expect(s.vertical).toBeDefined();
+    expect(attributed.strikes!.every((s) => s.vertical === undefined)).toBe(true);
+    const committedText = formatHarnessReport({ split: "test", conditions: [{ condition: "nominal", seeds: [], rows: [committed], pairs: [] }] });
+    expect(committedText).toContain(`  the vertical commitment before the ${committed.strikes!.length} strikes: `);
+    expect(committedText).toContain("; climb/descend decisions ");
     expect(attributed.flights.map((f) => f.outcome)).toEqual(plain.flights.map((f) => f.outcome));
     expect(plain.strikes).toBeUndefined();
     const struck = attributed.flights.filter((f) => f.outcome.type === "collision").map((f) => f.outcome.seed);

@@ -159,20 +159,24 @@ describe("PlannerPilot: the wire cells' side at every decision (commitSide \"eac
       wire(true);
       h.sides.splice(0, 1, idx("descend"), idx("climb"), idx("descend"));
       expect(h.choose("climb")).toBe(idx("descend"));
-      expect(h.pilot.lastCommit).toEqual({ fixed: "wire", turned: true });
+      expect(h.pilot.lastCommit).toEqual({ fixed: "wire", turned: true, evidence: true });
       expect(h.choose("descend")).toBe(idx("climb")); // not held: the side of this decision's frame
       expect(h.pilot.verticalCommitSide).toBe(-1);
       wire(false);
       // Within 2 s of the last wire frame its cells still decide, read from where the drone is now (0.7 m lower).
       h.env.alt -= 0.7;
       expect(h.choose("descend")).toBe(idx("descend"));
-      expect(h.pilot.lastCommit).toEqual({ fixed: "wire", turned: false });
+      expect(h.pilot.lastCommit).toEqual({ fixed: "wire", turned: false, evidence: true });
       expect(h.climbs[0]).toBe(0);
       expect(h.climbs[1]).toBe(0);
       expect(h.climbs[2]).toBeCloseTo(-0.7, 9);
       expect(h.choose("cruise")).toBe(idx("cruise"));
       expect(h.choose("climb", 0.3)).toBe(idx("climb")); // the way ahead free: left alone
+      expect(h.pilot.lastCommit).toEqual({ turned: false, evidence: true }); // under the level, the evidence open
       expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 3, byWireCells: 3, byTruth: 0, overridden: 2 });
+      const seenAt = h.env.time_s;
+      while (h.env.time_s - seenAt < 2.5) h.choose("climb");
+      expect(h.pilot.lastCommit).toEqual({ turned: false, evidence: false }); // the evidence lapsed: nothing fixed
     } finally {
       h.restore();
     }
@@ -180,7 +184,7 @@ describe("PlannerPilot: the wire cells' side at every decision (commitSide \"eac
     try {
       wire(true);
       expect(none.choose("climb")).toBe(idx("climb"));
-      expect(none.pilot.lastCommit).toEqual({ fixed: "choice", turned: false });
+      expect(none.pilot.lastCommit).toEqual({ fixed: "choice", turned: false, evidence: true });
       expect(none.choose("descend")).toBe(idx("descend")); // nothing held: the planner's own choice each time
     } finally {
       none.restore();
