@@ -145,8 +145,10 @@ export function attributeStrike(steps: readonly ({ time_s: number; action?: numb
   const actions: number[] = [];
   let gated = false;
   let gateClosed = 0;
+  const inWindow: typeof steps[number][] = [];
   for (const s of steps) {
     if (s.sight === undefined || s.time_s > impact || impact - s.time_s > options.window_s) continue;
+    inWindow.push(s);
     frames++;
     if (s.wireEvidence !== undefined) gated = true;
     if (s.gateClosed !== undefined) gateClosed++;
@@ -163,12 +165,17 @@ export function attributeStrike(steps: readonly ({ time_s: number; action?: numb
   if (frames === 0) throw new RangeError(`seed ${outcome.seed}: no recorded sight in the ${options.window_s} s before the impact at ${impact} s`);
   const kind: StrikeKind = framesInView === 0 ? "not in view" : firstFlagged === undefined ? "in view, not flagged" : firstFlagged < options.late_s ? "flagged late" : "flagged in time";
   const shares = { coverage: framesInView === 0 ? 0 : coverage / framesInView, flaggedElsewhere: elsewhere / frames };
-  const vertical = options.vertical === true ? strikeVertical(steps.filter((s) => s.sight !== undefined && s.time_s <= impact && impact - s.time_s <= options.window_s), impact) : undefined;
+  const vertical = options.vertical === true ? strikeVertical(inWindow, impact) : undefined;
   return { seed: outcome.seed, obstacle, time_s: impact, kind, framesInView, frames, maxThreat, ...shares, actions, ...(firstFlagged === undefined ? {} : { firstFlagged_s: firstFlagged }), ...(gated ? { gateClosed } : {}), ...(vertical === undefined ? {} : { vertical }) };
 }
 
 const CLIMB = ACTIONS.indexOf("climb");
 const DESCEND = ACTIONS.indexOf("descend");
+
+/** Whether a decision with a side fixed flew the true side (known: not "none"). */
+function flewTrueSide(truth: "climb" | "descend" | "none" | undefined, action: number): boolean {
+  return truth !== undefined && truth !== "none" && truth === ACTIONS[action];
+}
 
 /** The vertical commitment at the window's climb and descend decisions. */
 function strikeVertical(window: readonly ({ time_s: number; action?: number } & StepCommit)[], impact: number): StrikeVertical {
@@ -185,7 +192,7 @@ function strikeVertical(window: readonly ({ time_s: number; action?: number } & 
       v.fixed++;
       if (s.commit === "wire") v.byWire++;
       if (truth !== "none") v.truthKnown++;
-      if (truth !== "none" && truth === ACTIONS[s.action]) v.trueSide++;
+      if (flewTrueSide(truth, s.action)) v.trueSide++;
     }
     v.last = { before_s: impact - s.time_s, action: s.action, ...(s.commit === undefined ? {} : { fixed: s.commit, truth }), turned: s.turned !== undefined, wireSeen: s.wireSeen !== undefined };
   }
@@ -276,7 +283,7 @@ export function summarizeStrikeVerticals(strikes: readonly StrikeAttribution[]):
     k.lastFixed++;
     if (last.truth !== undefined && last.truth !== "none") {
       k.lastTruthKnown++;
-      if (last.truth === ACTIONS[last.action]) k.lastTrueSide++;
+      if (flewTrueSide(last.truth, last.action)) k.lastTrueSide++;
     }
   }
   return k;
