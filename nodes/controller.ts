@@ -24,6 +24,7 @@ import { performance } from "node:perf_hooks";
 import { Controller, type ControllerOptions } from "../src/control/Controller";
 import { DEFAULT_PLANNER_OPTIONS, LocalPlanner } from "../src/control/LocalPlanner";
 import { NavigationState } from "../src/control/NavigationState";
+import { VerticalCommitment } from "../src/control/VerticalCommitment";
 import type { Detection2DArray } from "../src/control/visionTypes";
 import type { LaunchedNode, NodeFactory, NodeFactoryOptions } from "../src/ros/launch/NodeFactory";
 import {
@@ -39,7 +40,7 @@ import {
   type Subscription,
   type Timer,
 } from "../src/ros/graph/types";
-import { declareBool, declareDouble, declareString } from "./common/ros/declareParams";
+import { declareBool, declareDouble, declareInt, declareString } from "./common/ros/declareParams";
 import { checkedInput } from "./common/ros/checkedInput";
 import { InputHealth } from "./common/ros/InputHealth";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/ros/NodeDiagnostics";
@@ -53,6 +54,8 @@ import { createLaunchedLifecycleNode, wireLifecycle } from "./common/ros/wireLif
 
 export const CONTROLLER_TOPICS = {
   policy: "harness/policy",
+  /** The detector's own output (planner mode with vertical_commit_level > 0): the commitment's wire evidence. */
+  uncorrected: "harness/student_output",
   obstacles: "harness/obstacles",
   cmdVelRaw: "cmd_vel_raw",
   imu: "imu/data",
@@ -110,6 +113,9 @@ function declareControllerParams(node: RosNode) {
     maxAltitude: declareDouble(node, "max_altitude_m", DEFAULT_PLANNER_OPTIONS.maxAltitude_m, "Planner altitude ceiling above ground, m", { from: 0, to: 10000 }),
     hfov: declareDouble(node, "camera_hfov_rad", DEFAULT_PLANNER_OPTIONS.hfov_rad, "Camera horizontal field of view, rad", { from: 0.1, to: 3.1 }),
     cameraPitch: declareDouble(node, "camera_pitch_rad", DEFAULT_PLANNER_OPTIONS.cameraPitch_rad, "Downward pitch of the camera's optical axis from body x, rad", { from: -1.5, to: 1.5 }),
+    commitLevel: declareDouble(node, "vertical_commit_level", 0, "Planner: climbs and descends chosen with blocked_cruise >= this, while wire was seen within 2 s (harness/student_output), are flown to the wire cells' side (0 = off)", { from: 0, to: 1 }),
+    commitCells: declareInt(node, "vertical_commit_wire_cells", 6, "Planner: cells at uncorrected wire probability >= 0.9 a frame must hold to count as wire seen", { from: 1, to: 100000 }),
+    commitSide: declareString<"each" | "held">(node, "vertical_commit_side", "each", "each: every such decision takes the wire cells' side from where the drone is now; held: the first one's side is held while wire is seen", ["each", "held"]),
 
   };
 }
@@ -135,6 +141,12 @@ function plannerOf(p: ControllerParams, limits: ControllerOptions["limits"]): Lo
     hfov_rad: p.hfov, cameraPitch_rad: p.cameraPitch,
     limits: { cruiseSpeed_m_s: limits.cruiseSpeed_m_s, slowFraction: limits.slowFraction, verticalSpeed_m_s: limits.verticalSpeed_m_s, yawRate_rad_s: limits.yawRate_rad_s },
   });
+}
+
+/** The planner's vertical commitment (vertical_commit_*), undefined when off. */
+function commitmentOf(p: ControllerParams): VerticalCommitment | undefined {
+  if (p.commitLevel === 0) return undefined;
+  return new VerticalCommitment({ level: p.commitLevel, cells: p.commitCells, ...(p.commitSide === "each" ? { side: "each" as const } : {}) });
 }
 
 /** The controller node's state and callbacks; configure, activate, deactivate and release are its lifecycle transitions. */
@@ -173,7 +185,7 @@ class ControllerNode {
     const planner = p.mode === "planner" ? plannerOf(p, this.controllerOptions.limits) : undefined;
     this.navigation = new NavigationState({ timeout_s: p.navTimeout, ...(p.firstFixHome ? {} : { groundAltitude_m: p.homeAltitude }) });
     if (p.mode === "planner" && p.goalSource === "parameters") this.navigation.setGoal({ latitude: p.goalLat, longitude: p.goalLon, altitude: p.goalAlt });
-    this.planning = planner === undefined ? undefined : new PlannerDecision(planner, this.navigation, this.health, CONTROLLER_TOPICS.policy);
+    this.planning = planner === undefined ? undefined : new PlannerDecision(planner, this.navigation, this.health, CONTROLLER_TOPICS.policy, commitmentOf(p), CONTROLLER_TOPICS.uncorrected);
     this.diagnostics = new NodeDiagnostics(node, { hardwareId: "controller" });
     this.periodNs = BigInt(Math.round(1e9 / p.rate));
     this.diagnostics.add("controller", () => this.status());
@@ -188,6 +200,9 @@ class ControllerNode {
       node.createSubscription<Detection2DArray>(DETECTION_ARRAY_TYPE, CONTROLLER_TOPICS.obstacles, { qos: QOS_DEFAULT }, this.onObstacles),
     );
     if (this.planning !== undefined) this.subscribeNavigation();
+    if (this.planning !== undefined && this.p.mode === "planner" && this.p.commitLevel > 0) {
+      this.subs.push(node.createSubscription<StudentOutputMsg>(STUDENT_OUTPUT_TYPE, CONTROLLER_TOPICS.uncorrected, { qos: QOS_DEFAULT }, this.onUncorrected));
+    }
     this.diagnostics.start();
   }
 
@@ -201,6 +216,7 @@ class ControllerNode {
   deactivate(): void {
     this.active = false;
     this.navigation.reset();
+    this.planning?.reset();
     this.timer?.cancel();
     this.timer = undefined;
     for (const g of Object.values(this.guards)) g.reset();
@@ -248,13 +264,35 @@ class ControllerNode {
       const problem = studentOutputProblem(msg);
       const content: InputCheck = problem === undefined ? INPUT_OK : { type: "reject", reason: "bad_content", detail: problem };
       // A stamp that jumps back (sim reset) restarts the controller's filters.
-      if (!this.health.admit(topic, content, () => this.guards.policy.check(msg.header.stamp, nowNs), () => controller.reset())) return;
+      if (!this.health.admit(topic, content, () => this.guards.policy.check(msg.header.stamp, nowNs), () => this.restart(controller))) return;
       const t0 = performance.now();
       if (this.planning !== undefined) this.planning.decide(msg, nowNs, controller);
       else if (!controller.setLogits(msg.action_logits, nowNs)) this.health.drop(topic, "non_finite", "action_logits has NaN/Inf: hover");
       this.imageWidth = msg.image_width;
       this.publish(copyHeader(msg.header), nowNs, t0);
       this.ages.record(nowNs, Number(nowNs - stampToNs(msg.header.stamp)) / 1e6);
+    } catch (err) {
+      this.health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  /** A stamp that jumped back (sim reset): the controller's filters and the planner's commitment start again. */
+  private restart(controller: Controller): void {
+    controller.reset();
+    this.planning?.reset();
+  }
+
+  /** The vertical commitment's evidence: the detector's own output for the frame the policy message will carry. */
+  private readonly onUncorrected = (msg: StudentOutputMsg): void => {
+    if (!this.active || this.planning === undefined) return;
+    const topic = CONTROLLER_TOPICS.uncorrected;
+    try {
+      const problem = studentOutputProblem(msg);
+      if (problem !== undefined) {
+        this.health.drop(topic, "bad_content", problem);
+        return;
+      }
+      this.planning.observeUncorrected(msg);
     } catch (err) {
       this.health.drop(topic, "callback_error", err instanceof Error ? err.message : String(err));
     }

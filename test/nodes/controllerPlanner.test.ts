@@ -138,3 +138,82 @@ describe("controller node, planner mode", () => {
     await r.shutdown();
   });
 });
+
+/** A harness/student_output message (the detector's own output): confident wire in `wireRows` (every column), background elsewhere. */
+function uncorrectedMsg(atNs: bigint, wireRows: readonly number[], corrected = false): StudentOutputMsg {
+  const probs = new Float32Array(ROWS * COLS * 4);
+  for (let c = 0; c < ROWS * COLS; c++) probs[c * 4] = 1;
+  for (const r of wireRows) for (let c = 0; c < COLS; c++) probs.set([0.04, 0.95, 0.005, 0.005], (r * COLS + c) * 4);
+  return toStudentOutputMsg(
+    { stamp: nsToStamp(atNs), frame_id: "camera_optical" },
+    { actionLogits: [], cellProbs: probs, gridRows: ROWS, gridCols: COLS, state: [], pooledSize: 0, pooledInput: [], threatProbs: wireAhead() },
+    { width: 256, height: 256 },
+    corrected,
+  );
+}
+
+describe("controller node, planner mode: the vertical commitment (vertical_commit_level)", () => {
+  /** The frame of `setup` with the uncorrected frame of the same stamp published first (wire in `wireRows`; undefined: none). */
+  async function committed(params: Record<string, number | boolean | string>) {
+    const rig = await setup(params, goalAt(100, 0));
+    const pub = rig.r.graph.createNode("fake_perception").createPublisher<StudentOutputMsg>("drone_harness_msgs/msg/StudentOutput", "/harness/student_output");
+    const frame = (ms: bigint, wireRows?: readonly number[], corrected = false): TwistStamped["twist"] => {
+      if (wireRows !== undefined) {
+        rig.r.runTo(ms * MS);
+        pub.publish(uncorrectedMsg(ms * MS, wireRows, corrected));
+      }
+      return rig.frame(ms, wireAhead());
+    };
+    return { ...rig, frame };
+  }
+
+  it("flies a blocked climb as a descend when the detector's own wire cells sit above the drone", async () => {
+    const { r, frame, value } = await committed({ vertical_commit_level: 0.3 });
+    // Rows 0-2 of 32 (the top of a 90-degree image): a wire well above; the planner alone climbs into it.
+    const t = frame(300n, [0, 1, 2]);
+    expect(t.linear.z).toBeLessThan(0);
+    r.runTo(1200n * MS);
+    expect(value("action")).toBe("descend");
+    expect(value("vertical_commit")).toBe("level 0.3, 6 wire cells, side each");
+    expect(value("vertical_commit_sides")).toBe("1 (by the wire cells 1), turned 1");
+    expect(value("vertical_commit_unmatched_frames")).toBe("0");
+    await r.shutdown();
+  });
+
+  it("leaves the climb as it is when the wire cells sit below (the side the planner chose), without evidence, and when off", async () => {
+    const below = await committed({ vertical_commit_level: 0.3 });
+    expect(below.frame(300n, [29, 30, 31]).linear.z).toBeGreaterThan(0);
+    below.r.runTo(1200n * MS);
+    expect(below.value("vertical_commit_sides")).toBe("1 (by the wire cells 1), turned 0");
+    await below.r.shutdown();
+    // No uncorrected frame for the policy message's stamp: no evidence, counted.
+    const none = await committed({ vertical_commit_level: 0.3 });
+    expect(none.frame(300n).linear.z).toBeGreaterThan(0);
+    none.r.runTo(1200n * MS);
+    expect(none.value("vertical_commit_unmatched_frames")).toBe("1");
+    expect(none.value("vertical_commit_evidence")).toBe("closed");
+    await none.r.shutdown();
+    // Off (the default): the wire above is not read; no commitment keys.
+    const off = await committed({});
+    expect(off.frame(300n, [0, 1, 2]).linear.z).toBeGreaterThan(0);
+    off.r.runTo(1200n * MS);
+    expect(off.value("vertical_commit")).toBeUndefined();
+    await off.r.shutdown();
+  });
+
+  it("keeps the evidence for 2 s of frames without wire, then lets it lapse", async () => {
+    const { r, frame } = await committed({ vertical_commit_level: 0.3 });
+    expect(frame(300n, [0, 1, 2]).linear.z).toBeLessThan(0);
+    expect(frame(2200n, []).linear.z).toBeLessThan(0);
+    expect(frame(2400n, []).linear.z).toBeGreaterThan(0);
+    await r.shutdown();
+  });
+
+  it("refuses a corrected frame as evidence, and names it", async () => {
+    const { r, frame, value } = await committed({ vertical_commit_level: 0.3 });
+    expect(frame(300n, [0, 1, 2], true).linear.z).toBeGreaterThan(0);
+    r.runTo(1200n * MS);
+    expect(Number(value("drops/harness/student_output:bad_content"))).toBe(1);
+    await r.shutdown();
+  });
+});

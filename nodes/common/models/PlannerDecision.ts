@@ -3,32 +3,83 @@
  * near-threat cells (threat_probs) and the navigation state (attitude, fix, velocity, goal) ->
  * the local planner's scores as the Controller's action logits; hover (no logits) with the reason
  * when it cannot plan. The reason and the last choice go to the controller's /diagnostics.
+ *
+ * With a vertical commitment (src/control/VerticalCommitment.ts, the controller's
+ * vertical_commit_level): a climb or descend chosen with the way ahead blocked, while the detector
+ * saw wire within 2 s, is flown to the side of the wire its wire cells give. The evidence is the
+ * detector's own (uncorrected) wire probabilities, from harness/student_output: observeUncorrected()
+ * keeps the last few frames' wire cells by camera stamp, and decide() reads the frame of the policy
+ * message's stamp (none kept: this frame adds no evidence, counted in /diagnostics). The turned
+ * decision goes to the Controller as the planner's logits with the two vertical escapes swapped.
  */
 import type { Controller } from "../../../src/control/Controller";
 import { type LocalPlanner, argmaxAction, plannerInput } from "../../../src/control/LocalPlanner";
 import { makeNavigation, type Navigation } from "../../../src/control/navigation";
 import type { NavigationState } from "../../../src/control/NavigationState";
+import { countWireProbabilityCells, WIRE_EVIDENCE_LEVEL, type VerticalCommitment } from "../../../src/control/VerticalCommitment";
 import { ACTIONS, NUM_ACTIONS } from "../../../src/harness/actions";
 import type { InputHealth } from "../ros/InputHealth";
 import type { KeyValue } from "../ros/NodeDiagnostics";
+import { stampToNs } from "../ros/StampGuard";
 import type { StudentOutputMsg } from "./studentOutputMsg";
+
+/** Uncorrected frames kept for the policy messages that follow them (a policy message trails its student_output by one harness step). */
+const UNCORRECTED_FRAMES_KEPT = 8;
+
+/** One uncorrected frame's wire cells. */
+type WireFrame = { stampNs: bigint; rows: number; cols: number; mask: Uint8Array; count: number };
 
 export class PlannerDecision {
   private readonly nav: Navigation = makeNavigation();
   private readonly logits = new Float32Array(NUM_ACTIONS);
   private readonly noLogits = new Float32Array(0);
+  /** The last uncorrected frames' wire cells, oldest first (with a commitment). */
+  private readonly wireFrames: WireFrame[] = [];
+  private readonly noWire = new Uint8Array(0);
+  /** Policy messages with no uncorrected frame of their stamp (with a commitment). */
+  private unmatched = 0;
   /** The planner's last choice, or why it hovered. */
   lastAction = "none";
   /** "ok", or why the navigation state cannot be read. */
   private navProblem = "no frame yet";
 
-  /** `topic`: the policy topic, where a message without threat cells is counted. */
+  /** `topic`: the policy topic, where a message without threat cells is counted; `uncorrectedTopic`: where the commitment's evidence comes from. */
   constructor(
     private readonly planner: LocalPlanner,
     private readonly navigation: NavigationState,
     private readonly health: InputHealth,
     private readonly topic: string,
+    private readonly commitment?: VerticalCommitment,
+    private readonly uncorrectedTopic = "harness/student_output",
   ) {}
+
+  /** A new flight (deactivation, a stamp that went back): the commitment's evidence and side are forgotten. */
+  reset(): void {
+    this.commitment?.reset();
+    this.wireFrames.length = 0;
+  }
+
+  /** The vertical commitment's evidence: one uncorrected harness/student_output frame's wire cells (ignored without a commitment). */
+  observeUncorrected(msg: StudentOutputMsg): void {
+    if (this.commitment === undefined) return;
+    const wire = msg.class_names.indexOf("wire");
+    if (wire < 0) {
+      this.health.drop(this.uncorrectedTopic, "bad_content", `class_names [${msg.class_names.join(", ")}] has no "wire": the vertical commitment reads the wire class`);
+      return;
+    }
+    if (msg.corrected) {
+      this.health.drop(this.uncorrectedTopic, "bad_content", "corrected = true: the vertical commitment's evidence is the detector's own (uncorrected) output");
+      return;
+    }
+    const cells = msg.grid_rows * msg.grid_cols;
+    const frame = this.wireFrames.length >= UNCORRECTED_FRAMES_KEPT ? this.wireFrames.shift()! : { stampNs: 0n, rows: 0, cols: 0, mask: new Uint8Array(0), count: 0 };
+    if (frame.mask.length !== cells) frame.mask = new Uint8Array(cells);
+    frame.count = countWireProbabilityCells(msg.cell_probs, msg.class_names.length, wire, WIRE_EVIDENCE_LEVEL, frame.mask);
+    frame.stampNs = stampToNs(msg.header.stamp);
+    frame.rows = msg.grid_rows;
+    frame.cols = msg.grid_cols;
+    this.wireFrames.push(frame);
+  }
 
   /** Threat cells + navigation -> the planner's logits into `controller` (hover with the reason when it cannot plan). */
   decide(msg: StudentOutputMsg, nowNs: bigint, controller: Controller): void {
@@ -47,8 +98,21 @@ export class PlannerDecision {
     this.navProblem = "ok";
     const threat = msg.threat_probs instanceof Float32Array ? msg.threat_probs : Float32Array.from(msg.threat_probs);
     this.planner.score(plannerInput({ threat, rows: msg.grid_rows, cols: msg.grid_cols, width: msg.image_width, height: msg.image_height }, this.nav), this.logits);
+    const chosen = argmaxAction(this.logits);
+    const flown = this.commitment === undefined ? chosen : this.commit(chosen, msg);
+    if (flown !== chosen) [this.logits[chosen], this.logits[flown]] = [this.logits[flown]!, this.logits[chosen]!];
     controller.setLogits(this.logits, nowNs);
-    this.lastAction = ACTIONS[argmaxAction(this.logits)] ?? "?";
+    this.lastAction = ACTIONS[flown] ?? "?";
+  }
+
+  /** The vertical commitment on the uncorrected frame of the message's stamp (see the file's comment). */
+  private commit(chosen: number, msg: StudentOutputMsg): number {
+    const commitment = this.commitment!;
+    const stampNs = stampToNs(msg.header.stamp);
+    const frame = this.wireFrames.find((f) => f.stampNs === stampNs && f.rows === msg.grid_rows && f.cols === msg.grid_cols);
+    if (frame === undefined) this.unmatched++;
+    const mask = frame?.mask ?? this.noWire;
+    return commitment.decide(chosen, mask, frame?.count ?? 0, Number(stampNs) / 1e9, this.planner, this.nav);
   }
 
   /** Navigation, goal and the planner's view of them, for /diagnostics. */
@@ -61,6 +125,19 @@ export class PlannerDecision {
       { key: "goal_distance_m", value: nav.goalDistance_m.toFixed(2) },
       { key: "goal_bearing_rad", value: nav.goalBearing_rad.toFixed(3) },
       { key: "altitude_m", value: nav.altitude_m.toFixed(2) },
+      ...this.commitmentValues(),
+    ];
+  }
+
+  private commitmentValues(): KeyValue[] {
+    const c = this.commitment;
+    if (c === undefined) return [];
+    const n = c.counts;
+    return [
+      { key: "vertical_commit", value: `level ${c.options.level}, ${c.options.cells} wire cells, side ${c.options.side ?? "held"}` },
+      { key: "vertical_commit_sides", value: `${n.commitments} (by the wire cells ${n.byWireCells}), turned ${n.overridden}` },
+      { key: "vertical_commit_evidence", value: c.event.evidence ? "open" : "closed" },
+      { key: "vertical_commit_unmatched_frames", value: String(this.unmatched) },
     ];
   }
 }

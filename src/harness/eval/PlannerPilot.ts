@@ -12,7 +12,8 @@ import { makeNavigation, type DroneEnvironment } from "../data/DroneEnvironment"
 import { movedNavigation, type Navigation } from "../../control/navigation";
 import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
 import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
-import { SpatialHarnessRuntime, WireEvidenceWindow, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
+import { countWireCells, SpatialHarnessRuntime, WireEvidenceWindow, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
+import { VerticalCommitment, WIRE_EVIDENCE_LEVEL, WIRE_EVIDENCE_WINDOW_S, type CommitEvent, type CommitSide, type VerticalCommitCounts } from "../../control/VerticalCommitment";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { actionFormulaDelta } from "../spatial/actionFormula";
 import { markRegions, NUM_SENSITIVITY_DIMS, REGION_CELLS, regionOfCell } from "../spatial/SpatialHarness";
@@ -30,15 +31,8 @@ const ACTION_DESCEND = ACTIONS.indexOf("descend");
 
 const WIRE_CLASS = DETECTION_CLASSES.indexOf("wire");
 
-/** Wire evidence of PlannerOptions.verticalInPlaceWireCells and verticalCommitWireCells: the uncorrected wire probability a cell must reach, and how long a frame with enough such cells counts. */
-export const WIRE_EVIDENCE_LEVEL = 0.9;
-export const WIRE_EVIDENCE_WINDOW_S = 2;
-
-/** PlannerOptions.verticalCommit: sides fixed, of them by the wire cells' height and by the world's wires (ThreatSource commitSide "truth"; the others: the planner's own choice), and decisions turned to the side held. */
-export type VerticalCommitCounts = { commitments: number; byWireCells: number; byTruth: number; overridden: number };
-
-/** What PlannerOptions.verticalCommit did at one decision: a side fixed there, by the wire cells' height, by the world's wires (CommitSide) or as the planner's own choice, whether the decision was turned to a side other than the planner's, and whether the wire evidence was open at it. */
-export type CommitEvent = { fixed?: "wire" | "truth" | "choice"; turned: boolean; evidence: boolean };
+// The commitment's evidence, kinds and counts moved to src/control/VerticalCommitment.ts (the controller node flies it too).
+export { COMMIT_SIDES, isCommitSide, WIRE_EVIDENCE_LEVEL, WIRE_EVIDENCE_WINDOW_S, type CommitEvent, type CommitSide, type VerticalCommitCounts } from "../../control/VerticalCommitment";
 
 /** How far ahead trueWireSide looks for a conductor, m: past the detector's near band (12 m). */
 export const TRUE_WIRE_RANGE_M = 15;
@@ -70,19 +64,6 @@ function checkDecisionOptions(source: ThreatSource, o: Readonly<PlannerOptions>)
   const wire = (["verticalInPlaceWireCells", "verticalCommit"] as const).filter((k) => o[k] > 0);
   if (source.type === "oracle" && wire.length > 0) throw new RangeError(`${wire.join(", ")} read the detector's wire evidence; the oracle pilot has no detector`);
 }
-
-/**
- * Where the vertical commitment's side (PlannerOptions.verticalCommit) comes from other than the held
- * side of the wire cells. Two bounds from the world's wires (trueWireSide): "truth" fixes the held
- * side from them where a conductor is ahead (else as without it); "truth-each" holds nothing and
- * gives every climb or descend at the commitment's level, while wire is seen, the true side where a
- * conductor is ahead (the planner's vertical choice made right). And "each", no bound: nothing is
- * held, every such decision takes the wire cells' side (wireSide) of the last frame that opened the
- * evidence, its heights taken from where the drone is now (the image's side at every decision).
- */
-export const COMMIT_SIDES = ["each", "truth", "truth-each"] as const;
-export type CommitSide = (typeof COMMIT_SIDES)[number];
-export const isCommitSide = (s: string): s is CommitSide => (COMMIT_SIDES as readonly string[]).includes(s);
 
 /** Where the threat grid comes from. */
 export type ThreatSource =
@@ -196,14 +177,12 @@ export class PlannerPilot implements Pilot {
   private inPlace = false;
   /** The wire evidence of PlannerOptions.verticalInPlaceWireCells (undefined without the condition). */
   private readonly wireEvidence: WireEvidenceWindow | undefined;
-  /** The wire evidence of PlannerOptions.verticalCommit (undefined when off), this frame's wire cells, the side held (-1: none) and what it did. */
-  private readonly commitEvidence: WireEvidenceWindow | undefined;
+  /** PlannerOptions.verticalCommit (undefined when off) and this frame's wire cells. */
+  private readonly commitment: VerticalCommitment | undefined;
   private commitMask = new Uint8Array(0);
-  private committed = -1;
-  /** The last frame that opened the evidence: its wire cells and attitude, read by wireSide() only when a side is fixed. */
-  private readonly evidence = { mask: new Uint8Array(0), altitude_m: 0, pitch_rad: 0, seen: false };
-  private readonly commitCounts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0 };
-  private readonly commitEvent: CommitEvent = { turned: false, evidence: false };
+  /** The event of a pilot that commits nothing. */
+  private readonly noCommitEvent: CommitEvent = { turned: false, evidence: false };
+  private readonly noCommitCounts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0 };
   private readonly truePosition = new Float64Array(3);
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
@@ -215,8 +194,9 @@ export class PlannerPilot implements Pilot {
     checkDecisionOptions(source, this.planner.options);
     const cells = this.planner.options.verticalInPlaceWireCells;
     this.wireEvidence = cells > 0 ? new WireEvidenceWindow({ level: WIRE_EVIDENCE_LEVEL, cells, window_s: WIRE_EVIDENCE_WINDOW_S }) : undefined;
-    const commitCells = this.planner.options.verticalCommitWireCells;
-    this.commitEvidence = this.planner.options.verticalCommit > 0 ? new WireEvidenceWindow({ level: WIRE_EVIDENCE_LEVEL, cells: commitCells, window_s: WIRE_EVIDENCE_WINDOW_S }) : undefined;
+    const { verticalCommit, verticalCommitWireCells } = this.planner.options;
+    const side = source.type === "detector" ? source.commitSide : undefined;
+    this.commitment = verticalCommit > 0 ? new VerticalCommitment({ level: verticalCommit, cells: verticalCommitWireCells, ...(side === undefined ? {} : { side }) }) : undefined;
     const truthTarget = source.type === "detector" && (source.harness?.target === "oracle" || source.harness?.target === "gap-risk");
     this.needsTruth = source.type === "oracle" || truthTarget || (source.type === "detector" && source.truthMix !== undefined);
     this.needsImage = source.type !== "oracle";
@@ -232,9 +212,7 @@ export class PlannerPilot implements Pilot {
     this.sinceVertical = 0;
     this.inPlace = false;
     this.wireEvidence?.reset();
-    this.commitEvidence?.reset();
-    this.committed = -1;
-    this.evidence.seen = false;
+    this.commitment?.reset();
     this.heldRisk.fill(0);
     if (this.runtime !== undefined) this.runtime.sobelGain = 1;
     this.lastHarness = undefined;
@@ -263,17 +241,17 @@ export class PlannerPilot implements Pilot {
 
   /** What PlannerOptions.verticalCommit did so far (counts over every flight of this pilot; reset() keeps them). */
   get verticalCommitCounts(): Readonly<VerticalCommitCounts> {
-    return this.commitCounts;
+    return this.commitment?.counts ?? this.noCommitCounts;
   }
 
   /** What PlannerOptions.verticalCommit did at the last decision. */
   get lastCommit(): Readonly<CommitEvent> {
-    return this.commitEvent;
+    return this.commitment?.event ?? this.noCommitEvent;
   }
 
   /** The side PlannerOptions.verticalCommit holds (climb's or descend's action index), -1 for none. */
   get verticalCommitSide(): number {
-    return this.committed;
+    return this.commitment?.side ?? -1;
   }
 
   get lastAppliedDelta(): number {
@@ -449,66 +427,18 @@ export class PlannerPilot implements Pilot {
   }
 
   /**
-   * PlannerOptions.verticalCommit: `action`, or the side held when `action` is the other vertical
-   * escape. While the wire evidence (uncorrected detections, WIRE_EVIDENCE_*) is open, the first
-   * climb or descend at blocked_cruise >= verticalCommit fixes the side: the planner's wireSide() on
-   * the wire cells of the last frame that opened the evidence, or the action itself when they give
-   * none (with the
-   * source's commitSide "truth": trueWireSide first). The side is dropped when the evidence lapses.
-   * With commitSide "truth-each" nothing is held: each such decision takes trueWireSide where it is
-   * known (counted as a side fixed), else stays as it is; with "each" likewise, wireSide on the last
-   * evidence frame's cells from the drone's altitude now.
-   * A pilot without a detector (the oracle) has no evidence and is left as it is.
+   * PlannerOptions.verticalCommit (VerticalCommitment) on the uncorrected detections' wire cells
+   * (countWireCells at WIRE_EVIDENCE_LEVEL); the source's commitSide "truth" and "truth-each" take
+   * the side from the world's wires (trueWireSide). A pilot without a detector (the oracle) has no
+   * evidence and is left as it is.
    */
   private commitVertical(action: number, env: DroneEnvironment): number {
-    const event = this.commitEvent;
-    delete event.fixed;
-    event.turned = false;
-    event.evidence = false;
-    if (this.commitEvidence === undefined || this.runtime === undefined) return action;
+    const c = this.commitment;
+    if (c === undefined || this.runtime === undefined) return action;
     const cells = this.runtime.logits.length / DETECTOR_OUTPUTS_PER_CELL;
-    const ev = this.evidence;
     if (this.commitMask.length !== cells) this.commitMask = new Uint8Array(cells);
-    if (ev.mask.length !== cells) ev.mask = new Uint8Array(cells);
-    if (!this.commitEvidence.observe(this.runtime.logits, env.time_s, this.commitMask)) {
-      this.committed = -1;
-      ev.seen = false;
-      return action;
-    }
-    event.evidence = true;
-    if (this.commitEvidence.cells >= this.commitEvidence.gate.cells) {
-      // This frame opened the evidence: keep its cells (swap the two buffers) and attitude.
-      [ev.mask, this.commitMask] = [this.commitMask, ev.mask];
-      ev.altitude_m = this.nav.altitude_m;
-      ev.pitch_rad = this.nav.pitch_rad;
-      ev.seen = true;
-    }
-    if ((action !== ACTION_CLIMB && action !== ACTION_DESCEND) || this.planner.blockedAhead < this.planner.options.verticalCommit) return action;
-    const bound = this.source.type === "detector" ? this.source.commitSide : undefined;
-    // "each" and "truth-each" hold nothing: every such decision reads its side afresh.
-    const hold = bound === undefined || bound === "truth";
-    if (hold && this.committed !== -1) return this.turn(action, this.committed);
-    const truth = bound === "truth" || bound === "truth-each" ? trueWireSide(env, this.nav, this.planner.options, this.truePosition) : undefined;
-    // A held side is read at the evidence frame's altitude; one read at each decision from where the drone is now.
-    const now = this.nav.altitude_m;
-    const fromCells = truth === undefined && bound !== "truth-each" && ev.seen ? this.planner.wireSide(ev.mask, hold ? ev.altitude_m : now, ev.pitch_rad, hold ? 0 : now - ev.altitude_m) : -1;
-    const side = truth ?? fromCells;
-    this.commitCounts.commitments++;
-    event.fixed = truth !== undefined ? "truth" : fromCells !== -1 ? "wire" : "choice";
-    if (truth !== undefined) this.commitCounts.byTruth++;
-    else if (fromCells !== -1) this.commitCounts.byWireCells++;
-    if (!hold) return side === -1 ? action : this.turn(action, side);
-    this.committed = side === -1 ? action : side;
-    return this.turn(action, this.committed);
-  }
-
-  /** `side`, counting and marking the decision as turned when it is not `action`. */
-  private turn(action: number, side: number): number {
-    if (action !== side) {
-      this.commitCounts.overridden++;
-      this.commitEvent.turned = true;
-    }
-    return side;
+    const count = countWireCells(this.runtime.logits, WIRE_EVIDENCE_LEVEL, this.commitMask);
+    return c.decide(action, this.commitMask, count, env.time_s, this.planner, this.nav, () => trueWireSide(env, this.nav, this.planner.options, this.truePosition));
   }
 
   /**

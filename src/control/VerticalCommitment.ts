@@ -1,0 +1,155 @@
+/**
+ * The vertical commitment (PlannerOptions.verticalCommit, thirtieth to thirty-third sessions): while
+ * the detector's own (uncorrected) wire cells were seen within a window, a climb or descend the
+ * planner chooses with the way ahead blocked (blocked_cruise >= the level) is flown to the side of
+ * the wire the wire cells give (LocalPlanner.wireSide: the expert's rule on their median height).
+ * One class for the eval's pilot (src/harness/eval/PlannerPilot.ts) and the controller node
+ * (nodes/common/models/PlannerDecision.ts): the wire cells come in as a mask, counted by the caller
+ * from the detector's logits (the pilot) or from its published class probabilities (the node).
+ *
+ * Two ways to use the side (CommitSide): held (no bound) -- the first such decision fixes the side,
+ * later ones are turned to it until the evidence lapses; "each" -- nothing is held, every such
+ * decision takes the wire cells' side of the last frame that opened the evidence, its heights taken
+ * from where the drone is now. "truth" and "truth-each" are bounds of the eval with the side from
+ * the world's wires (a callback; a node has no such truth).
+ */
+import { ACTIONS } from "./actions";
+import type { LocalPlanner } from "./LocalPlanner";
+import type { Navigation } from "./navigation";
+
+const ACTION_CLIMB = ACTIONS.indexOf("climb");
+const ACTION_DESCEND = ACTIONS.indexOf("descend");
+
+/** The wire evidence: the wire probability a cell must reach, and how long a frame with enough such cells counts (s). */
+export const WIRE_EVIDENCE_LEVEL = 0.9;
+export const WIRE_EVIDENCE_WINDOW_S = 2;
+
+/** Where the side comes from other than a held side of the wire cells (see the file's comment). */
+export const COMMIT_SIDES = ["each", "truth", "truth-each"] as const;
+export type CommitSide = (typeof COMMIT_SIDES)[number];
+export const isCommitSide = (s: string): s is CommitSide => (COMMIT_SIDES as readonly string[]).includes(s);
+
+/** Sides fixed, of them by the wire cells' height and by the world's wires ("truth"; the others: the planner's own choice), and decisions turned to another side. */
+export type VerticalCommitCounts = { commitments: number; byWireCells: number; byTruth: number; overridden: number };
+
+/** What the commitment did at one decision: a side fixed there (by the wire cells, the world's wires or the planner's own choice), whether the decision was turned, and whether the evidence was open. */
+export type CommitEvent = { fixed?: "wire" | "truth" | "choice"; turned: boolean; evidence: boolean };
+
+export type VerticalCommitmentOptions = {
+  /** blocked_cruise level in (0, 1] at and above which climbs and descends are committed. */
+  level: number;
+  /** Wire cells (>= 1) a frame must hold to open the evidence. */
+  cells: number;
+  /** Default WIRE_EVIDENCE_WINDOW_S. */
+  window_s?: number;
+  /** Default undefined: the side is held. */
+  side?: CommitSide;
+};
+
+export function checkVerticalCommitment(o: Readonly<VerticalCommitmentOptions>): void {
+  if (!(o.level > 0 && o.level <= 1)) throw new RangeError(`vertical commitment level=${o.level}, expected a blocked_cruise level in (0, 1]`);
+  if (!(Number.isInteger(o.cells) && o.cells >= 1)) throw new RangeError(`vertical commitment cells=${o.cells}, expected an integer >= 1 (the commitment holds only while wire is seen)`);
+  const w = o.window_s ?? WIRE_EVIDENCE_WINDOW_S;
+  if (!(Number.isFinite(w) && w >= 0)) throw new RangeError(`vertical commitment window_s=${w}, expected a finite number of seconds >= 0`);
+  if (o.side !== undefined && !isCommitSide(o.side)) throw new RangeError(`vertical commitment side="${String(o.side)}", expected one of ${COMMIT_SIDES.join(", ")}`);
+}
+
+/**
+ * Counts into `mask` (1 per cell) the cells whose wire probability reaches `level`, from class
+ * probabilities laid out `classes` per cell (the StudentOutput message's cell_probs); returns the count.
+ */
+export function countWireProbabilityCells(probs: ArrayLike<number>, classes: number, wireClass: number, level: number, mask: Uint8Array): number {
+  if (!(Number.isInteger(classes) && classes > wireClass && wireClass >= 0)) throw new RangeError(`classes=${classes}, wireClass=${wireClass}: expected 0 <= wireClass < classes`);
+  if (probs.length !== mask.length * classes) throw new RangeError(`probs.length=${probs.length}, expected ${mask.length} cells x ${classes} classes = ${mask.length * classes}`);
+  let n = 0;
+  for (let c = 0; c < mask.length; c++) {
+    const on = probs[c * classes + wireClass]! >= level;
+    mask[c] = on ? 1 : 0;
+    if (on) n++;
+  }
+  return n;
+}
+
+export class VerticalCommitment {
+  private readonly window_s: number;
+  private last_s = Number.NEGATIVE_INFINITY;
+  /** The last frame that opened the evidence: its wire cells and attitude. */
+  private readonly evidence = { mask: new Uint8Array(0), altitude_m: 0, pitch_rad: 0, seen: false };
+  private committed = -1;
+  readonly counts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0 };
+  /** What the last decision did. */
+  readonly event: CommitEvent = { turned: false, evidence: false };
+
+  constructor(readonly options: Readonly<VerticalCommitmentOptions>) {
+    checkVerticalCommitment(options);
+    this.window_s = options.window_s ?? WIRE_EVIDENCE_WINDOW_S;
+  }
+
+  /** The side held (climb's or descend's action index), -1 for none. */
+  get side(): number {
+    return this.committed;
+  }
+
+  /** Forgets the evidence and the side (a new flight); the counts are kept. */
+  reset(): void {
+    this.last_s = Number.NEGATIVE_INFINITY;
+    this.committed = -1;
+    this.evidence.seen = false;
+  }
+
+  /**
+   * One decision: `action` as the planner chose it after its last score() (`planner` holds that
+   * score's blocked_cruise and grid), this frame's wire cells (`mask`, `count` of them) at time
+   * `time_s`, the navigation of the decision. Returns the action to fly. `truthSide`: the side from
+   * the world's wires for the "truth" bounds (undefined where none is ahead). A clock that went back
+   * (a replayed bag restarted) forgets the evidence.
+   */
+  decide(action: number, mask: Uint8Array, count: number, time_s: number, planner: LocalPlanner, nav: Readonly<Navigation>, truthSide?: () => number | undefined): number {
+    const event = this.event;
+    delete event.fixed;
+    event.turned = false;
+    event.evidence = false;
+    if (time_s < this.last_s) this.last_s = Number.NEGATIVE_INFINITY;
+    if (count >= this.options.cells) this.last_s = time_s;
+    const ev = this.evidence;
+    if (!(time_s - this.last_s <= this.window_s)) {
+      this.committed = -1;
+      ev.seen = false;
+      return action;
+    }
+    event.evidence = true;
+    if (count >= this.options.cells) {
+      if (ev.mask.length !== mask.length) ev.mask = new Uint8Array(mask.length);
+      ev.mask.set(mask);
+      ev.altitude_m = nav.altitude_m;
+      ev.pitch_rad = nav.pitch_rad;
+      ev.seen = true;
+    }
+    if ((action !== ACTION_CLIMB && action !== ACTION_DESCEND) || planner.blockedAhead < this.options.level) return action;
+    const bound = this.options.side;
+    // "each" and "truth-each" hold nothing: every such decision reads its side afresh.
+    const hold = bound === undefined || bound === "truth";
+    if (hold && this.committed !== -1) return this.turn(action, this.committed);
+    const truth = bound === "truth" || bound === "truth-each" ? truthSide?.() : undefined;
+    // A held side is read at the evidence frame's altitude; one read at each decision from where the drone is now.
+    const now = nav.altitude_m;
+    const fromCells = truth === undefined && bound !== "truth-each" && ev.seen ? planner.wireSide(ev.mask, hold ? ev.altitude_m : now, ev.pitch_rad, hold ? 0 : now - ev.altitude_m) : -1;
+    const side = truth ?? fromCells;
+    this.counts.commitments++;
+    event.fixed = truth !== undefined ? "truth" : fromCells !== -1 ? "wire" : "choice";
+    if (truth !== undefined) this.counts.byTruth++;
+    else if (fromCells !== -1) this.counts.byWireCells++;
+    if (!hold) return side === -1 ? action : this.turn(action, side);
+    this.committed = side === -1 ? action : side;
+    return this.turn(action, this.committed);
+  }
+
+  /** `side`, counting and marking the decision as turned when it is not `action`. */
+  private turn(action: number, side: number): number {
+    if (action !== side) {
+      this.counts.overridden++;
+      this.event.turned = true;
+    }
+    return side;
+  }
+}
