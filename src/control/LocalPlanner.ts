@@ -204,7 +204,8 @@ export type PlannerOptions = {
    */
   verticalInPlaceWireCells: number;
   /**
-   * Commitment to one side of a seen wire (thirtieth session; eval only), a blocked_cruise level L:
+   * Commitment to one side of a seen wire (thirtieth session; flown by the eval's pilot, and since the
+   * thirty-third by the controller node's vertical_commit_level, off by default; src/control/VerticalCommitment.ts), a blocked_cruise level L:
    * while a frame within 2 s held at least verticalCommitWireCells cells at uncorrected wire
    * probability >= 0.9 (the same evidence as verticalInPlaceWireCells, read by PlannerPilot), the
    * first climb or descend chosen with blocked_cruise >= L fixes a side, and every later climb or
