@@ -186,6 +186,7 @@ class ControllerNode {
     this.navigation = new NavigationState({ timeout_s: p.navTimeout, ...(p.firstFixHome ? {} : { groundAltitude_m: p.homeAltitude }) });
     if (p.mode === "planner" && p.goalSource === "parameters") this.navigation.setGoal({ latitude: p.goalLat, longitude: p.goalLon, altitude: p.goalAlt });
     this.planning = planner === undefined ? undefined : new PlannerDecision(planner, this.navigation, this.health, CONTROLLER_TOPICS.policy, commitmentOf(p), CONTROLLER_TOPICS.uncorrected);
+    if (planner === undefined && p.commitLevel > 0) this.logger.warn(`vertical_commit_level=${p.commitLevel} is ignored with mode:=policy (the commitment turns the local planner's decisions)`);
     this.diagnostics = new NodeDiagnostics(node, { hardwareId: "controller" });
     this.periodNs = BigInt(Math.round(1e9 / p.rate));
     this.diagnostics.add("controller", () => this.status());

@@ -8,7 +8,7 @@ import { GEO_POSE_STAMPED_TYPE, controllerNode } from "../../nodes/controller";
 import { toStudentOutputMsg, type StudentOutputMsg } from "../../nodes/common/models/studentOutputMsg";
 import type { TwistStamped } from "../../nodes/common/sensors/sensorTypes";
 import { enuToGeodetic } from "../../src/control/geodesy";
-import { QOS_TRANSIENT_LOCAL } from "../../src/ros/graph/types";
+import { QOS_DEFAULT, QOS_TRANSIENT_LOCAL } from "../../src/ros/graph/types";
 import { nsToStamp } from "../../src/util/time";
 import { MS } from "./fixtures";
 import { SimRig } from "./SimRig";
@@ -206,6 +206,16 @@ describe("controller node, planner mode: the vertical commitment (vertical_commi
     expect(frame(300n, [0, 1, 2]).linear.z).toBeLessThan(0);
     expect(frame(2200n, []).linear.z).toBeLessThan(0);
     expect(frame(2400n, []).linear.z).toBeGreaterThan(0);
+    await r.shutdown();
+  });
+
+  it("says on /rosout that the level is ignored with mode:=policy", async () => {
+    const r = new SimRig();
+    const logs: string[] = [];
+    r.graph.createNode("log_rec").createSubscription<{ msg: string }>("rcl_interfaces/msg/Log", "/rosout", { qos: { ...QOS_DEFAULT, depth: 100 } }, (m) => logs.push(m.msg));
+    await r.add(controllerNode, "controller", { mode: "policy", vertical_commit_level: 0.3 });
+    r.runTo(100n * MS);
+    expect(logs.some((m) => m.includes("vertical_commit_level=0.3 is ignored with mode:=policy"))).toBe(true);
     await r.shutdown();
   });
 
