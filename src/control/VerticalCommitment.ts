@@ -70,9 +70,33 @@ export function countWireProbabilityCells(probs: ArrayLike<number>, classes: num
   return n;
 }
 
-export class VerticalCommitment {
-  private readonly window_s: number;
+/**
+ * Evidence that counts for `window_s` seconds after a frame with at least `cells` cells; a clock that
+ * went back (a replayed bag restarted without reset()) forgets it. The wire gate's window
+ * (WireEvidenceWindow, src/harness/runtime/SpatialHarnessRuntime.ts) and the commitment read it.
+ */
+export class EvidenceWindow {
   private last_s = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    readonly cells: number,
+    readonly window_s: number,
+  ) {}
+
+  /** One frame's count at time `time_s`; true while the evidence is open. */
+  observe(count: number, time_s: number): boolean {
+    if (time_s < this.last_s) this.last_s = Number.NEGATIVE_INFINITY;
+    if (count >= this.cells) this.last_s = time_s;
+    return time_s - this.last_s <= this.window_s;
+  }
+
+  reset(): void {
+    this.last_s = Number.NEGATIVE_INFINITY;
+  }
+}
+
+export class VerticalCommitment {
+  private readonly window: EvidenceWindow;
   /** The last frame that opened the evidence: its wire cells and attitude. */
   private readonly evidence = { mask: new Uint8Array(0), altitude_m: 0, pitch_rad: 0, seen: false };
   private committed = -1;
@@ -82,7 +106,7 @@ export class VerticalCommitment {
 
   constructor(readonly options: Readonly<VerticalCommitmentOptions>) {
     checkVerticalCommitment(options);
-    this.window_s = options.window_s ?? WIRE_EVIDENCE_WINDOW_S;
+    this.window = new EvidenceWindow(options.cells, options.window_s ?? WIRE_EVIDENCE_WINDOW_S);
   }
 
   /** The side held (climb's or descend's action index), -1 for none. */
@@ -92,7 +116,7 @@ export class VerticalCommitment {
 
   /** Forgets the evidence and the side (a new flight); the counts are kept. */
   reset(): void {
-    this.last_s = Number.NEGATIVE_INFINITY;
+    this.window.reset();
     this.committed = -1;
     this.evidence.seen = false;
   }
@@ -109,10 +133,8 @@ export class VerticalCommitment {
     delete event.fixed;
     event.turned = false;
     event.evidence = false;
-    if (time_s < this.last_s) this.last_s = Number.NEGATIVE_INFINITY;
-    if (count >= this.options.cells) this.last_s = time_s;
     const ev = this.evidence;
-    if (!(time_s - this.last_s <= this.window_s)) {
+    if (!this.window.observe(count, time_s)) {
       this.committed = -1;
       ev.seen = false;
       return action;

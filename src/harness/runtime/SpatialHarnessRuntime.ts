@@ -11,6 +11,7 @@ import { LambdaSchedule, type LambdaScheduleOptions } from "../correction/Lambda
 import { DELTA_RUNAWAY } from "../correction/constants";
 import { textureGain } from "../correction/textureGain";
 import type { Navigation } from "../../control/navigation";
+import { EvidenceWindow } from "../../control/VerticalCommitment";
 import { NUM_DETECTION_CLASSES } from "../actions";
 import { forwardCells, HARNESS_CELL_CHANNELS, NUM_SENSITIVITY_DIMS, REGION_CELLS, spatialWorkspace, type SpatialHarness, type SpatialHarnessWeights, type SpatialWorkspace } from "../spatial/SpatialHarness";
 import { aimSpatialDelta, applySpatialDelta, checkCorrectionAim, DELTA_NORM_MAX, spatialDelta, type CorrectionAim, type SpatialDeltaStats } from "../spatial/spatialCorrection";
@@ -348,24 +349,23 @@ export function countWireCells(logits: Float32Array, level: number, mask?: Uint8
  * are seen again.
  */
 export class WireEvidenceWindow {
-  private last_s = Number.NEGATIVE_INFINITY;
+  private readonly window: EvidenceWindow;
   /** Cells at the level in the last observed frame. */
   cells = 0;
 
   constructor(readonly gate: Readonly<WireGate>) {
     checkWireGate(gate);
+    this.window = new EvidenceWindow(gate.cells, gate.window_s);
   }
 
   /** Reads one frame's logits (DETECTOR_OUTPUTS_PER_CELL per cell) at sim time `time_s`; true while open. `mask`: the frame's counted cells (countWireCells). */
   observe(logits: Float32Array, time_s: number, mask?: Uint8Array): boolean {
-    if (time_s < this.last_s) this.last_s = Number.NEGATIVE_INFINITY;
     this.cells = countWireCells(logits, this.gate.level, mask);
-    if (this.cells >= this.gate.cells) this.last_s = time_s;
-    return time_s - this.last_s <= this.gate.window_s;
+    return this.window.observe(this.cells, time_s);
   }
 
   reset(): void {
-    this.last_s = Number.NEGATIVE_INFINITY;
+    this.window.reset();
     this.cells = 0;
   }
 }
