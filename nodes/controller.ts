@@ -116,7 +116,7 @@ function declareControllerParams(node: RosNode) {
     commitLevel: declareDouble(node, "vertical_commit_level", 0, "Planner: climbs and descends chosen with blocked_cruise >= this, while wire was seen within 2 s (harness/student_output), are flown to the wire cells' side (0 = off)", { from: 0, to: 1 }),
     commitCells: declareInt(node, "vertical_commit_wire_cells", 6, "Planner: cells at uncorrected wire probability >= 0.9 a frame must hold to count as wire seen", { from: 1, to: 100000 }),
     commitSide: declareString<"each" | "held">(node, "vertical_commit_side", "each", "each: every such decision takes the wire cells' side from where the drone is now; held: the first one's side is held while wire is seen", ["each", "held"]),
-
+    commitStall: declareDouble(node, "vertical_commit_stall_s", 0, "Planner: the commitment turns no decision once the drone came less than 1 m closer to the goal over this many seconds of wire seen (0 = no bound)", { from: 0, to: 600 }),
   };
 }
 type ControllerParams = ReturnType<typeof declareControllerParams>;
@@ -146,7 +146,7 @@ function plannerOf(p: ControllerParams, limits: ControllerOptions["limits"]): Lo
 /** The planner's vertical commitment (vertical_commit_*), undefined when off. */
 function commitmentOf(p: ControllerParams): VerticalCommitment | undefined {
   if (p.commitLevel === 0) return undefined;
-  return new VerticalCommitment({ level: p.commitLevel, cells: p.commitCells, ...(p.commitSide === "each" ? { side: "each" as const } : {}) });
+  return new VerticalCommitment({ level: p.commitLevel, cells: p.commitCells, ...(p.commitSide === "each" ? { side: "each" as const } : {}), ...(p.commitStall > 0 ? { stall_s: p.commitStall } : {}) });
 }
 
 /** The controller node's state and callbacks; configure, activate, deactivate and release are its lifecycle transitions. */

@@ -219,6 +219,11 @@ export type PlannerOptions = {
   verticalCommit: number;
   /** With verticalCommit: the wire cells of the evidence (>= 1 when verticalCommit > 0). Default 0. */
   verticalCommitWireCells: number;
+  /**
+   * With verticalCommit: its stall bound, s (VerticalCommitment stall_s, thirty-fourth session): no
+   * decision is turned once the drone came less than 1 m closer to the goal over this long. Default 0 = no bound.
+   */
+  verticalCommitStall_s: number;
   /** Default DEFAULT_ACTION_LIMITS. */
   limits: ActionLimits;
 };
@@ -255,6 +260,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   verticalInPlaceWireCells: 0,
   verticalCommit: 0,
   verticalCommitWireCells: 0,
+  verticalCommitStall_s: 0,
   limits: DEFAULT_ACTION_LIMITS,
 });
 
@@ -776,7 +782,7 @@ function checkOptions(o: PlannerOptions): void {
   const nonNegative = [
     "wThreat", "manoeuvreThreatFactor", "hoverThreatFactor", "wGoal", "wHeading", "headingTolerance_rad",
     "wAltitudeGoal", "altitudeTolerance_m", "hoverCost", "wAltitude", "wClimbWhenBlocked", "wCentroid", "wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalInPlaceWireCells",
-    "verticalCommit", "verticalCommitWireCells",
+    "verticalCommit", "verticalCommitWireCells", "verticalCommitStall_s",
   ] as const;
   for (const key of nonNegative) {
     const v = o[key];

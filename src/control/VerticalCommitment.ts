@@ -12,6 +12,11 @@
  * decision takes the wire cells' side of the last frame that opened the evidence, its heights taken
  * from where the drone is now. "truth" and "truth-each" are bounds of the eval with the side from
  * the world's wires (a callback; a node has no such truth).
+ *
+ * The stall bound (stall_s, thirty-fourth session): the commitment turns no decision once the drone
+ * has come less than STALL_PROGRESS_M closer to the goal (the navigation's horizontal distance) over
+ * the last stall_s seconds of open evidence; it turns again after that much progress. A commitment
+ * cannot then hold the drone at a wire for longer than stall_s without forward progress.
  */
 import { ACTIONS } from "./actions";
 import type { LocalPlanner } from "./LocalPlanner";
@@ -24,16 +29,19 @@ const ACTION_DESCEND = ACTIONS.indexOf("descend");
 export const WIRE_EVIDENCE_LEVEL = 0.9;
 export const WIRE_EVIDENCE_WINDOW_S = 2;
 
+/** Progress toward the goal (m) that restarts the stall clock of VerticalCommitmentOptions.stall_s. */
+export const STALL_PROGRESS_M = 1;
+
 /** Where the side comes from other than a held side of the wire cells (see the file's comment). */
 export const COMMIT_SIDES = ["each", "truth", "truth-each"] as const;
 export type CommitSide = (typeof COMMIT_SIDES)[number];
 export const isCommitSide = (s: string): s is CommitSide => (COMMIT_SIDES as readonly string[]).includes(s);
 
-/** Sides fixed, of them by the wire cells' height and by the world's wires ("truth"; the others: the planner's own choice), and decisions turned to another side. */
-export type VerticalCommitCounts = { commitments: number; byWireCells: number; byTruth: number; overridden: number };
+/** Sides fixed, of them by the wire cells' height and by the world's wires ("truth"; the others: the planner's own choice), decisions turned to another side, and decisions left as chosen because the drone had stalled (stall_s). */
+export type VerticalCommitCounts = { commitments: number; byWireCells: number; byTruth: number; overridden: number; released: number };
 
-/** What the commitment did at one decision: a side fixed there (by the wire cells, the world's wires or the planner's own choice), whether the decision was turned, and whether the evidence was open. */
-export type CommitEvent = { fixed?: "wire" | "truth" | "choice"; turned: boolean; evidence: boolean };
+/** What the commitment did at one decision: a side fixed there (by the wire cells, the world's wires or the planner's own choice), whether the decision was turned, whether it would have been turned but the drone had stalled (stall_s), and whether the evidence was open. */
+export type CommitEvent = { fixed?: "wire" | "truth" | "choice"; turned: boolean; released: boolean; evidence: boolean };
 
 export type VerticalCommitmentOptions = {
   /** blocked_cruise level in (0, 1] at and above which climbs and descends are committed. */
@@ -44,6 +52,8 @@ export type VerticalCommitmentOptions = {
   window_s?: number;
   /** Default undefined: the side is held. */
   side?: CommitSide;
+  /** The stall bound, s (> 0; see the file's comment). Default undefined: no bound. */
+  stall_s?: number;
 };
 
 export function checkVerticalCommitment(o: Readonly<VerticalCommitmentOptions>): void {
@@ -51,6 +61,7 @@ export function checkVerticalCommitment(o: Readonly<VerticalCommitmentOptions>):
   if (!(Number.isInteger(o.cells) && o.cells >= 1)) throw new RangeError(`vertical commitment cells=${o.cells}, expected an integer >= 1 (the commitment holds only while wire is seen)`);
   const w = o.window_s ?? WIRE_EVIDENCE_WINDOW_S;
   if (!(Number.isFinite(w) && w >= 0)) throw new RangeError(`vertical commitment window_s=${w}, expected a finite number of seconds >= 0`);
+  if (o.stall_s !== undefined && !(Number.isFinite(o.stall_s) && o.stall_s > 0)) throw new RangeError(`vertical commitment stall_s=${o.stall_s}, expected a finite number of seconds > 0 (leave it out for no bound)`);
   if (o.side !== undefined && !isCommitSide(o.side)) throw new RangeError(`vertical commitment side="${String(o.side)}", expected one of ${COMMIT_SIDES.join(", ")}`);
 }
 
@@ -100,9 +111,11 @@ export class VerticalCommitment {
   /** The last frame that opened the evidence: its wire cells and attitude. */
   private readonly evidence = { mask: new Uint8Array(0), altitude_m: 0, pitch_rad: 0, seen: false };
   private committed = -1;
-  readonly counts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0 };
+  /** The stall clock: the goal distance (m) where the drone last made STALL_PROGRESS_M of progress (NaN while the evidence is closed), when (s), and the last decision's time. */
+  private readonly progress = { ref_m: Number.NaN, since_s: 0, now_s: 0 };
+  readonly counts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0, released: 0 };
   /** What the last decision did. */
-  readonly event: CommitEvent = { turned: false, evidence: false };
+  readonly event: CommitEvent = { turned: false, released: false, evidence: false };
 
   constructor(readonly options: Readonly<VerticalCommitmentOptions>) {
     checkVerticalCommitment(options);
@@ -119,6 +132,13 @@ export class VerticalCommitment {
     this.window.reset();
     this.committed = -1;
     this.evidence.seen = false;
+    this.progress.ref_m = Number.NaN;
+  }
+
+  /** Seconds since the drone last came STALL_PROGRESS_M closer to the goal while the evidence was open (0 while it is closed). */
+  get stalled_s(): number {
+    const p = this.progress;
+    return Number.isNaN(p.ref_m) ? 0 : p.now_s - p.since_s;
   }
 
   /**
@@ -132,14 +152,24 @@ export class VerticalCommitment {
     const event = this.event;
     delete event.fixed;
     event.turned = false;
+    event.released = false;
     event.evidence = false;
     const ev = this.evidence;
+    const progress = this.progress;
+    progress.now_s = time_s;
     if (!this.window.observe(count, time_s)) {
       this.committed = -1;
       ev.seen = false;
+      progress.ref_m = Number.NaN;
       return action;
     }
     event.evidence = true;
+    // The stall clock restarts where the evidence opens, at STALL_PROGRESS_M of progress, and on a clock that went back.
+    const goal_m = nav.goalDistance_m;
+    if (Number.isNaN(progress.ref_m) || goal_m <= progress.ref_m - STALL_PROGRESS_M || time_s < progress.since_s) {
+      progress.ref_m = goal_m;
+      progress.since_s = time_s;
+    }
     if (count >= this.options.cells) {
       if (ev.mask.length !== mask.length) ev.mask = new Uint8Array(mask.length);
       ev.mask.set(mask);
@@ -166,9 +196,18 @@ export class VerticalCommitment {
     return this.turn(action, this.committed);
   }
 
-  /** `side`, counting and marking the decision as turned when it is not `action`. */
+  /**
+   * `side`, counting and marking the decision as turned when it is not `action`; `action` itself,
+   * counted as released, when the drone has stalled longer than the stall bound.
+   */
   private turn(action: number, side: number): number {
     if (action !== side) {
+      const stall = this.options.stall_s;
+      if (stall !== undefined && this.stalled_s > stall) {
+        this.counts.released++;
+        this.event.released = true;
+        return action;
+      }
       this.counts.overridden++;
       this.event.turned = true;
     }

@@ -41,9 +41,9 @@ it("flies the vertical commitment through the nodes: every policy message finds 
     },
   });
   expect(record.callbackErrors).toBe(0);
-  expect(last?.get("vertical_commit")).toBe("level 0.3, 6 wire cells, side each");
+  expect(last?.get("vertical_commit")).toBe("level 0.3, 6 wire cells, side each, stall bound none");
   expect(last?.get("vertical_commit_unmatched_frames")).toBe("0");
-  const sides = /^(\d+) \(by the wire cells (\d+)\), turned (\d+)$/.exec(last?.get("vertical_commit_sides") ?? "");
+  const sides = /^(\d+) \(by the wire cells (\d+)\), turned (\d+), left after a stall (\d+)$/.exec(last?.get("vertical_commit_sides") ?? "");
   expect(sides).not.toBeNull();
   // Sides read at the wire's climbs, each from the wire cells (none from the planner's own choice).
   expect(Number(sides![1])).toBeGreaterThan(0);

@@ -40,6 +40,8 @@ describe("VerticalCommitment", () => {
     expect(() => new VerticalCommitment({ level: 0.3, cells: 0 })).toThrow(/cells=0, expected an integer >= 1/);
     expect(() => new VerticalCommitment({ level: 0.3, cells: 2.5 })).toThrow(/cells=2.5/);
     expect(() => new VerticalCommitment({ level: 0.3, cells: 6, side: "left" as never })).toThrow(/side="left", expected one of each, truth, truth-each/);
+    expect(() => new VerticalCommitment({ level: 0.3, cells: 6, stall_s: 0 })).toThrow(/stall_s=0, expected a finite number of seconds > 0/);
+    expect(() => new VerticalCommitment({ level: 0.3, cells: 6, stall_s: Number.NaN })).toThrow(/stall_s=NaN/);
   });
 
   it("counts the cells at the wire probability level from class probabilities, and refuses a size that does not match", () => {
@@ -58,7 +60,7 @@ describe("VerticalCommitment", () => {
     expect(h.decide(CLIMB, WIRE, 6, 1, held.planner, nav)).toBe(DESCEND);
     held.set(0.8, CLIMB);
     expect(h.decide(CLIMB, NONE, 0, 1.5, held.planner, nav)).toBe(DESCEND);
-    expect(h.counts).toEqual({ commitments: 1, byWireCells: 1, byTruth: 0, overridden: 2 });
+    expect(h.counts).toEqual({ commitments: 1, byWireCells: 1, byTruth: 0, overridden: 2, released: 0 });
 
     const each = scripted(0.8, DESCEND);
     const e = new VerticalCommitment({ level: 0.3, cells: 6, side: "each" });
@@ -84,5 +86,55 @@ describe("VerticalCommitment", () => {
     expect(c.decide(CLIMB, WIRE, 6, 5, s.planner, nav)).toBe(DESCEND);
     // 5 cells are under the count: a replayed bag restarted at 0.5 s has no evidence.
     expect(c.decide(CLIMB, WIRE, 5, 0.5, s.planner, nav)).toBe(CLIMB);
+  });
+});
+
+describe("VerticalCommitment's stall bound (stall_s)", () => {
+  it("with a stall bound turns no decision once the drone came less than 1 m closer to the goal over that long, and turns again after 1 m of progress", () => {
+    const nav = makeNavigation();
+    nav.goalDistance_m = 50;
+    const s = scripted(0.8, DESCEND);
+    const c = new VerticalCommitment({ level: 0.3, cells: 6, side: "each", stall_s: 3 });
+    // The evidence opens at t = 1 s, 50 m from the goal: the stall clock starts there.
+    expect(c.decide(CLIMB, WIRE, 6, 1, s.planner, nav)).toBe(DESCEND);
+    nav.goalDistance_m = 49.5;
+    expect(c.decide(CLIMB, WIRE, 6, 3.9, s.planner, nav)).toBe(DESCEND);
+    expect(c.stalled_s).toBeCloseTo(2.9, 9);
+    // 3.1 s with 0.5 m of progress: the planner's own climb is flown, counted as released.
+    expect(c.decide(CLIMB, WIRE, 6, 4.1, s.planner, nav)).toBe(CLIMB);
+    expect(c.event).toMatchObject({ turned: false, released: true, evidence: true });
+    // A decision that needs no turn is not a release.
+    expect(c.decide(DESCEND, WIRE, 6, 4.3, s.planner, nav)).toBe(DESCEND);
+    expect(c.event.released).toBe(false);
+    // 1 m closer than where the clock started: the commitment turns again.
+    nav.goalDistance_m = 49;
+    expect(c.decide(CLIMB, WIRE, 6, 4.5, s.planner, nav)).toBe(DESCEND);
+    expect(c.stalled_s).toBe(0);
+    expect(c.counts).toMatchObject({ overridden: 3, released: 1 });
+  });
+
+  it("restarts the stall clock where the evidence opens again, after reset(), and on a clock that went back", () => {
+    const nav = makeNavigation();
+    nav.goalDistance_m = 50;
+    const s = scripted(0.8, DESCEND);
+    const c = new VerticalCommitment({ level: 0.3, cells: 6, side: "each", stall_s: 3 });
+    expect(c.decide(CLIMB, WIRE, 6, 1, s.planner, nav)).toBe(DESCEND);
+    expect(c.decide(CLIMB, WIRE, 6, 4.5, s.planner, nav)).toBe(CLIMB);
+    // The evidence lapses (no wire for > 2 s) and opens again at 10 s, no closer to the goal: a fresh clock.
+    expect(c.decide(CRUISE, NONE, 0, 7, s.planner, nav)).toBe(CRUISE);
+    expect(c.stalled_s).toBe(0);
+    expect(c.decide(CLIMB, WIRE, 6, 10, s.planner, nav)).toBe(DESCEND);
+    expect(c.decide(CLIMB, WIRE, 6, 13.5, s.planner, nav)).toBe(CLIMB);
+    c.reset();
+    expect(c.decide(CLIMB, WIRE, 6, 14, s.planner, nav)).toBe(DESCEND);
+    // A replayed bag restarted at 0.5 s: the evidence and the clock start again there (3.5 s later the bound acts).
+    expect(c.decide(CLIMB, WIRE, 6, 0.5, s.planner, nav)).toBe(DESCEND);
+    expect(c.decide(CLIMB, WIRE, 6, 3, s.planner, nav)).toBe(DESCEND);
+    expect(c.decide(CLIMB, WIRE, 6, 4, s.planner, nav)).toBe(CLIMB);
+    // Without a bound, the same stall turns every decision.
+    const free = new VerticalCommitment({ level: 0.3, cells: 6, side: "each" });
+    expect(free.decide(CLIMB, WIRE, 6, 1, s.planner, nav)).toBe(DESCEND);
+    expect(free.decide(CLIMB, WIRE, 6, 60, s.planner, nav)).toBe(DESCEND);
+    expect(free.counts.released).toBe(0);
   });
 });

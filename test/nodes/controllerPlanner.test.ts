@@ -174,8 +174,8 @@ describe("controller node, planner mode: the vertical commitment (vertical_commi
     expect(t.linear.z).toBeLessThan(0);
     r.runTo(1200n * MS);
     expect(value("action")).toBe("descend");
-    expect(value("vertical_commit")).toBe("level 0.3, 6 wire cells, side each");
-    expect(value("vertical_commit_sides")).toBe("1 (by the wire cells 1), turned 1");
+    expect(value("vertical_commit")).toBe("level 0.3, 6 wire cells, side each, stall bound none");
+    expect(value("vertical_commit_sides")).toBe("1 (by the wire cells 1), turned 1, left after a stall 0");
     expect(value("vertical_commit_unmatched_frames")).toBe("0");
     await r.shutdown();
   });
@@ -184,7 +184,7 @@ describe("controller node, planner mode: the vertical commitment (vertical_commi
     const below = await committed({ vertical_commit_level: 0.3 });
     expect(below.frame(300n, [29, 30, 31]).linear.z).toBeGreaterThan(0);
     below.r.runTo(1200n * MS);
-    expect(below.value("vertical_commit_sides")).toBe("1 (by the wire cells 1), turned 0");
+    expect(below.value("vertical_commit_sides")).toBe("1 (by the wire cells 1), turned 0, left after a stall 0");
     await below.r.shutdown();
     // No uncorrected frame for the policy message's stamp: no evidence, counted.
     const none = await committed({ vertical_commit_level: 0.3 });
@@ -199,6 +199,18 @@ describe("controller node, planner mode: the vertical commitment (vertical_commi
     off.r.runTo(1200n * MS);
     expect(off.value("vertical_commit")).toBeUndefined();
     await off.r.shutdown();
+  });
+
+  it("with vertical_commit_stall_s leaves the planner's climb alone once the drone stalled that long (the rig's fix does not move), and reports it", async () => {
+    const { r, frame, value } = await committed({ vertical_commit_level: 0.3, vertical_commit_stall_s: 1 });
+    expect(frame(300n, [0, 1, 2]).linear.z).toBeLessThan(0);
+    expect(frame(1200n, [0, 1, 2]).linear.z).toBeLessThan(0);
+    // 1.2 s at the same distance from the goal: the climb the planner chose is flown.
+    expect(frame(1500n, [0, 1, 2]).linear.z).toBeGreaterThan(0);
+    r.runTo(2600n * MS);
+    expect(value("vertical_commit")).toBe("level 0.3, 6 wire cells, side each, stall bound 1 s");
+    expect(value("vertical_commit_sides")).toBe("3 (by the wire cells 3), turned 2, left after a stall 1");
+    await r.shutdown();
   });
 
   it("keeps the evidence for 2 s of frames without wire, then lets it lapse", async () => {

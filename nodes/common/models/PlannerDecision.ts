@@ -134,8 +134,8 @@ export class PlannerDecision {
     if (c === undefined) return [];
     const n = c.counts;
     return [
-      { key: "vertical_commit", value: `level ${c.options.level}, ${c.options.cells} wire cells, side ${c.options.side ?? "held"}` },
-      { key: "vertical_commit_sides", value: `${n.commitments} (by the wire cells ${n.byWireCells}), turned ${n.overridden}` },
+      { key: "vertical_commit", value: `level ${c.options.level}, ${c.options.cells} wire cells, side ${c.options.side ?? "held"}, stall bound ${c.options.stall_s === undefined ? "none" : `${c.options.stall_s} s`}` },
+      { key: "vertical_commit_sides", value: `${n.commitments} (by the wire cells ${n.byWireCells}), turned ${n.overridden}, left after a stall ${n.released}` },
       { key: "vertical_commit_evidence", value: c.event.evidence ? "open" : "closed" },
       { key: "vertical_commit_unmatched_frames", value: String(this.unmatched) },
     ];

@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,each|truth|truth-each]] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,each|truth|truth-each]] [--commit-stall S] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -77,6 +77,8 @@ export type EvalHarnessArgs = {
   verticalInPlaceWireCells?: number;
   /** Hold one side of a seen wire (>= cells at uncorrected wire probability >= 0.9 within 2 s) for every climb/descend at blocked_cruise >= L, the side by the wire cells' height (PlannerOptions.verticalCommit, verticalCommitWireCells); default off. */
   verticalCommit?: { level: number; cells: number; side?: CommitSide };
+  /** With verticalCommit: its stall bound in seconds (PlannerOptions.verticalCommitStall_s); default off. */
+  commitStall?: number;
   /** The planner's braking on a vertical reversal (PlannerOptions.brakeOnReversal, a blocked_cruise level); default 0 = off. */
   brakeOnReversal?: number;
   /** Each region's risk held at P x its last held value when it drops (PlannerPilot riskHold; eval only); default off. */
@@ -155,6 +157,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
         a.verticalCommit = { level: numberArg(f, level, 1e-3, 1), cells: intArg(f, cells, 1), ...(side === undefined ? {} : { side }) };
         break;
       }
+      case "--commit-stall": a.commitStall = numberArg(f, args[++i], 0.01, 600); break;
       case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
       case "--risk-floor": a.riskFloor = numberArg(f, args[++i], 0, 0.99); break;
@@ -168,17 +171,19 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
     }
   }
   if (a.scenario === "") throw new UsageError("--scenario is required");
+  if (a.commitStall !== undefined && a.verticalCommit === undefined) throw new UsageError("--commit-stall bounds the vertical commitment: give --vertical-commit L,cells[,side] with it");
   return a;
 }
 
 /** The planner options the flags set (none: the planner's defaults). */
-function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number; verticalCommit?: number; verticalCommitWireCells?: number } } {
+function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number; verticalCommit?: number; verticalCommitWireCells?: number; verticalCommitStall_s?: number } } {
   const planner = {
     ...(a.verticalHold === undefined ? {} : { wVerticalHold: a.verticalHold }),
     ...(a.verticalInPlace === undefined ? {} : { verticalInPlace: a.verticalInPlace }),
     ...(a.verticalInPlaceWireCells === undefined ? {} : { verticalInPlaceWireCells: a.verticalInPlaceWireCells }),
     ...(a.brakeOnReversal === undefined ? {} : { brakeOnReversal: a.brakeOnReversal }),
     ...(a.verticalCommit === undefined ? {} : { verticalCommit: a.verticalCommit.level, verticalCommitWireCells: a.verticalCommit.cells }),
+    ...(a.commitStall === undefined ? {} : { verticalCommitStall_s: a.commitStall }),
   };
   return Object.keys(planner).length === 0 ? {} : { planner };
 }

@@ -181,8 +181,8 @@ export class PlannerPilot implements Pilot {
   private readonly commitment: VerticalCommitment | undefined;
   private commitMask = new Uint8Array(0);
   /** The event of a pilot that commits nothing. */
-  private readonly noCommitEvent: CommitEvent = { turned: false, evidence: false };
-  private readonly noCommitCounts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0 };
+  private readonly noCommitEvent: CommitEvent = { turned: false, released: false, evidence: false };
+  private readonly noCommitCounts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0, released: 0 };
   private readonly truePosition = new Float64Array(3);
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
@@ -194,9 +194,9 @@ export class PlannerPilot implements Pilot {
     checkDecisionOptions(source, this.planner.options);
     const cells = this.planner.options.verticalInPlaceWireCells;
     this.wireEvidence = cells > 0 ? new WireEvidenceWindow({ level: WIRE_EVIDENCE_LEVEL, cells, window_s: WIRE_EVIDENCE_WINDOW_S }) : undefined;
-    const { verticalCommit, verticalCommitWireCells } = this.planner.options;
+    const { verticalCommit, verticalCommitWireCells, verticalCommitStall_s } = this.planner.options;
     const side = source.type === "detector" ? source.commitSide : undefined;
-    this.commitment = verticalCommit > 0 ? new VerticalCommitment({ level: verticalCommit, cells: verticalCommitWireCells, ...(side === undefined ? {} : { side }) }) : undefined;
+    this.commitment = verticalCommit > 0 ? new VerticalCommitment({ level: verticalCommit, cells: verticalCommitWireCells, ...(side === undefined ? {} : { side }), ...(verticalCommitStall_s > 0 ? { stall_s: verticalCommitStall_s } : {}) }) : undefined;
     const truthTarget = source.type === "detector" && (source.harness?.target === "oracle" || source.harness?.target === "gap-risk");
     this.needsTruth = source.type === "oracle" || truthTarget || (source.type === "detector" && source.truthMix !== undefined);
     this.needsImage = source.type !== "oracle";

@@ -54,9 +54,9 @@ export type HarnessArm = {
  * (no such decision before the commitment ended, or the expert neither climbed nor descended there); `turned`: the
  * decision was turned to the side held (PlannerOptions.verticalCommit; with CommitSide "truth-each", which holds
  * nothing, every decision where the truth is known is a side fixed, and `turned` marks those where it was not the
- * planner's own).
+ * planner's own); `released`: the decision would have been turned but the drone had stalled (PlannerOptions.verticalCommitStall_s); `goal_m` the horizontal distance to the goal (m, the navigation's) at the decision.
  */
-export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "truth" | "choice"; commitExpert?: "climb" | "descend" | "none"; commitTruth?: "climb" | "descend" | "none"; turned?: 1; wireSeen?: 1 };
+export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "truth" | "choice"; commitExpert?: "climb" | "descend" | "none"; commitTruth?: "climb" | "descend" | "none"; turned?: 1; released?: 1; wireSeen?: 1; goal_m?: number };
 
 /** `crossings`: how the flight passed each wire conductor, and the strike that ended it (`wireCrossings`, wireCrossings.ts). */
 export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[]; crossings?: WireCrossing[] };
@@ -204,7 +204,7 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     let maxThreat = 0;
     for (const t of threat) maxThreat = Math.max(maxThreat, t);
     const sight = rec.sight?.sight(truth.visibleMask, truth.depth, threat);
-    const entry: StepTrace = { step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...gateTrace(h), ...(sight === undefined ? {} : { sight }), ...commit };
+    const entry: StepTrace = { step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...gateTrace(h), ...(sight === undefined ? {} : { sight }), ...commit, goal_m: Math.round(nav(env).goalDistance_m * 100) / 100 };
     trace.push(entry);
     if (pilot.verticalCommitSide !== -1 || entry.commit !== undefined) (commitExpert ??= new CommitExpertRecorder(env)).record(entry, pilot.verticalCommitSide);
     if (record) {
@@ -249,10 +249,10 @@ function strikeLines(r: HarnessRow): string[] {
 }
 
 /** The StepTrace fields of one decision's vertical commitment (PlannerPilot.lastCommit); the true side is read only where a side was fixed. */
-function commitTrace(event: Readonly<CommitEvent>, truth: () => number | undefined): Pick<StepTrace, "commit" | "commitExpert" | "commitTruth" | "turned" | "wireSeen"> {
+function commitTrace(event: Readonly<CommitEvent>, truth: () => number | undefined): Pick<StepTrace, "commit" | "commitExpert" | "commitTruth" | "turned" | "released" | "wireSeen"> {
   const side = (a: number | undefined): "climb" | "descend" | "none" => (a === undefined ? "none" : ACTIONS[a] === "descend" ? "descend" : "climb");
   const fixed = event.fixed === undefined ? {} : { commit: event.fixed, commitExpert: "none" as const, commitTruth: side(truth()) };
-  return { ...fixed, ...(event.turned ? { turned: 1 as const } : {}), ...(event.evidence ? { wireSeen: 1 as const } : {}) };
+  return { ...fixed, ...(event.turned ? { turned: 1 as const } : {}), ...(event.released ? { released: 1 as const } : {}), ...(event.evidence ? { wireSeen: 1 as const } : {}) };
 }
 
 /**
@@ -545,7 +545,7 @@ function sideTable(t: readonly (readonly number[])[]): string {
 /** The vertical commitment's line of a row (PlannerOptions.verticalCommit), undefined when it fixed no side. */
 function commitmentLine(r: HarnessRow): string | undefined {
   const by = { wire: 0, truth: 0, choice: 0 };
-  let fixed = 0, turned = 0, flights = 0;
+  let fixed = 0, turned = 0, released = 0, flights = 0;
   /** Sides fixed where the expert (while held) / the world's wires (when fixed) gave a side: [side climb, side descend] x [its climb, its descend]. */
   const expert = [[0, 0], [0, 0]];
   const truth = [[0, 0], [0, 0]];
@@ -566,6 +566,7 @@ function commitmentLine(r: HarnessRow): string | undefined {
         }
       }
       if (t.turned === 1) turned++;
+      if (t.released === 1) released++;
     }
     if (any) flights++;
   }
@@ -573,7 +574,7 @@ function commitmentLine(r: HarnessRow): string | undefined {
   const sum = (t: number[][]): number => t[0]![0]! + t[0]![1]! + t[1]![0]! + t[1]![1]!;
   const agree = (t: number[][]): number => t[0]![0]! + t[1]![1]!;
   return [
-    `${r.name}: vertical commitment: ${fixed} sides fixed in ${flights} flights (${by.wire} by the wire cells' height, ${by.truth} by the world's wires, ${by.choice} by the planner's own choice), ${turned} decisions turned to the side held;`,
+    `${r.name}: vertical commitment: ${fixed} sides fixed in ${flights} flights (${by.wire} by the wire cells' height, ${by.truth} by the world's wires, ${by.choice} by the planner's own choice), ${turned} decisions turned to the side held${released > 0 ? `, ${released} left as chosen after a stall (the stall bound)` : ""};`,
     `the true side of the nearest conductor ahead (within ${TRUE_WIRE_RANGE_M} m) known at ${sum(truth)} of the ${fixed}, the side held was it in ${agree(truth)} (${sideTable(truth)} true climb / descend), the planner's own choice in ${ownRight};`,
     `the expert climbed or descended for a wire in its corridor at ${sum(expert)} of them (a side held: at the first decision while held where its corridor held a wire), the side held was its in ${agree(expert)} (${sideTable(expert)} expert climb / descend)`,
   ].join(" ");

@@ -46,7 +46,7 @@ function wireEverywhere(): Teacher {
 }
 
 /** The planner's scripted choice, blocked_cruise and wire side; the pilot's decisions. */
-function harness(side: number, commitSide?: CommitSide): { choose: (a: ActionName, blocked?: number) => number; env: FakeEnvironment; pilot: PlannerPilot; masks: Uint8Array[]; sides: number[]; climbs: number[]; restore: () => void } {
+function harness(side: number, commitSide?: CommitSide, stall_s = 0): { choose: (a: ActionName, blocked?: number) => number; env: FakeEnvironment; pilot: PlannerPilot; masks: Uint8Array[]; sides: number[]; climbs: number[]; restore: () => void } {
   let next = idx("cruise");
   let blocked = 0.9;
   const masks: Uint8Array[] = [];
@@ -64,7 +64,7 @@ function harness(side: number, commitSide?: CommitSide): { choose: (a: ActionNam
   ];
   const env = new FakeEnvironment(8);
   const rgb = new Uint8Array(64 * 64 * 3);
-  const pilot = new PlannerPilot({ type: "detector", detector, ...(commitSide === undefined ? {} : { commitSide }) }, { verticalCommit: 0.6, verticalCommitWireCells: 6 });
+  const pilot = new PlannerPilot({ type: "detector", detector, ...(commitSide === undefined ? {} : { commitSide }) }, { verticalCommit: 0.6, verticalCommitWireCells: 6, verticalCommitStall_s: stall_s });
   const choose = (a: ActionName, b = 0.9): number => {
     next = idx(a);
     blocked = b;
@@ -92,7 +92,7 @@ describe("PlannerPilot: the vertical commitment (verticalCommit)", () => {
       expect(h.choose("climb")).toBe(idx("descend"));
       expect(h.choose("cruise")).toBe(idx("cruise")); // only climb and descend are turned
       expect(h.choose("climb", 0.3)).toBe(idx("climb")); // the way ahead free: toward the goal's altitude, left alone
-      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 1, byWireCells: 1, byTruth: 0, overridden: 2 });
+      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 1, byWireCells: 1, byTruth: 0, overridden: 2, released: 0 });
     } finally {
       h.restore();
     }
@@ -129,7 +129,7 @@ describe("PlannerPilot: the vertical commitment (verticalCommit)", () => {
       wire(true);
       expect(h.choose("climb")).toBe(idx("climb"));
       expect(h.choose("descend")).toBe(idx("climb"));
-      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 1, byWireCells: 0, byTruth: 0, overridden: 1 });
+      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 1, byWireCells: 0, byTruth: 0, overridden: 1, released: 0 });
     } finally {
       h.restore();
     }
@@ -159,24 +159,24 @@ describe("PlannerPilot: the wire cells' side at every decision (commitSide \"eac
       wire(true);
       h.sides.splice(0, 1, idx("descend"), idx("climb"), idx("descend"));
       expect(h.choose("climb")).toBe(idx("descend"));
-      expect(h.pilot.lastCommit).toEqual({ fixed: "wire", turned: true, evidence: true });
+      expect(h.pilot.lastCommit).toEqual({ fixed: "wire", turned: true, released: false, evidence: true });
       expect(h.choose("descend")).toBe(idx("climb")); // not held: the side of this decision's frame
       expect(h.pilot.verticalCommitSide).toBe(-1);
       wire(false);
       // Within 2 s of the last wire frame its cells still decide, read from where the drone is now (0.7 m lower).
       h.env.alt -= 0.7;
       expect(h.choose("descend")).toBe(idx("descend"));
-      expect(h.pilot.lastCommit).toEqual({ fixed: "wire", turned: false, evidence: true });
+      expect(h.pilot.lastCommit).toEqual({ fixed: "wire", turned: false, released: false, evidence: true });
       expect(h.climbs[0]).toBe(0);
       expect(h.climbs[1]).toBe(0);
       expect(h.climbs[2]).toBeCloseTo(-0.7, 9);
       expect(h.choose("cruise")).toBe(idx("cruise"));
       expect(h.choose("climb", 0.3)).toBe(idx("climb")); // the way ahead free: left alone
-      expect(h.pilot.lastCommit).toEqual({ turned: false, evidence: true }); // under the level, the evidence open
-      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 3, byWireCells: 3, byTruth: 0, overridden: 2 });
+      expect(h.pilot.lastCommit).toEqual({ turned: false, released: false, evidence: true }); // under the level, the evidence open
+      expect(h.pilot.verticalCommitCounts).toEqual({ commitments: 3, byWireCells: 3, byTruth: 0, overridden: 2, released: 0 });
       const seenAt = h.env.time_s;
       while (h.env.time_s - seenAt < 2.5) h.choose("climb");
-      expect(h.pilot.lastCommit).toEqual({ turned: false, evidence: false }); // the evidence lapsed: nothing fixed
+      expect(h.pilot.lastCommit).toEqual({ turned: false, released: false, evidence: false }); // the evidence lapsed: nothing fixed
     } finally {
       h.restore();
     }
@@ -184,10 +184,27 @@ describe("PlannerPilot: the wire cells' side at every decision (commitSide \"eac
     try {
       wire(true);
       expect(none.choose("climb")).toBe(idx("climb"));
-      expect(none.pilot.lastCommit).toEqual({ fixed: "choice", turned: false, evidence: true });
+      expect(none.pilot.lastCommit).toEqual({ fixed: "choice", turned: false, released: false, evidence: true });
       expect(none.choose("descend")).toBe(idx("descend")); // nothing held: the planner's own choice each time
     } finally {
       none.restore();
+    }
+  });
+});
+
+describe("PlannerPilot: the commitment's stall bound (verticalCommitStall_s)", () => {
+  it("flies the planner's own choice once the drone (hovering in place) came no closer to the goal for longer than the bound", () => {
+    const h = harness(idx("descend"), "each", 1);
+    try {
+      wire(true);
+      expect(h.choose("climb")).toBe(idx("descend"));
+      const openedAt = h.env.time_s;
+      while (h.env.time_s - openedAt < 1) expect(h.choose("climb")).toBe(idx("descend"));
+      expect(h.choose("climb")).toBe(idx("climb"));
+      expect(h.pilot.lastCommit).toEqual({ fixed: "wire", turned: false, released: true, evidence: true });
+      expect(h.pilot.verticalCommitCounts.released).toBe(1);
+    } finally {
+      h.restore();
     }
   });
 });
@@ -203,6 +220,9 @@ describe("the vertical commitment through eval (eval --harness --vertical-commit
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6"])).toThrow("--vertical-commit=0.6, expected L,cells or L,cells,each|truth|truth-each");
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.6,0"])).toThrow("--vertical-commit");
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit"])).toThrow("--vertical-commit needs a value");
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.3,12,each", "--commit-stall", "4"]).commitStall).toBe(4);
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--commit-stall", "4"])).toThrow("--commit-stall bounds the vertical commitment: give --vertical-commit");
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--vertical-commit", "0.3,12", "--commit-stall", "0"])).toThrow("--commit-stall=0, expected a number in [0.01, 600]");
   });
 
   it("on the wire-across line: every side is fixed by the wire cells, recorded with the expert's, and reported", () => {
