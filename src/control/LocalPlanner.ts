@@ -224,6 +224,13 @@ export type PlannerOptions = {
    * decision is turned once the drone came less than 1 m closer to the goal over this long. Default 0 = no bound.
    */
   verticalCommitStall_s: number;
+  /**
+   * The final approach (src/control/arrival.ts, thirty-fourth session): inside this horizontal
+   * distance of the goal (m), with its altitude more than 1 m away and the way ahead clear, the
+   * vertical manoeuvre toward it is flown with the forward speed that closes the distance in the same
+   * time. Read by the pilot, not the planner. Default 0 = off.
+   */
+  arrivalRadius_m: number;
   /** Default DEFAULT_ACTION_LIMITS. */
   limits: ActionLimits;
 };
@@ -261,6 +268,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   verticalCommit: 0,
   verticalCommitWireCells: 0,
   verticalCommitStall_s: 0,
+  arrivalRadius_m: 0,
   limits: DEFAULT_ACTION_LIMITS,
 });
 
@@ -782,7 +790,7 @@ function checkOptions(o: PlannerOptions): void {
   const nonNegative = [
     "wThreat", "manoeuvreThreatFactor", "hoverThreatFactor", "wGoal", "wHeading", "headingTolerance_rad",
     "wAltitudeGoal", "altitudeTolerance_m", "hoverCost", "wAltitude", "wClimbWhenBlocked", "wCentroid", "wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalInPlaceWireCells",
-    "verticalCommit", "verticalCommitWireCells", "verticalCommitStall_s",
+    "verticalCommit", "verticalCommitWireCells", "verticalCommitStall_s", "arrivalRadius_m",
   ] as const;
   for (const key of nonNegative) {
     const v = o[key];

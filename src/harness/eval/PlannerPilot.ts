@@ -13,6 +13,7 @@ import { movedNavigation, type Navigation } from "../../control/navigation";
 import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
 import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
 import { countWireCells, SpatialHarnessRuntime, WireEvidenceWindow, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
+import { arrivalDecision, type ArrivalDecision } from "../../control/arrival";
 import { VerticalCommitment, WIRE_EVIDENCE_LEVEL, WIRE_EVIDENCE_WINDOW_S, type CommitEvent, type CommitSide, type VerticalCommitCounts } from "../../control/VerticalCommitment";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { actionFormulaDelta } from "../spatial/actionFormula";
@@ -57,7 +58,7 @@ export function trueWireSide(env: DroneEnvironment, nav: Readonly<Navigation>, o
  * detector's (an oracle pilot has none).
  */
 function checkDecisionOptions(source: ThreatSource, o: Readonly<PlannerOptions>): void {
-  const set = (["wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalCommit"] as const).filter((k) => o[k] > 0);
+  const set = (["wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalCommit", "arrivalRadius_m"] as const).filter((k) => o[k] > 0);
   if (source.type === "detector" && source.harness?.target === "actions" && set.length > 0) {
     throw new RangeError(`the action-formula target decides from the corrected action logits alone; it cannot fly ${set.join(", ")}`);
   }
@@ -175,6 +176,9 @@ export class PlannerPilot implements Pilot {
   private sinceVertical = 0;
   /** The last decision is a vertical escape flown with no forward speed (PlannerOptions.verticalInPlace). */
   private inPlace = false;
+  /** The final approach's decision (PlannerOptions.arrivalRadius_m): the last decision's, undefined when the planner's own stood. */
+  private readonly arrivalOut: ArrivalDecision = { action: 0, forward_m_s: 0 };
+  private arrival: ArrivalDecision | undefined;
   /** The wire evidence of PlannerOptions.verticalInPlaceWireCells (undefined without the condition). */
   private readonly wireEvidence: WireEvidenceWindow | undefined;
   /** PlannerOptions.verticalCommit (undefined when off) and this frame's wire cells. */
@@ -211,6 +215,7 @@ export class PlannerPilot implements Pilot {
     this.lastVertical = -1;
     this.sinceVertical = 0;
     this.inPlace = false;
+    this.arrival = undefined;
     this.wireEvidence?.reset();
     this.commitment?.reset();
     this.heldRisk.fill(0);
@@ -234,9 +239,18 @@ export class PlannerPilot implements Pilot {
   }
 
   /** max |delta| the planner's input received on the last decision (0 when nothing was applied). */
-  /** 0 when the last decision is a vertical escape to fly in place (PlannerOptions.verticalInPlace), else undefined (the action's own speed): Pilot.forward_m_s. */
+  /**
+   * 0 when the last decision is a vertical escape to fly in place (PlannerOptions.verticalInPlace),
+   * the final approach's speed when it decided (PlannerOptions.arrivalRadius_m), else undefined (the
+   * action's own speed): Pilot.forward_m_s.
+   */
   get forward_m_s(): number | undefined {
-    return this.inPlace ? 0 : undefined;
+    return this.inPlace ? 0 : this.arrival?.forward_m_s;
+  }
+
+  /** Whether the final approach (PlannerOptions.arrivalRadius_m) made the last decision. */
+  get lastArrival(): boolean {
+    return this.arrival !== undefined;
   }
 
   /** What PlannerOptions.verticalCommit did so far (counts over every flight of this pilot; reset() keeps them). */
@@ -419,6 +433,12 @@ export class PlannerPilot implements Pilot {
     this.previous = this.commitVertical(this.planner.brakeReversal(chosen, this.lastVertical, this.sinceVertical), env);
     const wireSeen = this.wireEvidenceFor(env.time_s);
     this.inPlace = this.planner.inPlace(this.previous) && wireSeen;
+    const { arrivalRadius_m, limits } = this.planner.options;
+    this.arrival = arrivalRadius_m > 0 ? arrivalDecision(this.nav, this.planner.blockedAhead, arrivalRadius_m, limits, this.arrivalOut) : undefined;
+    if (this.arrival !== undefined) {
+      this.previous = this.arrival.action;
+      this.inPlace = false;
+    }
     if (this.previous === ACTION_CLIMB || this.previous === ACTION_DESCEND) {
       this.lastVertical = this.previous;
       this.sinceVertical = 0;

@@ -1,0 +1,43 @@
+/**
+ * The final approach (PlannerOptions.arrivalRadius_m, thirty-fourth session; off by default). The
+ * goal counts as reached inside a sphere (the simulator's: 3 m), but the local planner's climbs and
+ * descends fly forward at the manoeuvre speed. A drone that arrives over the goal far above or below
+ * it (in the urban family, after climbing over roofs) descends past it horizontally, turns back and
+ * circles until the flight times out (docs/results/commit-hang-urban-val-120.txt: 1-6 m from the goal,
+ * 8-15 m above it, yawing). Inside `radius_m` horizontally, with the goal's altitude more than
+ * ARRIVAL_ALTITUDE_TOLERANCE_M away and the way ahead clear (blocked_cruise under
+ * ARRIVAL_CLEAR_LEVEL), the approach flies the vertical manoeuvre toward the goal's altitude with
+ * the forward speed that closes the horizontal distance in the same time (none when the goal is
+ * behind), at most the manoeuvre's own speed.
+ */
+import { ACTIONS, type ActionLimits } from "./actions";
+import type { Navigation } from "./navigation";
+
+const ACTION_CLIMB = ACTIONS.indexOf("climb");
+const ACTION_DESCEND = ACTIONS.indexOf("descend");
+
+/** Goal altitude error (m) under which the planner's own decision is flown. */
+export const ARRIVAL_ALTITUDE_TOLERANCE_M = 1;
+/** blocked_cruise at and above which the planner's own decision is flown (the way ahead is not clear). */
+export const ARRIVAL_CLEAR_LEVEL = 0.5;
+
+export type ArrivalDecision = { action: number; forward_m_s: number };
+
+export function checkArrivalRadius(radius_m: number): void {
+  if (!(Number.isFinite(radius_m) && radius_m >= 0)) throw new RangeError(`arrival radius=${radius_m}, expected a finite horizontal distance >= 0 m (0 = off)`);
+}
+
+/**
+ * The final approach's decision at `nav`, written into `out`, or undefined where the planner's own
+ * decision stands (outside the radius, at the goal's altitude, the way ahead blocked, or off).
+ */
+export function arrivalDecision(nav: Readonly<Navigation>, blockedAhead: number, radius_m: number, limits: Readonly<ActionLimits>, out: ArrivalDecision): ArrivalDecision | undefined {
+  const dz = nav.goalDz_m;
+  if (!(radius_m > 0 && nav.goalDistance_m < radius_m && Math.abs(dz) > ARRIVAL_ALTITUDE_TOLERANCE_M && blockedAhead < ARRIVAL_CLEAR_LEVEL)) return undefined;
+  const manoeuvre = limits.cruiseSpeed_m_s * limits.slowFraction;
+  const toAltitude_s = Math.abs(dz) / limits.verticalSpeed_m_s;
+  const ahead_m = nav.goalDistance_m * Math.max(0, Math.cos(nav.goalBearing_rad));
+  out.action = dz > 0 ? ACTION_CLIMB : ACTION_DESCEND;
+  out.forward_m_s = Math.min(manoeuvre, ahead_m / toAltitude_s);
+  return out;
+}
