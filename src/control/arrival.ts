@@ -23,10 +23,6 @@ export const ARRIVAL_CLEAR_LEVEL = 0.5;
 
 export type ArrivalDecision = { action: number; forward_m_s: number };
 
-export function checkArrivalRadius(radius_m: number): void {
-  if (!(Number.isFinite(radius_m) && radius_m >= 0)) throw new RangeError(`arrival radius=${radius_m}, expected a finite horizontal distance >= 0 m (0 = off)`);
-}
-
 /**
  * The final approach's decision at `nav`, written into `out`, or undefined where the planner's own
  * decision stands (outside the radius, at the goal's altitude, the way ahead blocked, or off).

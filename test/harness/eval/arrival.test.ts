@@ -1,0 +1,78 @@
+/**
+ * PlannerPilot's final approach (PlannerOptions.arrivalRadius_m, src/control/arrival.ts): over the
+ * goal and far above it, the pilot flies the descent with the closing forward speed (Pilot.forward_m_s)
+ * instead of the planner's choice, and says so (lastArrival); off by default; refused for the
+ * action-formula target, which decides from the corrected action logits alone.
+ */
+import * as tf from "@tensorflow/tfjs";
+import { initBackend } from "../../../src/harness/backend";
+import { ACTIONS } from "../../../src/harness/actions";
+import { parseEvalHarnessArgs } from "../../../src/cli/commands/evalHarness";
+import { PlannerPilot } from "../../../src/harness/eval/PlannerPilot";
+import { Teacher } from "../../../src/harness/models/Teacher";
+import { SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
+import { FakeEnvironment } from "../training/fakeEnvironment";
+
+beforeAll(async () => {
+  await initBackend({ prefer: "wasm" });
+});
+
+let detector: Teacher;
+beforeAll(() => {
+  // Every cell confident background: the way ahead is clear.
+  detector = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+  const out = detector.params.get("head/out/w");
+  out.assign(tf.zerosLike(out));
+  detector.params.get("head/out/b").assign(tf.tensor1d([20, -20, -20, -20, -20]));
+});
+afterAll(() => detector.dispose());
+
+/** The fake corridor with the goal `dz` metres from the drone's altitude and 3 m ahead. */
+function overGoal(dz: number): FakeEnvironment {
+  const env = new FakeEnvironment(8);
+  const navigation = env.navigation.bind(env);
+  jest.spyOn(env, "navigation").mockImplementation((out) => {
+    navigation(out);
+    out.goalDistance_m = 3;
+    out.goalDz_m = dz;
+    return out;
+  });
+  return env;
+}
+
+function decide(pilot: PlannerPilot, env: FakeEnvironment): number {
+  const rgb = new Uint8Array(64 * 64 * 3);
+  env.render(rgb);
+  return pilot.act(rgb, new Float32Array(0), env);
+}
+
+describe("PlannerPilot: the final approach (arrivalRadius_m)", () => {
+  it("descends to a goal 9 m below at 0.5 m/s forward (3 m in the 6 s of the descent), and leaves the planner's decision at its altitude", () => {
+    const pilot = new PlannerPilot({ type: "detector", detector }, { arrivalRadius_m: 6 });
+    expect(decide(pilot, overGoal(-9))).toBe(ACTIONS.indexOf("descend"));
+    expect(pilot.forward_m_s).toBeCloseTo(0.5, 9);
+    expect(pilot.lastArrival).toBe(true);
+    const level = new PlannerPilot({ type: "detector", detector }, { arrivalRadius_m: 6 });
+    decide(level, overGoal(0.5));
+    expect(level.lastArrival).toBe(false);
+    expect(level.forward_m_s).toBeUndefined();
+  });
+
+  it("is off by default: the planner's own decision at the manoeuvre's own speed", () => {
+    const pilot = new PlannerPilot({ type: "detector", detector });
+    decide(pilot, overGoal(-9));
+    expect(pilot.lastArrival).toBe(false);
+    expect(pilot.forward_m_s).toBeUndefined();
+  });
+
+  it("is refused for the action-formula target, and read from eval's --arrival R", () => {
+    const harness = new SpatialHarness({ seed: 1 });
+    try {
+      expect(() => new PlannerPilot({ type: "detector", detector, harness: { model: harness, apply: true, target: "actions" } }, { arrivalRadius_m: 6 })).toThrow(/cannot fly arrivalRadius_m/);
+    } finally {
+      harness.dispose();
+    }
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--arrival", "6"]).arrival).toBe(6);
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--arrival", "0"])).toThrow("--arrival=0, expected a number in [0.1, 1000]");
+  });
+});
