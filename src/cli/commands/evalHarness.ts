@@ -173,9 +173,14 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       default: throw new UsageError(`unknown argument "${f}"`);
     }
   }
+  checkEvalHarnessArgs(a);
+  return a;
+}
+
+/** What the flags cannot say alone: a scenario, and a stall bound only with the commitment it bounds. */
+function checkEvalHarnessArgs(a: EvalHarnessArgs): void {
   if (a.scenario === "") throw new UsageError("--scenario is required");
   if (a.commitStall !== undefined && a.verticalCommit === undefined) throw new UsageError("--commit-stall bounds the vertical commitment: give --vertical-commit L,cells[,side] with it");
-  return a;
 }
 
 /** The planner options the flags set (none: the planner's defaults). */
