@@ -72,6 +72,8 @@ export class Controller {
   private readonly logits = new Float32Array(NUM_ACTIONS);
   private logitsStampNs: bigint | undefined;
   private logitsValid = false;
+  /** The forward speed cap that came with the logits (a final approach), m/s; undefined for none. */
+  private forwardCap_m_s: number | undefined;
   private gateActive = false;
   private lastUpdateNs: bigint | undefined;
   private readonly target: BodyVelocityCommand = { vx_m_s: 0, vy_m_s: 0, vz_m_s: 0, yawRate_rad_s: 0 };
@@ -92,12 +94,15 @@ export class Controller {
   }
 
   /**
-   * Records the latest corrected logits received at `stampNs` (node clock). Returns false and
-   * marks the input invalid when the length is not NUM_ACTIONS or a value is not finite.
+   * Records the latest corrected logits received at `stampNs` (node clock), with a cap on the
+   * chosen action's forward speed (m/s; the planner's final approach, src/control/arrival.ts) or
+   * none. Returns false and marks the input invalid when the length is not NUM_ACTIONS, a value is
+   * not finite, or the cap is not a finite speed >= 0.
    */
-  setLogits(logits: ArrayLike<number>, stampNs: bigint): boolean {
+  setLogits(logits: ArrayLike<number>, stampNs: bigint, forwardCap_m_s?: number): boolean {
     this.logitsStampNs = stampNs;
-    if (logits.length !== NUM_ACTIONS) {
+    this.forwardCap_m_s = forwardCap_m_s;
+    if (logits.length !== NUM_ACTIONS || (forwardCap_m_s !== undefined && !(Number.isFinite(forwardCap_m_s) && forwardCap_m_s >= 0))) {
       this.logitsValid = false;
       return false;
     }
@@ -137,6 +142,7 @@ export class Controller {
   reset(): void {
     this.logitsStampNs = undefined;
     this.logitsValid = false;
+    this.forwardCap_m_s = undefined;
     this.gateActive = false;
     this.lastUpdateNs = undefined;
     const c = this.output.cmd;
@@ -165,6 +171,7 @@ export class Controller {
     for (let i = 1; i < NUM_ACTIONS; i++) if (this.logits[i]! > this.logits[best]!) best = i;
     out.action = best;
     const t = actionToCommand(best, o.limits, this.target);
+    if (this.forwardCap_m_s !== undefined && t.vx_m_s > this.forwardCap_m_s) t.vx_m_s = this.forwardCap_m_s;
     if (this.gateActive) {
       const slow = o.limits.cruiseSpeed_m_s * o.limits.slowFraction;
       if (t.vx_m_s > slow) {

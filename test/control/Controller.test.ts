@@ -108,3 +108,19 @@ describe("Controller", () => {
     expect(() => new Controller(opts({ inputTimeout_s: 0 }))).toThrow("inputTimeout_s=0, expected a finite number > 0");
   });
 });
+
+describe("Controller: the forward speed cap of a final approach", () => {
+  it("caps the chosen action's forward speed with the cap that came with the logits (a final approach), and only those logits", () => {
+    const c = new Controller(opts());
+    expect(c.setLogits(logitsFor("descend"), 10n * MS, 0.5)).toBe(true);
+    const out = c.update(20n * MS);
+    expect(out.cmd.vx_m_s).toBeCloseTo(0.5, 9);
+    expect(out.cmd.vz_m_s).toBeCloseTo(-DEFAULT_ACTION_LIMITS.verticalSpeed_m_s, 6);
+    c.setLogits(logitsFor("descend"), 30n * MS);
+    expect(c.update(40n * MS).cmd.vx_m_s).toBeCloseTo(DEFAULT_ACTION_LIMITS.cruiseSpeed_m_s * DEFAULT_ACTION_LIMITS.slowFraction, 6);
+    // A cap that is not a speed: the input is invalid (hover), not flown uncapped.
+    expect(c.setLogits(logitsFor("cruise"), 50n * MS, Number.NaN)).toBe(false);
+    expect(c.update(60n * MS).mode).toBe("hover_invalid");
+    expect(c.setLogits(logitsFor("cruise"), 70n * MS, -1)).toBe(false);
+  });
+});

@@ -239,3 +239,21 @@ describe("controller node, planner mode: the vertical commitment (vertical_commi
     await r.shutdown();
   });
 });
+
+describe("controller node, planner mode: the final approach (arrival_radius_m)", () => {
+  it("with arrival_radius_m descends to a goal 3 m ahead and 9 m below at the closing speed (0.5 m/s), and reports it", async () => {
+    const { r, frame, value } = await setup({ arrival_radius_m: 6 }, goalAt(3, 0, -9));
+    const t = frame(300n);
+    expect(t.linear.z).toBeCloseTo(-1.5, 6);
+    expect(t.linear.x).toBeCloseTo(0.5, 6);
+    r.runTo(1200n * MS);
+    expect(value("final_approach")).toBe("radius 6 m, 1 decisions");
+    await r.shutdown();
+    // Off (the default): the planner's own descend at the manoeuvre's speed, no key.
+    const off = await setup({}, goalAt(3, 0, -9));
+    expect(off.frame(300n).linear.x).toBeCloseTo(1.4, 6);
+    off.r.runTo(1200n * MS);
+    expect(off.value("final_approach")).toBeUndefined();
+    await off.r.shutdown();
+  });
+});

@@ -11,7 +11,12 @@
  * keeps the last few frames' wire cells by camera stamp, and decide() reads the frame of the policy
  * message's stamp (none kept: this frame adds no evidence, counted in /diagnostics). The turned
  * decision goes to the Controller as the planner's logits with the two vertical escapes swapped.
+ *
+ * With a final approach (src/control/arrival.ts, the planner's arrivalRadius_m, the controller's
+ * arrival_radius_m): near the goal and far from its altitude, the vertical manoeuvre toward it goes
+ * to the Controller (its logit swapped to the top) with the closing forward speed as a cap.
  */
+import { arrivalDecision, type ArrivalDecision } from "../../../src/control/arrival";
 import type { Controller } from "../../../src/control/Controller";
 import { type LocalPlanner, argmaxAction, plannerInput } from "../../../src/control/LocalPlanner";
 import { makeNavigation, type Navigation } from "../../../src/control/navigation";
@@ -38,6 +43,9 @@ export class PlannerDecision {
   private readonly noWire = new Uint8Array(0);
   /** Policy messages with no uncorrected frame of their stamp (with a commitment). */
   private unmatched = 0;
+  /** The final approach's last decision and the decisions it made. */
+  private readonly arrivalOut: ArrivalDecision = { action: 0, forward_m_s: 0 };
+  private arrivals = 0;
   /** The planner's last choice, or why it hovered. */
   lastAction = "none";
   /** "ok", or why the navigation state cannot be read. */
@@ -99,9 +107,15 @@ export class PlannerDecision {
     const threat = msg.threat_probs instanceof Float32Array ? msg.threat_probs : Float32Array.from(msg.threat_probs);
     this.planner.score(plannerInput({ threat, rows: msg.grid_rows, cols: msg.grid_cols, width: msg.image_width, height: msg.image_height }, this.nav), this.logits);
     const chosen = argmaxAction(this.logits);
-    const flown = this.commitment === undefined ? chosen : this.commit(chosen, msg);
+    let flown = this.commitment === undefined ? chosen : this.commit(chosen, msg);
+    const { arrivalRadius_m, limits } = this.planner.options;
+    const arrival = arrivalRadius_m > 0 ? arrivalDecision(this.nav, this.planner.blockedAhead, arrivalRadius_m, limits, this.arrivalOut) : undefined;
+    if (arrival !== undefined) {
+      flown = arrival.action;
+      this.arrivals++;
+    }
     if (flown !== chosen) [this.logits[chosen], this.logits[flown]] = [this.logits[flown]!, this.logits[chosen]!];
-    controller.setLogits(this.logits, nowNs);
+    controller.setLogits(this.logits, nowNs, arrival?.forward_m_s);
     this.lastAction = ACTIONS[flown] ?? "?";
   }
 
@@ -126,6 +140,7 @@ export class PlannerDecision {
       { key: "goal_bearing_rad", value: nav.goalBearing_rad.toFixed(3) },
       { key: "altitude_m", value: nav.altitude_m.toFixed(2) },
       ...this.commitmentValues(),
+      ...(this.planner.options.arrivalRadius_m > 0 ? [{ key: "final_approach", value: `radius ${this.planner.options.arrivalRadius_m} m, ${this.arrivals} decisions` }] : []),
     ];
   }
 
