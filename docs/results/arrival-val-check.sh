@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Thirty-fourth session: part 1 of docs/results/arrival-rule.txt on the val outputs.
+#   bash docs/results/arrival-val-check.sh arrival   (--arrival 6 against the pair without it)
+#   bash docs/results/arrival-val-check.sh commit    (0.3,12,each + --arrival 6 against --arrival 6 alone)
+set -euo pipefail
+cd "$(dirname "$0")"
+node - "${1:?usage: arrival-val-check.sh arrival | commit}" <<'JS'
+const fs = require("fs");
+const FAMILIES = [["default", "val-240-from-8000", 240], ["urban", "urban-val-120-from-10000", 120], ["trees_only", "trees-val-120-from-10000", 120]];
+// The pair without the option on these seeds (docs/coevolution.md, twenty-eighth session's table).
+const WITHOUT = { default: [35, 423], urban: [18, 200], trees_only: [9, 123] };
+const read = (name, stem, flights) => {
+  const rows = fs.readFileSync(`eval-${name}-${stem}.txt`, "utf8").split("\n").filter((l) => l.startsWith("| coevo_student_harness |"));
+  if (rows.length !== 2) throw new Error(`eval-${name}-${stem}.txt: ${rows.length} rows, expected nominal and perturbed`);
+  let collisions = 0, goals = 0;
+  for (const r of rows) {
+    const [c, s] = r.split("|").slice(2, 4).map((x) => parseFloat(x));
+    collisions += Math.round((c / 100) * flights);
+    goals += Math.round((s / 100) * flights);
+  }
+  return [collisions, goals];
+};
+const which = process.argv[2];
+const [cand, ref] = which === "arrival" ? ["arrival-6", null] : which === "commit" ? ["arrival-6-commit-0.3,12,each", "arrival-6"] : (() => { throw new Error(`unknown "${which}", expected arrival or commit`); })();
+let tc = 0, tg = 0, rc = 0, rg = 0, worst = -Infinity;
+for (const [fam, stem, n] of FAMILIES) {
+  const [c, g] = read(cand, stem, n);
+  const [c0, g0] = ref === null ? WITHOUT[fam] : read(ref, stem, n);
+  console.log(`${fam}: collisions ${c} (reference ${c0}), goals ${g} (reference ${g0})`);
+  tc += c; tg += g; rc += c0; rg += g0;
+  worst = Math.max(worst, c - c0);
+}
+const pass = which === "arrival" ? tc <= rc + 3 && worst <= 2 && tg >= rg + 10 : tc < rc && worst <= 2 && tg >= rg - 10;
+const rule = which === "arrival" ? `collisions <= ${rc} + 3, no family more than 2 above, goals >= ${rg} + 10` : `collisions < ${rc}, no family more than 2 above, goals >= ${rg} - 10`;
+console.log(`over the 960: collisions ${tc}, goals ${tg}; largest family excess ${worst}; rule (${rule}): ${pass ? "passes" : "fails"}`);
+JS
