@@ -116,7 +116,7 @@ function declareControllerParams(node: RosNode) {
     commitLevel: declareDouble(node, "vertical_commit_level", 0, "Planner: climbs and descends chosen with blocked_cruise >= this, while wire was seen within 2 s (harness/student_output), are flown to the wire cells' side (0 = off)", { from: 0, to: 1 }),
     commitCells: declareInt(node, "vertical_commit_wire_cells", 6, "Planner: cells at uncorrected wire probability >= 0.9 a frame must hold to count as wire seen", { from: 1, to: 100000 }),
     commitSide: declareString<"each" | "held">(node, "vertical_commit_side", "each", "each: every such decision takes the wire cells' side from where the drone is now; held: the first one's side is held while wire is seen", ["each", "held"]),
-    arrivalRadius: declareDouble(node, "arrival_radius_m", 0, "Planner: within this horizontal distance of the goal (m) and more than 1 m from its altitude, with the way ahead clear, fly the climb or descend toward it with the forward speed that closes the distance in the same time (0 = off)", { from: 0, to: 1000 }),
+    arrivalRadius: declareDouble(node, "arrival_radius_m", 0, "Planner: within this horizontal distance of the goal (m) and more than 1 m from its altitude, with the way ahead and the manoeuvre's own arc clear, fly the climb or descend toward it with the forward speed that closes the distance in the same time (0 = off)", { from: 0, to: 1000 }),
     commitStall: declareDouble(node, "vertical_commit_stall_s", 0, "Planner: the commitment turns no decision once the drone came less than 1 m closer to the goal over this many seconds of wire seen (0 = no bound)", { from: 0, to: 600 }),
   };
 }
@@ -139,7 +139,7 @@ function controllerOptionsOf(p: ControllerParams): ControllerOptions {
 function plannerOf(p: ControllerParams, limits: ControllerOptions["limits"]): LocalPlanner {
   return new LocalPlanner({
     threatGain: p.threatGain, clearance_m: p.clearance, horizon_s: p.horizon, minAltitude_m: p.minAltitude, maxAltitude_m: p.maxAltitude,
-    hfov_rad: p.hfov, cameraPitch_rad: p.cameraPitch, arrivalRadius_m: p.arrivalRadius,
+    hfov_rad: p.hfov, cameraPitch_rad: p.cameraPitch, arrivalRadius_m: p.arrivalRadius, arrivalGuarded: true,
     limits: { cruiseSpeed_m_s: limits.cruiseSpeed_m_s, slowFraction: limits.slowFraction, verticalSpeed_m_s: limits.verticalSpeed_m_s, yawRate_rad_s: limits.yawRate_rad_s },
   });
 }

@@ -231,6 +231,8 @@ export type PlannerOptions = {
    * time. Read by the pilot, not the planner. Default 0 = off.
    */
   arrivalRadius_m: number;
+  /** With arrivalRadius_m: the approach's own climb or descend arc must be clear too (arrival.ts, guarded). Default false (as first flown). */
+  arrivalGuarded: boolean;
   /** Default DEFAULT_ACTION_LIMITS. */
   limits: ActionLimits;
 };
@@ -269,6 +271,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   verticalCommitWireCells: 0,
   verticalCommitStall_s: 0,
   arrivalRadius_m: 0,
+  arrivalGuarded: false,
   limits: DEFAULT_ACTION_LIMITS,
 });
 
@@ -507,6 +510,13 @@ export class LocalPlanner {
     const up = this.heights.subarray(0, k).sort();
     const median = k % 2 === 1 ? up[(k - 1) / 2]! : (up[k / 2 - 1]! + up[k / 2]!) / 2;
     return passWireSide(median - climbed_m, altitude_m, this.options);
+  }
+
+  /** The blocked value of `action`'s arc in the last score() (0 before the first); blockedAhead is cruise's. */
+  blockedOf(action: number): number {
+    const b = this.blocked[action];
+    if (b === undefined) throw new RangeError(`action=${action}, expected an integer in [0, ${NUM_ACTIONS - 1}]`);
+    return b;
   }
 
   /** blocked_cruise of the last score() (0 before the first). */
@@ -804,6 +814,7 @@ function checkOptions(o: PlannerOptions): void {
   if (o.verticalCommit > 0 && o.verticalCommitWireCells < 1) {
     throw new RangeError(`verticalCommitWireCells=${o.verticalCommitWireCells}, expected >= 1 with verticalCommit=${o.verticalCommit} (the commitment holds only while wire is seen)`);
   }
+  if (typeof o.arrivalGuarded !== "boolean") throw new RangeError(`arrivalGuarded=${String(o.arrivalGuarded)}, expected true or false`);
   if (!(Number.isInteger(o.arcSamples) && o.arcSamples >= 2)) throw new RangeError(`arcSamples=${o.arcSamples}, expected an integer >= 2`);
   if (!(o.arcStartWeight >= 0 && o.arcStartWeight <= 1)) throw new RangeError(`arcStartWeight=${o.arcStartWeight}, expected in [0, 1]`);
   if (!(Number.isFinite(o.minAltitude_m) && Number.isFinite(o.maxAltitude_m) && o.minAltitude_m < o.maxAltitude_m)) {

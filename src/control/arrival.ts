@@ -9,6 +9,11 @@
  * ARRIVAL_CLEAR_LEVEL), the approach flies the vertical manoeuvre toward the goal's altitude with
  * the forward speed that closes the horizontal distance in the same time (none when the goal is
  * behind), at most the manoeuvre's own speed.
+ *
+ * Guarded (`manoeuvreBlocked` given; thirty-fourth session, after the unguarded approach descended
+ * into branches it saw in the woods' test flights, docs/results/strikes-arrival-6-trees-test-100.txt):
+ * the manoeuvre's own arc must be clear too (the planner's blocked value for it under
+ * ARRIVAL_CLEAR_LEVEL); otherwise the planner decides.
  */
 import { ACTIONS, type ActionLimits } from "./actions";
 import type { Navigation } from "./navigation";
@@ -25,15 +30,18 @@ export type ArrivalDecision = { action: number; forward_m_s: number };
 
 /**
  * The final approach's decision at `nav`, written into `out`, or undefined where the planner's own
- * decision stands (outside the radius, at the goal's altitude, the way ahead blocked, or off).
+ * decision stands (outside the radius, at the goal's altitude, the way ahead blocked, the
+ * manoeuvre's arc blocked when guarded, or off).
  */
-export function arrivalDecision(nav: Readonly<Navigation>, blockedAhead: number, radius_m: number, limits: Readonly<ActionLimits>, out: ArrivalDecision): ArrivalDecision | undefined {
+export function arrivalDecision(nav: Readonly<Navigation>, blockedAhead: number, radius_m: number, limits: Readonly<ActionLimits>, out: ArrivalDecision, manoeuvreBlocked?: (action: number) => number): ArrivalDecision | undefined {
   const dz = nav.goalDz_m;
   if (!(radius_m > 0 && nav.goalDistance_m < radius_m && Math.abs(dz) > ARRIVAL_ALTITUDE_TOLERANCE_M && blockedAhead < ARRIVAL_CLEAR_LEVEL)) return undefined;
+  const action = dz > 0 ? ACTION_CLIMB : ACTION_DESCEND;
+  if (manoeuvreBlocked !== undefined && !(manoeuvreBlocked(action) < ARRIVAL_CLEAR_LEVEL)) return undefined;
   const manoeuvre = limits.cruiseSpeed_m_s * limits.slowFraction;
   const toAltitude_s = Math.abs(dz) / limits.verticalSpeed_m_s;
   const ahead_m = nav.goalDistance_m * Math.max(0, Math.cos(nav.goalBearing_rad));
-  out.action = dz > 0 ? ACTION_CLIMB : ACTION_DESCEND;
+  out.action = action;
   out.forward_m_s = Math.min(manoeuvre, ahead_m / toAltitude_s);
   return out;
 }

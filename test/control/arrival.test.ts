@@ -35,12 +35,28 @@ describe("arrivalDecision", () => {
     expect(arrivalDecision(nav, 0, 6, DEFAULT_ACTION_LIMITS, out())!.forward_m_s).toBeCloseTo(0.25, 12);
   });
 
+  it("guarded, leaves the planner's decision when the manoeuvre's own arc is blocked, and reads that manoeuvre's arc", () => {
+    const nav = makeNavigation();
+    nav.goalDistance_m = 3;
+    nav.goalDz_m = -9;
+    const asked: number[] = [];
+    const blocked = (level: number) => (a: number): number => {
+      asked.push(a);
+      return level;
+    };
+    expect(arrivalDecision(nav, 0.1, 6, DEFAULT_ACTION_LIMITS, out(), blocked(0.5))).toBeUndefined();
+    expect(arrivalDecision(nav, 0.1, 6, DEFAULT_ACTION_LIMITS, out(), blocked(0.49))).toEqual({ action: DESCEND, forward_m_s: 0.5 });
+    expect(asked).toEqual([DESCEND, DESCEND]);
+  });
+
   it("leaves the planner's decision outside the radius, within 1 m of the goal's altitude, with the way ahead blocked, and when off", () => {
     const nav = makeNavigation();
     nav.goalDistance_m = 3;
     nav.goalDz_m = -9;
     expect(arrivalDecision(nav, 0.1, 0, DEFAULT_ACTION_LIMITS, out())).toBeUndefined();
     expect(() => new LocalPlanner({ arrivalRadius_m: -1 })).toThrow(/arrivalRadius_m=-1, expected a finite number >= 0/);
+    expect(() => new LocalPlanner({ arrivalGuarded: "yes" as never })).toThrow(/arrivalGuarded=yes, expected true or false/);
+    expect(() => new LocalPlanner().blockedOf(7)).toThrow(/action=7, expected an integer in \[0, 6\]/);
     expect(arrivalDecision(nav, 0.5, 6, DEFAULT_ACTION_LIMITS, out())).toBeUndefined();
     nav.goalDistance_m = 6;
     expect(arrivalDecision(nav, 0.1, 6, DEFAULT_ACTION_LIMITS, out())).toBeUndefined();

@@ -247,7 +247,7 @@ describe("controller node, planner mode: the final approach (arrival_radius_m)",
     expect(t.linear.z).toBeCloseTo(-1.5, 6);
     expect(t.linear.x).toBeCloseTo(0.5, 6);
     r.runTo(1200n * MS);
-    expect(value("final_approach")).toBe("radius 6 m, 1 decisions");
+    expect(value("final_approach")).toBe("radius 6 m, guarded, 1 decisions");
     await r.shutdown();
     // Off (the default): the planner's own descend at the manoeuvre's speed, no key.
     const off = await setup({}, goalAt(3, 0, -9));

@@ -14,7 +14,8 @@
  *
  * With a final approach (src/control/arrival.ts, the planner's arrivalRadius_m, the controller's
  * arrival_radius_m): near the goal and far from its altitude, the vertical manoeuvre toward it goes
- * to the Controller (its logit swapped to the top) with the closing forward speed as a cap.
+ * to the Controller (its logit swapped to the top) with the closing forward speed as a cap; the
+ * controller's planner is guarded (the manoeuvre's own arc must be clear too).
  */
 import { arrivalDecision, type ArrivalDecision } from "../../../src/control/arrival";
 import type { Controller } from "../../../src/control/Controller";
@@ -46,6 +47,7 @@ export class PlannerDecision {
   /** The final approach's last decision and the decisions it made. */
   private readonly arrivalOut: ArrivalDecision = { action: 0, forward_m_s: 0 };
   private arrivals = 0;
+  private readonly manoeuvreBlocked = (action: number): number => this.planner.blockedOf(action);
   /** The planner's last choice, or why it hovered. */
   lastAction = "none";
   /** "ok", or why the navigation state cannot be read. */
@@ -108,8 +110,8 @@ export class PlannerDecision {
     this.planner.score(plannerInput({ threat, rows: msg.grid_rows, cols: msg.grid_cols, width: msg.image_width, height: msg.image_height }, this.nav), this.logits);
     const chosen = argmaxAction(this.logits);
     let flown = this.commitment === undefined ? chosen : this.commit(chosen, msg);
-    const { arrivalRadius_m, limits } = this.planner.options;
-    const arrival = arrivalRadius_m > 0 ? arrivalDecision(this.nav, this.planner.blockedAhead, arrivalRadius_m, limits, this.arrivalOut) : undefined;
+    const { arrivalRadius_m, arrivalGuarded, limits } = this.planner.options;
+    const arrival = arrivalRadius_m > 0 ? arrivalDecision(this.nav, this.planner.blockedAhead, arrivalRadius_m, limits, this.arrivalOut, arrivalGuarded ? this.manoeuvreBlocked : undefined) : undefined;
     if (arrival !== undefined) {
       flown = arrival.action;
       this.arrivals++;
@@ -140,7 +142,7 @@ export class PlannerDecision {
       { key: "goal_bearing_rad", value: nav.goalBearing_rad.toFixed(3) },
       { key: "altitude_m", value: nav.altitude_m.toFixed(2) },
       ...this.commitmentValues(),
-      ...(this.planner.options.arrivalRadius_m > 0 ? [{ key: "final_approach", value: `radius ${this.planner.options.arrivalRadius_m} m, ${this.arrivals} decisions` }] : []),
+      ...(this.planner.options.arrivalRadius_m > 0 ? [{ key: "final_approach", value: `radius ${this.planner.options.arrivalRadius_m} m${this.planner.options.arrivalGuarded ? ", guarded" : ""}, ${this.arrivals} decisions` }] : []),
     ];
   }
 

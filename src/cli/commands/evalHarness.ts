@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,each|truth|truth-each]] [--commit-stall S] [--arrival R] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,each|truth|truth-each]] [--commit-stall S] [--arrival R[,guarded]] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -79,8 +79,8 @@ export type EvalHarnessArgs = {
   verticalCommit?: { level: number; cells: number; side?: CommitSide };
   /** With verticalCommit: its stall bound in seconds (PlannerOptions.verticalCommitStall_s); default off. */
   commitStall?: number;
-  /** The final approach's horizontal radius, m (PlannerOptions.arrivalRadius_m, src/control/arrival.ts); default off. */
-  arrival?: number;
+  /** The final approach's horizontal radius, m, and whether it is guarded (PlannerOptions.arrivalRadius_m, arrivalGuarded; src/control/arrival.ts); default off. */
+  arrival?: { radius_m: number; guarded: boolean };
   /** The planner's braking on a vertical reversal (PlannerOptions.brakeOnReversal, a blocked_cruise level); default 0 = off. */
   brakeOnReversal?: number;
   /** Each region's risk held at P x its last held value when it drops (PlannerPilot riskHold; eval only); default off. */
@@ -160,7 +160,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
         break;
       }
       case "--commit-stall": a.commitStall = numberArg(f, args[++i], 0.01, 600); break;
-      case "--arrival": a.arrival = numberArg(f, args[++i], 0.1, 1000); break;
+      case "--arrival": a.arrival = arrivalArg(f, v()); break;
       case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
       case "--risk-floor": a.riskFloor = numberArg(f, args[++i], 0, 0.99); break;
@@ -184,7 +184,7 @@ function checkEvalHarnessArgs(a: EvalHarnessArgs): void {
 }
 
 /** The planner options the flags set (none: the planner's defaults). */
-function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number; verticalCommit?: number; verticalCommitWireCells?: number; verticalCommitStall_s?: number; arrivalRadius_m?: number } } {
+function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number; verticalCommit?: number; verticalCommitWireCells?: number; verticalCommitStall_s?: number; arrivalRadius_m?: number; arrivalGuarded?: boolean } } {
   const planner = {
     ...(a.verticalHold === undefined ? {} : { wVerticalHold: a.verticalHold }),
     ...(a.verticalInPlace === undefined ? {} : { verticalInPlace: a.verticalInPlace }),
@@ -192,9 +192,16 @@ function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: numbe
     ...(a.brakeOnReversal === undefined ? {} : { brakeOnReversal: a.brakeOnReversal }),
     ...(a.verticalCommit === undefined ? {} : { verticalCommit: a.verticalCommit.level, verticalCommitWireCells: a.verticalCommit.cells }),
     ...(a.commitStall === undefined ? {} : { verticalCommitStall_s: a.commitStall }),
-    ...(a.arrival === undefined ? {} : { arrivalRadius_m: a.arrival }),
+    ...(a.arrival === undefined ? {} : { arrivalRadius_m: a.arrival.radius_m, arrivalGuarded: a.arrival.guarded }),
   };
   return Object.keys(planner).length === 0 ? {} : { planner };
+}
+
+/** "--arrival R" or "--arrival R,guarded": a radius in [0.1, 1000] m, optionally guarded. */
+function arrivalArg(flag: string, value: string): { radius_m: number; guarded: boolean } {
+  const [radius, guard, ...rest] = value.split(",");
+  if (rest.length > 0 || (guard !== undefined && guard !== "guarded")) throw new UsageError(`${flag}=${value}, expected R or R,guarded (a radius in metres)`);
+  return { radius_m: numberArg(flag, radius, 0.1, 1000), guarded: guard === "guarded" };
 }
 
 /** "--aim low,high": two probabilities with 0 <= low < high <= 1. */

@@ -179,6 +179,8 @@ export class PlannerPilot implements Pilot {
   /** The final approach's decision (PlannerOptions.arrivalRadius_m): the last decision's, undefined when the planner's own stood. */
   private readonly arrivalOut: ArrivalDecision = { action: 0, forward_m_s: 0 };
   private arrival: ArrivalDecision | undefined;
+  /** The planner's blocked value of an action's arc (the guarded final approach). */
+  private readonly manoeuvreBlocked = (action: number): number => this.planner.blockedOf(action);
   /** The wire evidence of PlannerOptions.verticalInPlaceWireCells (undefined without the condition). */
   private readonly wireEvidence: WireEvidenceWindow | undefined;
   /** PlannerOptions.verticalCommit (undefined when off) and this frame's wire cells. */
@@ -433,8 +435,8 @@ export class PlannerPilot implements Pilot {
     this.previous = this.commitVertical(this.planner.brakeReversal(chosen, this.lastVertical, this.sinceVertical), env);
     const wireSeen = this.wireEvidenceFor(env.time_s);
     this.inPlace = this.planner.inPlace(this.previous) && wireSeen;
-    const { arrivalRadius_m, limits } = this.planner.options;
-    this.arrival = arrivalRadius_m > 0 ? arrivalDecision(this.nav, this.planner.blockedAhead, arrivalRadius_m, limits, this.arrivalOut) : undefined;
+    const { arrivalRadius_m, arrivalGuarded, limits } = this.planner.options;
+    this.arrival = arrivalRadius_m > 0 ? arrivalDecision(this.nav, this.planner.blockedAhead, arrivalRadius_m, limits, this.arrivalOut, arrivalGuarded ? this.manoeuvreBlocked : undefined) : undefined;
     if (this.arrival !== undefined) {
       this.previous = this.arrival.action;
       this.inPlace = false;

@@ -8,6 +8,7 @@ import * as tf from "@tensorflow/tfjs";
 import { initBackend } from "../../../src/harness/backend";
 import { ACTIONS } from "../../../src/harness/actions";
 import { parseEvalHarnessArgs } from "../../../src/cli/commands/evalHarness";
+import { LocalPlanner } from "../../../src/control/LocalPlanner";
 import { PlannerPilot } from "../../../src/harness/eval/PlannerPilot";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
@@ -58,6 +59,21 @@ describe("PlannerPilot: the final approach (arrivalRadius_m)", () => {
     expect(level.forward_m_s).toBeUndefined();
   });
 
+  it("guarded, leaves the decision to the planner when the descent's own arc is blocked (the way ahead clear)", () => {
+    const spy = jest.spyOn(LocalPlanner.prototype, "blockedOf").mockImplementation((a) => (a === ACTIONS.indexOf("descend") ? 0.9 : 0));
+    try {
+      const guarded = new PlannerPilot({ type: "detector", detector }, { arrivalRadius_m: 6, arrivalGuarded: true });
+      decide(guarded, overGoal(-9));
+      expect(guarded.lastArrival).toBe(false);
+      const unguarded = new PlannerPilot({ type: "detector", detector }, { arrivalRadius_m: 6 });
+      expect(decide(unguarded, overGoal(-9))).toBe(ACTIONS.indexOf("descend"));
+      expect(unguarded.lastArrival).toBe(true);
+      expect(spy).toHaveBeenCalledWith(ACTIONS.indexOf("descend"));
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("is off by default: the planner's own decision at the manoeuvre's own speed", () => {
     const pilot = new PlannerPilot({ type: "detector", detector });
     decide(pilot, overGoal(-9));
@@ -72,7 +88,9 @@ describe("PlannerPilot: the final approach (arrivalRadius_m)", () => {
     } finally {
       harness.dispose();
     }
-    expect(parseEvalHarnessArgs(["--scenario", "default", "--arrival", "6"]).arrival).toBe(6);
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--arrival", "6"]).arrival).toEqual({ radius_m: 6, guarded: false });
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--arrival", "6,guarded"]).arrival).toEqual({ radius_m: 6, guarded: true });
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--arrival", "0"])).toThrow("--arrival=0, expected a number in [0.1, 1000]");
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--arrival", "6,safe"])).toThrow("--arrival=6,safe, expected R or R,guarded");
   });
 });
