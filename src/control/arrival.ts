@@ -3,8 +3,8 @@
  * goal counts as reached inside a sphere (the simulator's: 3 m), but the local planner's climbs and
  * descends fly forward at the manoeuvre speed. A drone that arrives over the goal far above or below
  * it (in the urban family, after climbing over roofs) descends past it horizontally, turns back and
- * circles until the flight times out (docs/results/commit-hang-urban-val-120.txt: 1-6 m from the goal,
- * 8-15 m above it, yawing). Inside `radius_m` horizontally, with the goal's altitude more than
+ * circles until the flight times out (docs/results/commit-hang-urban-val-120.txt: timeouts 1-6 m from
+ * the goal, mostly yawing; urban val seed 10091 read step by step: 8-15 m above it for its last 35 s). Inside `radius_m` horizontally, with the goal's altitude more than
  * ARRIVAL_ALTITUDE_TOLERANCE_M away and the way ahead clear (blocked_cruise under
  * ARRIVAL_CLEAR_LEVEL), the approach flies the vertical manoeuvre toward the goal's altitude with
  * the forward speed that closes the horizontal distance in the same time (none when the goal is
