@@ -9,6 +9,10 @@ import { initBackend } from "../../../src/harness/backend";
 import { ACTIONS } from "../../../src/harness/actions";
 import { parseEvalHarnessArgs } from "../../../src/cli/commands/evalHarness";
 import { LocalPlanner } from "../../../src/control/LocalPlanner";
+import { evaluateHarnessRows, formatHarnessReport } from "../../../src/harness/eval/harnessRows";
+import { SimEnvironment } from "../../../src/harness/data/simEnvironment";
+import { splitOfSeed } from "../../../sim";
+import { WIRE_ACROSS } from "./wireAcross";
 import { PlannerPilot } from "../../../src/harness/eval/PlannerPilot";
 import { Teacher } from "../../../src/harness/models/Teacher";
 import { SpatialHarness } from "../../../src/harness/spatial/SpatialHarness";
@@ -92,5 +96,19 @@ describe("PlannerPilot: the final approach (arrivalRadius_m)", () => {
     expect(parseEvalHarnessArgs(["--scenario", "default", "--arrival", "6,guarded"]).arrival).toEqual({ radius_m: 6, guarded: true });
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--arrival", "0"])).toThrow("--arrival=0, expected a number in [0.1, 1000]");
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--arrival", "6,safe"])).toThrow("--arrival=6,safe, expected R or R,guarded");
+  });
+
+  it("is counted in the eval's report: the final approach's decisions and the flights that reached the goal, and the stall bound's releases", () => {
+    const options = { split: "val" as const, splitOf: splitOfSeed, factory: (seed: number) => new SimEnvironment(WIRE_ACROSS, seed, "val", false, { controlPeriod_s: 0.25 }), flights: 1, conditions: ["nominal" as const] };
+    const report = evaluateHarnessRows([{ name: "clear", detector }], { ...options, planner: { verticalCommit: 0.3, verticalCommitWireCells: 6 } });
+    const flight = report.conditions[0]!.rows[0]!.flights[0]!;
+    expect(flight.trace.every((t) => Number.isFinite(t.goal_m))).toBe(true);
+    // The flight's own trace marked by hand: 3 decisions of the approach, 2 released by a stall bound, a side fixed.
+    for (const k of [0, 1, 2]) flight.trace[k]!.arrival = 1;
+    Object.assign(flight.trace[3]!, { commit: "wire", released: 1 });
+    Object.assign(flight.trace[4]!, { released: 1 });
+    const text = formatHarnessReport(report);
+    expect(text).toContain(`clear: final approach (arrival radius): 3 decisions in 1 flights, of them ${flight.outcome.type === "goal" ? 1 : 0} reached the goal`);
+    expect(text).toMatch(/decisions turned to the side held, 2 left as chosen after a stall \(the stall bound\);/);
   });
 });
