@@ -240,7 +240,6 @@ export class PlannerPilot implements Pilot {
     return this.lastHarness;
   }
 
-  /** max |delta| the planner's input received on the last decision (0 when nothing was applied). */
   /**
    * 0 when the last decision is a vertical escape to fly in place (PlannerOptions.verticalInPlace),
    * the final approach's speed when it decided (PlannerOptions.arrivalRadius_m), else undefined (the
@@ -270,6 +269,7 @@ export class PlannerPilot implements Pilot {
     return this.commitment?.side ?? -1;
   }
 
+  /** max |delta| the planner's input received on the last decision (0 when nothing was applied). */
   get lastAppliedDelta(): number {
     return this.applied;
   }
