@@ -10,12 +10,13 @@
  * the forward speed that closes the horizontal distance in the same time (none when the goal is
  * behind), at most the manoeuvre's own speed.
  *
- * Guarded (`manoeuvreBlocked` given; thirty-fourth session, after the unguarded approach descended
+ * Guarded (`arcs` given; thirty-fourth session, after the unguarded approach descended
  * into branches it saw in the woods' test flights, docs/results/strikes-arrival-6-trees-test-100.txt):
  * the manoeuvre's own arc must be clear too (the planner's blocked value for it under
  * ARRIVAL_CLEAR_LEVEL); otherwise the planner decides.
  */
 import { ACTIONS, type ActionLimits } from "./actions";
+import type { LocalPlanner } from "./LocalPlanner";
 import type { Navigation } from "./navigation";
 
 const ACTION_CLIMB = ACTIONS.indexOf("climb");
@@ -33,15 +34,25 @@ export type ArrivalDecision = { action: number; forward_m_s: number };
  * decision stands (outside the radius, at the goal's altitude, the way ahead blocked, the
  * manoeuvre's arc blocked when guarded, or off).
  */
-export function arrivalDecision(nav: Readonly<Navigation>, blockedAhead: number, radius_m: number, limits: Readonly<ActionLimits>, out: ArrivalDecision, manoeuvreBlocked?: (action: number) => number): ArrivalDecision | undefined {
+export function arrivalDecision(nav: Readonly<Navigation>, blockedAhead: number, radius_m: number, limits: Readonly<ActionLimits>, out: ArrivalDecision, arcs?: { blockedOf(action: number): number }): ArrivalDecision | undefined {
   const dz = nav.goalDz_m;
   if (!(radius_m > 0 && nav.goalDistance_m < radius_m && Math.abs(dz) > ARRIVAL_ALTITUDE_TOLERANCE_M && blockedAhead < ARRIVAL_CLEAR_LEVEL)) return undefined;
   const action = dz > 0 ? ACTION_CLIMB : ACTION_DESCEND;
-  if (manoeuvreBlocked !== undefined && !(manoeuvreBlocked(action) < ARRIVAL_CLEAR_LEVEL)) return undefined;
+  if (arcs !== undefined && !(arcs.blockedOf(action) < ARRIVAL_CLEAR_LEVEL)) return undefined;
   const manoeuvre = limits.cruiseSpeed_m_s * limits.slowFraction;
   const toAltitude_s = Math.abs(dz) / limits.verticalSpeed_m_s;
   const ahead_m = nav.goalDistance_m * Math.max(0, Math.cos(nav.goalBearing_rad));
   out.action = action;
   out.forward_m_s = Math.min(manoeuvre, ahead_m / toAltitude_s);
   return out;
+}
+
+/**
+ * The final approach of `planner`'s options (arrivalRadius_m, arrivalGuarded, limits) after its last
+ * score(), at `nav`; undefined where the planner's own decision stands. The eval's pilot and the
+ * controller node both call it.
+ */
+export function plannerArrival(planner: LocalPlanner, nav: Readonly<Navigation>, out: ArrivalDecision): ArrivalDecision | undefined {
+  const { arrivalRadius_m, arrivalGuarded, limits } = planner.options;
+  return arrivalRadius_m > 0 ? arrivalDecision(nav, planner.blockedAhead, arrivalRadius_m, limits, out, arrivalGuarded ? planner : undefined) : undefined;
 }

@@ -40,10 +40,12 @@ describe("arrivalDecision", () => {
     nav.goalDistance_m = 3;
     nav.goalDz_m = -9;
     const asked: number[] = [];
-    const blocked = (level: number) => (a: number): number => {
-      asked.push(a);
-      return level;
-    };
+    const blocked = (level: number) => ({
+      blockedOf: (a: number): number => {
+        asked.push(a);
+        return level;
+      },
+    });
     expect(arrivalDecision(nav, 0.1, 6, DEFAULT_ACTION_LIMITS, out(), blocked(0.5))).toBeUndefined();
     expect(arrivalDecision(nav, 0.1, 6, DEFAULT_ACTION_LIMITS, out(), blocked(0.49))).toEqual({ action: DESCEND, forward_m_s: 0.5 });
     expect(asked).toEqual([DESCEND, DESCEND]);

@@ -17,7 +17,7 @@
  * to the Controller (its logit swapped to the top) with the closing forward speed as a cap; the
  * controller's planner is guarded (the manoeuvre's own arc must be clear too).
  */
-import { arrivalDecision, type ArrivalDecision } from "../../../src/control/arrival";
+import { plannerArrival, type ArrivalDecision } from "../../../src/control/arrival";
 import type { Controller } from "../../../src/control/Controller";
 import { type LocalPlanner, argmaxAction, plannerInput } from "../../../src/control/LocalPlanner";
 import { makeNavigation, type Navigation } from "../../../src/control/navigation";
@@ -47,7 +47,6 @@ export class PlannerDecision {
   /** The final approach's last decision and the decisions it made. */
   private readonly arrivalOut: ArrivalDecision = { action: 0, forward_m_s: 0 };
   private arrivals = 0;
-  private readonly manoeuvreBlocked = (action: number): number => this.planner.blockedOf(action);
   /** The planner's last choice, or why it hovered. */
   lastAction = "none";
   /** "ok", or why the navigation state cannot be read. */
@@ -110,8 +109,7 @@ export class PlannerDecision {
     this.planner.score(plannerInput({ threat, rows: msg.grid_rows, cols: msg.grid_cols, width: msg.image_width, height: msg.image_height }, this.nav), this.logits);
     const chosen = argmaxAction(this.logits);
     let flown = this.commitment === undefined ? chosen : this.commit(chosen, msg);
-    const { arrivalRadius_m, arrivalGuarded, limits } = this.planner.options;
-    const arrival = arrivalRadius_m > 0 ? arrivalDecision(this.nav, this.planner.blockedAhead, arrivalRadius_m, limits, this.arrivalOut, arrivalGuarded ? this.manoeuvreBlocked : undefined) : undefined;
+    const arrival = plannerArrival(this.planner, this.nav, this.arrivalOut);
     if (arrival !== undefined) {
       flown = arrival.action;
       this.arrivals++;

@@ -13,7 +13,7 @@ import { movedNavigation, type Navigation } from "../../control/navigation";
 import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
 import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
 import { countWireCells, SpatialHarnessRuntime, WireEvidenceWindow, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
-import { arrivalDecision, type ArrivalDecision } from "../../control/arrival";
+import { plannerArrival, type ArrivalDecision } from "../../control/arrival";
 import { VerticalCommitment, WIRE_EVIDENCE_LEVEL, WIRE_EVIDENCE_WINDOW_S, type CommitEvent, type CommitSide, type VerticalCommitCounts } from "../../control/VerticalCommitment";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { actionFormulaDelta } from "../spatial/actionFormula";
@@ -179,8 +179,6 @@ export class PlannerPilot implements Pilot {
   /** The final approach's decision (PlannerOptions.arrivalRadius_m): the last decision's, undefined when the planner's own stood. */
   private readonly arrivalOut: ArrivalDecision = { action: 0, forward_m_s: 0 };
   private arrival: ArrivalDecision | undefined;
-  /** The planner's blocked value of an action's arc (the guarded final approach). */
-  private readonly manoeuvreBlocked = (action: number): number => this.planner.blockedOf(action);
   /** The wire evidence of PlannerOptions.verticalInPlaceWireCells (undefined without the condition). */
   private readonly wireEvidence: WireEvidenceWindow | undefined;
   /** PlannerOptions.verticalCommit (undefined when off) and this frame's wire cells. */
@@ -435,8 +433,7 @@ export class PlannerPilot implements Pilot {
     this.previous = this.commitVertical(this.planner.brakeReversal(chosen, this.lastVertical, this.sinceVertical), env);
     const wireSeen = this.wireEvidenceFor(env.time_s);
     this.inPlace = this.planner.inPlace(this.previous) && wireSeen;
-    const { arrivalRadius_m, arrivalGuarded, limits } = this.planner.options;
-    this.arrival = arrivalRadius_m > 0 ? arrivalDecision(this.nav, this.planner.blockedAhead, arrivalRadius_m, limits, this.arrivalOut, arrivalGuarded ? this.manoeuvreBlocked : undefined) : undefined;
+    this.arrival = plannerArrival(this.planner, this.nav, this.arrivalOut);
     if (this.arrival !== undefined) {
       this.previous = this.arrival.action;
       this.inPlace = false;

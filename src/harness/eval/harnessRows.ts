@@ -30,7 +30,6 @@ import { DEFAULT_STRIKE_OPTIONS, SightRecorder, attributeStrike, formatStrikeAct
 import { avoidedStrikes, pairedDz, summarizeCrossings, wireCrossings, wireStrike, type AvoidedStrike, type CrossingFlight, type FlightPath, type WireCrossing } from "./wireCrossings";
 import { ThinObstacleAp, type ThinObstacleApColumns, type ThinObstacleApReport } from "./ThinObstacleAp";
 import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "../../control/LocalPlanner";
-import type { Navigation } from "../../control/navigation";
 
 export type HarnessArm = {
   name: string;
@@ -182,10 +181,6 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
   // The vertical commitment's true side (StepTrace.commitTruth), read only where a side is fixed.
   const sideOptions = { ...DEFAULT_PLANNER_OPTIONS, ...planner };
   const navigation = makeNavigation();
-  const nav = (e: DroneEnvironment): Navigation => {
-    e.navigation(navigation);
-    return navigation;
-  };
   const path = rec.crossings === true ? new PathRecorder(env) : undefined;
   let commitExpert: CommitExpertRecorder | undefined;
   const done = (outcome: FlightOutcome): ArmFlight => (path === undefined ? { outcome, trace } : { outcome, trace, crossings: path.crossings(trace, outcome) });
@@ -198,13 +193,15 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     else env.render(rgb);
     env.sensorState(state);
     const action = pilot.act(rgb, state, env, pilot.needsTruth ? { mask, ...truth } : undefined);
-    const commit = commitTrace(pilot.lastCommit, () => trueWireSide(env, nav(env), sideOptions));
+    // The navigation after the decision, read once: the trace's goal_m and the true side of a side fixed.
+    const here = env.navigation(navigation);
+    const commit = commitTrace(pilot.lastCommit, () => trueWireSide(env, here, sideOptions));
     const h = pilot.lastHarnessStep;
     const threat = pilot.lastThreat;
     let maxThreat = 0;
     for (const t of threat) maxThreat = Math.max(maxThreat, t);
     const sight = rec.sight?.sight(truth.visibleMask, truth.depth, threat);
-    const entry: StepTrace = { step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...gateTrace(h), ...(sight === undefined ? {} : { sight }), ...commit, ...(pilot.lastArrival ? { arrival: 1 as const } : {}), goal_m: Math.round(nav(env).goalDistance_m * 100) / 100 };
+    const entry: StepTrace = { step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...gateTrace(h), ...(sight === undefined ? {} : { sight }), ...commit, ...(pilot.lastArrival ? { arrival: 1 as const } : {}), goal_m: Math.round(here.goalDistance_m * 100) / 100 };
     trace.push(entry);
     if (pilot.verticalCommitSide !== -1 || entry.commit !== undefined) (commitExpert ??= new CommitExpertRecorder(env)).record(entry, pilot.verticalCommitSide);
     if (record) {
