@@ -3,9 +3,11 @@
 #   bash docs/results/arrival-val-check.sh arrival   (--arrival 6 against the pair without it)
 #   bash docs/results/arrival-val-check.sh commit    (0.3,12,each + --arrival 6 against --arrival 6 alone)
 #   bash docs/results/arrival-val-check.sh guarded   (--arrival 6,guarded against the pair without it; arrival-guarded-rule.txt)
+#   bash docs/results/arrival-val-check.sh guarded-commit | commit-plain   (0.3,12,each + --arrival 6,guarded against
+#     --arrival 6,guarded alone, or against the pair without any option; arrival-guarded-commit-rule.txt)
 set -euo pipefail
 cd "$(dirname "$0")"
-node - "${1:?usage: arrival-val-check.sh arrival | commit | guarded}" <<'JS'
+node - "${1:?usage: arrival-val-check.sh arrival | commit | guarded | guarded-commit | commit-plain}" <<'JS'
 const fs = require("fs");
 const FAMILIES = [["default", "val-240-from-8000", 240], ["urban", "urban-val-120-from-10000", 120], ["trees_only", "trees-val-120-from-10000", 120]];
 // The pair without the option on these seeds (docs/coevolution.md, twenty-eighth session's table).
@@ -22,7 +24,12 @@ const read = (name, stem, flights) => {
   return [collisions, goals];
 };
 const which = process.argv[2];
-const [cand, ref] = which === "arrival" ? ["arrival-6", null] : which === "guarded" ? ["arrival-6-guarded", null] : which === "commit" ? ["arrival-6-commit-0.3,12,each", "arrival-6"] : (() => { throw new Error(`unknown "${which}", expected arrival, guarded or commit`); })();
+const MODES = {
+  arrival: ["arrival-6", null], guarded: ["arrival-6-guarded", null], commit: ["arrival-6-commit-0.3,12,each", "arrival-6"],
+  "guarded-commit": ["arrival-6-guarded-commit-0.3,12,each", "arrival-6-guarded"], "commit-plain": ["arrival-6-guarded-commit-0.3,12,each", null],
+};
+if (!(which in MODES)) throw new Error(`unknown "${which}", expected one of ${Object.keys(MODES).join(", ")}`);
+const [cand, ref] = MODES[which];
 let tc = 0, tg = 0, rc = 0, rg = 0, worst = -Infinity;
 for (const [fam, stem, n] of FAMILIES) {
   const [c, g] = read(cand, stem, n);
@@ -31,7 +38,7 @@ for (const [fam, stem, n] of FAMILIES) {
   tc += c; tg += g; rc += c0; rg += g0;
   worst = Math.max(worst, c - c0);
 }
-const against = which !== "commit";
+const against = which === "arrival" || which === "guarded";
 const pass = against ? tc <= rc + 3 && worst <= 2 && tg >= rg + 10 : tc < rc && worst <= 2 && tg >= rg - 10;
 const rule = against ? `collisions <= ${rc} + 3, no family more than 2 above, goals >= ${rg} + 10` : `collisions < ${rc}, no family more than 2 above, goals >= ${rg} - 10`;
 console.log(`over the 960: collisions ${tc}, goals ${tg}; largest family excess ${worst}; rule (${rule}): ${pass ? "passes" : "fails"}`);
