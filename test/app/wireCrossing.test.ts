@@ -172,10 +172,11 @@ describe("closed-loop flight across a wire (launch/sim.launch.xml, lock-step, co
     const s = report("planner", seeing);
     const b = report("blind planner (threat_gain 0.01)", blind);
     // It really met the wire: the plan-view path crosses a wire line, and the closest approach is
-    // within 4 m (the co-evolved pair climbs over it by 2.9 m at a 30 Hz camera, 3.4 m at 15 Hz;
-    // a detour that never came near the wire would be far more).
+    // within 5 m (the co-evolved pair climbs over it by 2.9 m at a 30 Hz camera without the vertical
+    // commitment, by 4.2 m with the commitment config/ flies since the thirty-fifth session; a detour
+    // that never came near the wire would be far more).
     expect(s.crossings.length).toBeGreaterThan(0);
-    expect(s.clearance_m).toBeLessThan(4);
+    expect(s.clearance_m).toBeLessThan(5);
     expect(seeing.record.collision).toBeUndefined();
     expect(seeing.record.callbackErrors).toBe(0);
     expect(s.clearance_m).toBeGreaterThan(bodyRadius);
