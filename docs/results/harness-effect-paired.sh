@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Thirty-fifth session (docs/results/arrival-guarded-commit-rows-plan.txt): the harness's own effect and its share of
+# the gain, from `eval --harness --attribute-strikes` outputs on the same seeds: the ON row (coevo_student_harness) in
+# ON_FILE, the OFF row (coevo_student_off) and BC (bc_student) in ROWS_FILE. Per condition: flights struck ON / OFF / BC,
+# struck only ON and only OFF with McNemar's exact p, and the harness's share (OFF - ON) / (BC - ON). Run after npm run build.
+#   bash docs/results/harness-effect-paired.sh ON_FILE ROWS_FILE
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+node - "${1:?ON_FILE}" "${2:?ROWS_FILE}" <<'JS'
+const fs = require("fs");
+const { mcnemarExactP } = require("./dist/src/harness/eval/harnessRows");
+const strikes = (file) => { // row -> condition -> { seeds, struck }
+  const out = {};
+  let cond, row, seeds;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    const head = /^(nominal|perturbed): (\d+) /.exec(line);
+    if (head) { cond = head[1]; seeds = Number(head[2]); row = undefined; }
+    const r = /^(\w+): what the planner saw in the 3 s before each/.exec(line);
+    if (r && cond) { row = r[1]; ((out[row] ??= {})[cond] = { seeds, struck: new Set() }); }
+    const s = /^- seed (\d+): (wire|branch) at /.exec(line);
+    if (s && row && cond) out[row][cond].struck.add(Number(s[1]));
+  }
+  return out;
+};
+const on = strikes(process.argv[2]).coevo_student_harness, rows = strikes(process.argv[3]);
+const off = rows.coevo_student_off, bc = rows.bc_student;
+if (!on || !off || !bc) throw new Error("need coevo_student_harness in ON_FILE and coevo_student_off, bc_student in ROWS_FILE, each with --attribute-strikes");
+for (const cond of ["nominal", "perturbed"]) {
+  const [a, b, c] = [on[cond], off[cond], bc[cond]];
+  if (a.seeds !== b.seeds || a.seeds !== c.seeds) throw new Error(`${cond}: ${a.seeds}, ${b.seeds}, ${c.seeds} seeds`);
+  const onlyOn = [...a.struck].filter((s) => !b.struck.has(s)).length, onlyOff = [...b.struck].filter((s) => !a.struck.has(s)).length;
+  const share = (b.struck.size - a.struck.size) / (c.struck.size - a.struck.size);
+  console.log(`${cond}: struck ON ${a.struck.size}, OFF ${b.struck.size}, BC ${c.struck.size} of ${a.seeds}; only ON ${onlyOn}, only OFF ${onlyOff}; McNemar exact p = ${mcnemarExactP(onlyOn, onlyOff).toFixed(3)}; harness share of the gain over BC ${(100 * share).toFixed(0)} %`);
+}
+JS
