@@ -6,21 +6,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p out
-run() { # scenario split first-seed flights output [more eval flags]
-  node bin/drone-harness.js eval --harness --scenario "sim/scenarios/$1.yaml" --split "$2" --first-seed "$3" --flights "$4" \
-    --rows coevo_student_harness --coevo models/coevo/student-r2 --coevo-harness models/coevo/harness-gap \
-    --region-clip 8 --workers 2 --arrival 6,guarded "${@:6}" > "docs/results/$5" 2> "out/${5%.txt}.log"
-}
+source docs/results/pair-run.sh
+guarded() { run "$@" --arrival 6,guarded; }
 case "${1:?usage: arrival-guarded-s34.sh val | test}" in
   val)
-    run default val 8000 240 eval-arrival-6-guarded-val-240-from-8000.txt
-    run urban val 10000 120 eval-arrival-6-guarded-urban-val-120-from-10000.txt
-    run trees_only val 10000 120 eval-arrival-6-guarded-trees-val-120-from-10000.txt
+    guarded default val 8000 240 eval-arrival-6-guarded-val-240-from-8000.txt
+    guarded urban val 10000 120 eval-arrival-6-guarded-urban-val-120-from-10000.txt
+    guarded trees_only val 10000 120 eval-arrival-6-guarded-trees-val-120-from-10000.txt
     ;;
   test)
-    run default test 0 300 strikes-arrival-6-guarded-test-300.txt --attribute-strikes
-    run urban test 0 100 strikes-arrival-6-guarded-urban-test-100.txt --attribute-strikes
-    run trees_only test 0 100 strikes-arrival-6-guarded-trees-test-100.txt --attribute-strikes
+    guarded default test 0 300 strikes-arrival-6-guarded-test-300.txt --attribute-strikes
+    guarded urban test 0 100 strikes-arrival-6-guarded-urban-test-100.txt --attribute-strikes
+    guarded trees_only test 0 100 strikes-arrival-6-guarded-trees-test-100.txt --attribute-strikes
     ;;
   *) echo "usage: arrival-guarded-s34.sh val | test" >&2; exit 2 ;;
 esac

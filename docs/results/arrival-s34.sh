@@ -8,11 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p out
-run() { # scenario split first-seed flights output [more eval flags]
-  node bin/drone-harness.js eval --harness --scenario "sim/scenarios/$1.yaml" --split "$2" --first-seed "$3" --flights "$4" \
-    --rows coevo_student_harness --coevo models/coevo/student-r2 --coevo-harness models/coevo/harness-gap \
-    --region-clip 8 --workers 2 "${@:6}" > "docs/results/$5" 2> "out/${5%.txt}.log"
-}
+source docs/results/pair-run.sh
 val() { # name [more eval flags]
   run default val 8000 240 "eval-$1-val-240-from-8000.txt" "${@:2}"
   run urban val 10000 120 "eval-$1-urban-val-120-from-10000.txt" "${@:2}"

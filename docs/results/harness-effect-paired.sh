@@ -7,22 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 node - "${1:?ON_FILE}" "${2:?ROWS_FILE}" <<'JS'
-const fs = require("fs");
 const { mcnemarExactP } = require("./dist/src/harness/eval/harnessRows");
-const strikes = (file) => { // row -> condition -> { seeds, struck }
-  const out = {};
-  let cond, row, seeds;
-  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
-    const head = /^(nominal|perturbed): (\d+) /.exec(line);
-    if (head) { cond = head[1]; seeds = Number(head[2]); row = undefined; }
-    const r = /^(\w+): what the planner saw in the 3 s before each/.exec(line);
-    if (r && cond) { row = r[1]; ((out[row] ??= {})[cond] = { seeds, struck: new Set() }); }
-    const s = /^- seed (\d+): (wire|branch) at /.exec(line);
-    if (s && row && cond) out[row][cond].struck.add(Number(s[1]));
-  }
-  return out;
-};
-const on = strikes(process.argv[2]).coevo_student_harness, rows = strikes(process.argv[3]);
+const { strikeLists } = require("./docs/results/strike-lists.js");
+const on = strikeLists(process.argv[2]).coevo_student_harness, rows = strikeLists(process.argv[3]);
 const off = rows.coevo_student_off, bc = rows.bc_student;
 if (!on || !off || !bc) throw new Error("need coevo_student_harness in ON_FILE and coevo_student_off, bc_student in ROWS_FILE, each with --attribute-strikes");
 for (const cond of ["nominal", "perturbed"]) {

@@ -11,6 +11,7 @@ cd "$(dirname "$0")/../.."
 node - "${1:?usage: test-rule-check.sh guarded|commit CAND REF}" "${2:?CAND}" "${3:?REF}" <<'JS'
 const fs = require("fs");
 const { mcnemarExactP } = require("./dist/src/harness/eval/harnessRows");
+const { strikeLists } = require("./docs/results/strike-lists.js");
 const FAMILIES = [["default", "test-300", 300], ["urban", "urban-test-100", 100], ["trees_only", "trees-test-100", 100]];
 const read = (stem, fam, flights) => {
   const file = `docs/results/strikes-${stem}-${fam}.txt`;
@@ -18,18 +19,13 @@ const read = (stem, fam, flights) => {
   const rows = text.filter((l) => l.startsWith("| coevo_student_harness |"));
   if (rows.length !== 2) throw new Error(`${file}: ${rows.length} rows of coevo_student_harness, expected nominal and perturbed`);
   const success = rows.map((r) => parseFloat(r.split("|")[3]));
+  const lists = strikeLists(file).coevo_student_harness;
+  if (!lists?.nominal || !lists.perturbed) throw new Error(`${file}: no strike lists (was it run with --attribute-strikes?)`);
   const struck = {};
-  let cond;
-  for (const line of text) {
-    const head = /^(nominal|perturbed): (\d+) /.exec(line);
-    if (head) {
-      if (Number(head[2]) !== flights) throw new Error(`${file}: ${head[2]} ${head[1]} seeds, expected ${flights}`);
-      struck[(cond = head[1])] = new Set();
-    }
-    const s = /^- seed (\d+): (wire|branch) at /.exec(line);
-    if (s && cond) struck[cond].add(Number(s[1]));
+  for (const cond of ["nominal", "perturbed"]) {
+    if (lists[cond].seeds !== flights) throw new Error(`${file}: ${lists[cond].seeds} ${cond} seeds, expected ${flights}`);
+    struck[cond] = lists[cond].struck;
   }
-  if (!struck.nominal || !struck.perturbed) throw new Error(`${file}: no strike lists (was it run with --attribute-strikes?)`);
   return { success, struck, goals: success.reduce((g, p) => g + Math.round((p / 100) * flights), 0) };
 };
 const [mode, cand, ref] = process.argv.slice(2);

@@ -1,0 +1,19 @@
+// Thirty-fifth session: the strike lists of an `eval --harness --attribute-strikes` output, per row and condition:
+// { row: { nominal|perturbed: { seeds, struck: Set<seed> } } }. Read by test-rule-check.sh and harness-effect-paired.sh.
+const fs = require("fs");
+
+function strikeLists(file) {
+  const out = {};
+  let cond, row, seeds;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    const head = /^(nominal|perturbed): (\d+) /.exec(line);
+    if (head) { cond = head[1]; seeds = Number(head[2]); row = undefined; }
+    const r = /^(\w+): what the planner saw in the 3 s before each/.exec(line);
+    if (r && cond) { row = r[1]; ((out[row] ??= {})[cond] = { seeds, struck: new Set() }); }
+    const s = /^- seed (\d+): (wire|branch) at /.exec(line);
+    if (s && row && cond) out[row][cond].struck.add(Number(s[1]));
+  }
+  return out;
+}
+
+module.exports = { strikeLists };
