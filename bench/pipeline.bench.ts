@@ -31,7 +31,7 @@ import { SpatialHarness } from "../src/harness/spatial/SpatialHarness";
 import { Teacher } from "../src/harness/models/Teacher";
 import { STATE_DIM } from "../src/harness/models/stateVector";
 import { DETECTOR_SIZES } from "../src/harness/training/detectorStage";
-import { configuredPair } from "../src/app/loadModels";
+import { configuredPair, configuredPlanner } from "../src/app/loadModels";
 import { alarmLevelOf } from "../src/harness/correction/constants";
 
 async function detector(size: "teacher" | "student"): Promise<{ model: Teacher; from: string }> {
@@ -53,14 +53,19 @@ async function harnessOverhead(print: (line: string) => void, frames: readonly U
   const hdir = pair.harnessDir;
   const harness = fs.existsSync(path.join(hdir, "spatial_harness.model.json")) ? (await loadSpatialHarness(hdir)).model : new SpatialHarness();
   const options = { regionClip: pair.regionClip, runawayDelta: alarmLevelOf(pair.lambdaAlarmDelta) };
+  // The controller node's planner options (config/controller.yaml): the vertical commitment and the final approach.
+  const planner = configuredPlanner("config");
+  const po = planner.options;
+  const side = planner.commitSide === undefined ? {} : { commitSide: planner.commitSide };
   print(`harness overhead: detector ${coevo ? pair.detectorDir : "models/pipeline/student"}, harness ${hdir}, region clip ${options.regionClip}, lambda alarm ${options.runawayDelta}`);
-  const off = new PlannerPilot({ type: "detector", detector: model });
-  const on = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, options, apply: true } });
+  print(`planner as config/controller.yaml: vertical commitment ${po.verticalCommit > 0 ? `${po.verticalCommit},${po.verticalCommitWireCells},${planner.commitSide ?? "held"}` : "off"}, final approach ${po.arrivalRadius_m > 0 ? `${po.arrivalRadius_m} m guarded` : "off"} (every arm)`);
+  const off = new PlannerPilot({ type: "detector", detector: model, ...side }, po);
+  const on = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, options, apply: true }, ...side }, po);
   // The multi-process layout: the harness node computes the image side (grey, imagined frame,
   // gradient statistics) when the camera frame arrives, while the perception node runs the
   // detector in its own process on the other core (nodes/harness.ts onImage); only the rest is
   // on the camera -> /cmd_vel path. Here that arm's prepare() runs untimed before each frame.
-  const ahead = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, options, apply: true } });
+  const ahead = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, options, apply: true }, ...side }, po);
   const nav = makeNavigation();
   env.navigation(nav);
   for (let w = 0; w < 5; w++) for (const p of [off, on, ahead]) p.act(frames[w % frames.length] as Uint8Array, state, env);

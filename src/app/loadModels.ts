@@ -16,6 +16,8 @@ import type { Teacher } from "../harness/models/Teacher";
 import type { HarnessNet } from "../harness/models/HarnessNet";
 import type { Student } from "../harness/models/Student";
 import type { NodeRegistry } from "../ros/launch/NodeFactory";
+import type { PlannerOptions } from "../control/LocalPlanner";
+import type { CommitSide } from "../control/VerticalCommitment";
 import { parametersForNode, parseParameterFile, toOverrides } from "../ros/params";
 
 export class MissingModelsError extends Error {}
@@ -47,13 +49,17 @@ export type ConfiguredPair = { detectorDir: string; harnessDir: string; regionCl
  * safety nodes: the detector and spatial harness the nodes and `npm start` fly, the region clip, the
  * harness runtime's lambda alarm and the safety node's hover rule. A missing or mistyped entry is an error naming it.
  */
+/** The string or number parameter `name` of `/node` in `configDir`/`node`.yaml; an error naming it when missing (or undefined when `optional`). */
+function configValue(configDir: string, node: string, name: string, optional?: "optional"): string | number | undefined {
+  const file = path.join(configDir, `${node}.yaml`);
+  const v = toOverrides(parametersForNode(parseParameterFile(readFileSync(file, "utf8"), file), `/${node}`))[name];
+  if (v === undefined && optional !== undefined) return undefined;
+  if (typeof v !== "string" && typeof v !== "number") throw new Error(`${file}: no string or number parameter ${name} for /${node}`);
+  return v;
+}
+
 export function configuredPair(configDir: string): ConfiguredPair {
-  const value = (node: string, name: string): string | number => {
-    const file = path.join(configDir, `${node}.yaml`);
-    const v = toOverrides(parametersForNode(parseParameterFile(readFileSync(file, "utf8"), file), `/${node}`))[name];
-    if (typeof v !== "string" && typeof v !== "number") throw new Error(`${file}: no string or number parameter ${name} for /${node}`);
-    return v;
-  };
+  const value = (node: string, name: string): string | number => configValue(configDir, node, name) as string | number;
   return {
     detectorDir: String(value("perception", "model_dir")),
     harnessDir: String(value("harness", "spatial_harness_dir")),
@@ -105,5 +111,39 @@ export async function loadModels(modelDir: string): Promise<LoadedModels> {
       harness.dispose();
       detector.dispose();
     },
+  };
+}
+
+/** The local planner's decision options the controller node flies (config/controller.yaml), as PlannerPilot takes them. */
+export type ConfiguredPlanner = {
+  options: Pick<PlannerOptions, "verticalCommit" | "verticalCommitWireCells" | "verticalCommitStall_s" | "arrivalRadius_m" | "arrivalGuarded">;
+  /** vertical_commit_side each (every such decision reads the wire cells' side) as PlannerPilot's detector source takes it; undefined for held. */
+  commitSide: Extract<CommitSide, "each"> | undefined;
+};
+
+/**
+ * What `configDir`/controller.yaml gives the controller node's planner beyond its defaults: the vertical
+ * commitment (vertical_commit_level, _wire_cells, _side, and _stall_s when set; nodes/controller.ts's
+ * default 0 otherwise) and the final approach (arrival_radius_m; the node's approach is always guarded).
+ * The pipeline bench flies its pilots with them, so the latency it reports is that of the nodes' planner.
+ */
+export function configuredPlanner(configDir: string): ConfiguredPlanner {
+  const file = path.join(configDir, "controller.yaml");
+  const num = (name: string, optional?: "optional"): number | undefined => {
+    const v = configValue(configDir, "controller", name, optional);
+    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0)) throw new Error(`${file}: ${name}=${String(v)}, expected a non-negative number`);
+    return v;
+  };
+  const side = String(configValue(configDir, "controller", "vertical_commit_side"));
+  if (side !== "each" && side !== "held") throw new Error(`${file}: vertical_commit_side="${side}", expected each or held`);
+  return {
+    options: {
+      verticalCommit: num("vertical_commit_level") as number,
+      verticalCommitWireCells: num("vertical_commit_wire_cells") as number,
+      verticalCommitStall_s: num("vertical_commit_stall_s", "optional") ?? 0,
+      arrivalRadius_m: num("arrival_radius_m") as number,
+      arrivalGuarded: true,
+    },
+    commitSide: side === "each" ? side : undefined,
   };
 }

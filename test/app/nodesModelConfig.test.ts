@@ -7,9 +7,11 @@
  * runaway_count decisions in a row, rounded up to 0.1; docs/results/runaway-level-rule.txt).
  * Changing one of them alone fails here.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configuredPair, PIPELINE_DETECTOR_SUBDIR } from "../../src/app/loadModels";
+import { configuredPair, configuredPlanner, PIPELINE_DETECTOR_SUBDIR } from "../../src/app/loadModels";
+import { loadLaunchFile, resolveLaunchPath } from "../../src/ros/launch/loadLaunchFile";
 import { SUSTAINED_DECISIONS } from "../../src/harness/eval/harnessRows";
 
 const ROOT = join(__dirname, "..", "..");
@@ -66,5 +68,38 @@ describe("the shipped configuration's models", () => {
     expect(safetyLevel(3.13)).toBe(4.7);
     expect(safetyLevel(2.0)).toBe(3.0);
     expect(safetyLevel(2.01)).toBe(3.1);
+  });
+});
+
+describe("the controller's planner options as the pipeline bench reads them (configuredPlanner)", () => {
+  it("are the parameters launch/sim.launch.xml gives the controller node", () => {
+    const plan = loadLaunchFile(resolveLaunchPath(ROOT, "sim.launch.xml"), { packageRoot: ROOT, arguments: { harness: "true" } });
+    const controller = plan.nodes.find((n) => n.executable === "controller");
+    if (controller === undefined) throw new Error("launch/sim.launch.xml starts no controller");
+    const param = (name: string): unknown => controller.parameters[name]?.value;
+    const { options, commitSide } = configuredPlanner(join(ROOT, "config"));
+    expect(options.verticalCommit).toBe(param("vertical_commit_level"));
+    expect(options.verticalCommitWireCells).toBe(param("vertical_commit_wire_cells"));
+    expect(options.verticalCommitStall_s).toBe(param("vertical_commit_stall_s") ?? 0);
+    expect(options.arrivalRadius_m).toBe(param("arrival_radius_m"));
+    expect(options.arrivalGuarded).toBe(true);
+    expect(commitSide ?? "held").toBe(param("vertical_commit_side"));
+  });
+
+  describe("a broken controller.yaml is refused with the entry named", () => {
+    const base = readFileSync(join(ROOT, "config", "controller.yaml"), "utf8");
+    const withText = (text: string): string => {
+      const dir = mkdtempSync(join(tmpdir(), "dh-planner-config-"));
+      writeFileSync(join(dir, "controller.yaml"), text);
+      return dir;
+    };
+    it.each([
+      ["no arrival radius", base.replace(/^\s*arrival_radius_m:.*$/m, ""), /controller\.yaml: no string or number parameter arrival_radius_m for \/controller/],
+      ["an unknown side", base.replace(/vertical_commit_side: each/, "vertical_commit_side: sideways"), /vertical_commit_side="sideways", expected each or held/],
+      ["a negative level", base.replace(/vertical_commit_level: [\d.]+/, "vertical_commit_level: -0.3"), /vertical_commit_level=-0.3, expected a non-negative number/],
+    ])("%s", (_, text, message) => {
+      expect(text).not.toBe(base);
+      expect(() => configuredPlanner(withText(text))).toThrow(message);
+    });
   });
 });
