@@ -5,10 +5,11 @@
 #        (b) no family worse paired with McNemar p < 0.05, (c) more goals than REF)
 #   bash docs/results/test-rule-check.sh commit CAND REF    (arrival-guarded-commit-rule.txt: (a) fewer strikes,
 #        (b) as above, (c) success in each family and condition not more than 5 points below REF's)
+#   bash docs/results/test-rule-check.sh scan CAND REF      (scan-rule.txt: as guarded)
 # CAND, REF: the stem between "strikes-" and "-test-300.txt", e.g. arrival-6-guarded, no-option. Run after npm run build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-node - "${1:?usage: test-rule-check.sh guarded|commit CAND REF}" "${2:?CAND}" "${3:?REF}" <<'JS'
+node - "${1:?usage: test-rule-check.sh guarded|commit|scan CAND REF}" "${2:?CAND}" "${3:?REF}" <<'JS'
 const fs = require("fs");
 const { mcnemarExactP } = require("./dist/src/harness/eval/harnessRows");
 const { strikeLists } = require("./docs/results/strike-lists.js");
@@ -28,8 +29,10 @@ const read = (stem, fam, flights) => {
   }
   return { success, struck, goals: success.reduce((g, p) => g + Math.round((p / 100) * flights), 0) };
 };
-const [mode, cand, ref] = process.argv.slice(2);
-if (mode !== "guarded" && mode !== "commit") throw new Error(`unknown mode "${mode}", expected guarded or commit`);
+const [given, cand, ref] = process.argv.slice(2);
+if (given !== "guarded" && given !== "commit" && given !== "scan") throw new Error(`unknown mode "${given}", expected guarded, commit or scan`);
+// scan-rule.txt takes arrival-guarded-rule.txt's test criteria.
+const mode = given === "scan" ? "guarded" : given;
 let sc = 0, sr = 0, gc = 0, gr = 0, worsePaired = false, successDrop = -Infinity;
 for (const [fam, stem, flights] of FAMILIES) {
   const c = read(cand, stem, flights), r = read(ref, stem, flights);

@@ -233,6 +233,12 @@ export type PlannerOptions = {
   arrivalRadius_m: number;
   /** With arrivalRadius_m: the approach's own climb or descend arc must be clear too (arrival.ts, guarded). Default false (as first flown). */
   arrivalGuarded: boolean;
+  /**
+   * Scan when stuck (src/control/stuckScan.ts, thirty-sixth session): once the drone has come no more
+   * than 1 m closer to the goal than its best for this many seconds, hover decisions are flown as a yaw
+   * in place toward the less blocked side. Read by the pilot, not the planner. Default 0 = off.
+   */
+  scanWhenStuck_s: number;
   /** Default DEFAULT_ACTION_LIMITS. */
   limits: ActionLimits;
 };
@@ -272,6 +278,7 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   verticalCommitStall_s: 0,
   arrivalRadius_m: 0,
   arrivalGuarded: false,
+  scanWhenStuck_s: 0,
   limits: DEFAULT_ACTION_LIMITS,
 });
 

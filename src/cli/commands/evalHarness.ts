@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,each|truth|truth-each]] [--commit-stall S] [--arrival R[,guarded]] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,each|truth|truth-each]] [--commit-stall S] [--arrival R[,guarded]] [--scan-when-stuck S] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -81,6 +81,8 @@ export type EvalHarnessArgs = {
   commitStall?: number;
   /** The final approach's horizontal radius, m, and whether it is guarded (PlannerOptions.arrivalRadius_m, arrivalGuarded; src/control/arrival.ts); default off. */
   arrival?: { radius_m: number; guarded: boolean };
+  /** Scan when stuck after S seconds without 1 m of progress (PlannerOptions.scanWhenStuck_s; src/control/stuckScan.ts); default off. */
+  scanWhenStuck?: number;
   /** The planner's braking on a vertical reversal (PlannerOptions.brakeOnReversal, a blocked_cruise level); default 0 = off. */
   brakeOnReversal?: number;
   /** Each region's risk held at P x its last held value when it drops (PlannerPilot riskHold; eval only); default off. */
@@ -108,12 +110,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
     switch (f) {
       case "--harness": break;
       case "--scenario": a.scenario = v(); break;
-      case "--split": {
-        const sp = v();
-        if (sp !== "test" && sp !== "val") throw new UsageError(`--split=${sp}: evaluation reads only held-out seeds (test, or val while developing)`);
-        a.split = sp;
-        break;
-      }
+      case "--split": a.split = heldOutSplit(v()); break;
       case "--flights": a.flights = intArg(f, args[++i], 1); break;
       case "--first-seed": a.firstSeed = intArg(f, args[++i], 0); break;
       case "--conditions": {
@@ -161,6 +158,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       }
       case "--commit-stall": a.commitStall = numberArg(f, args[++i], 0.01, 600); break;
       case "--arrival": a.arrival = arrivalArg(f, v()); break;
+      case "--scan-when-stuck": a.scanWhenStuck = numberArg(f, v(), 0.5, 600); break;
       case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
       case "--risk-floor": a.riskFloor = numberArg(f, args[++i], 0, 0.99); break;
@@ -184,7 +182,7 @@ function checkEvalHarnessArgs(a: EvalHarnessArgs): void {
 }
 
 /** The planner options the flags set (none: the planner's defaults). */
-function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number; verticalCommit?: number; verticalCommitWireCells?: number; verticalCommitStall_s?: number; arrivalRadius_m?: number; arrivalGuarded?: boolean } } {
+function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number; verticalCommit?: number; verticalCommitWireCells?: number; verticalCommitStall_s?: number; arrivalRadius_m?: number; arrivalGuarded?: boolean; scanWhenStuck_s?: number } } {
   const planner = {
     ...(a.verticalHold === undefined ? {} : { wVerticalHold: a.verticalHold }),
     ...(a.verticalInPlace === undefined ? {} : { verticalInPlace: a.verticalInPlace }),
@@ -193,8 +191,15 @@ function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: numbe
     ...(a.verticalCommit === undefined ? {} : { verticalCommit: a.verticalCommit.level, verticalCommitWireCells: a.verticalCommit.cells }),
     ...(a.commitStall === undefined ? {} : { verticalCommitStall_s: a.commitStall }),
     ...(a.arrival === undefined ? {} : { arrivalRadius_m: a.arrival.radius_m, arrivalGuarded: a.arrival.guarded }),
+    ...(a.scanWhenStuck === undefined ? {} : { scanWhenStuck_s: a.scanWhenStuck }),
   };
   return Object.keys(planner).length === 0 ? {} : { planner };
+}
+
+/** "--split val|test": evaluation reads only held-out seeds. */
+function heldOutSplit(sp: string): "val" | "test" {
+  if (sp !== "test" && sp !== "val") throw new UsageError(`--split=${sp}: evaluation reads only held-out seeds (test, or val while developing)`);
+  return sp;
 }
 
 /** "--arrival R" or "--arrival R,guarded": a radius in [0.1, 1000] m, optionally guarded. */

@@ -14,6 +14,7 @@ import { THREAT_CHANNEL, type Teacher } from "../models/Teacher";
 import { DETECTOR_CELL_PX, DetectorRuntime } from "../runtime/DetectorRuntime";
 import { countWireCells, SpatialHarnessRuntime, WireEvidenceWindow, type SpatialHarnessOptions, type SpatialStepInfo } from "../runtime/SpatialHarnessRuntime";
 import { plannerArrival, type ArrivalDecision } from "../../control/arrival";
+import { StuckScan } from "../../control/stuckScan";
 import { VerticalCommitment, WIRE_EVIDENCE_LEVEL, WIRE_EVIDENCE_WINDOW_S, type CommitEvent, type CommitSide, type VerticalCommitCounts } from "../../control/VerticalCommitment";
 import type { SpatialHarness, SpatialHarnessWeights } from "../spatial/SpatialHarness";
 import { actionFormulaDelta } from "../spatial/actionFormula";
@@ -58,7 +59,7 @@ export function trueWireSide(env: DroneEnvironment, nav: Readonly<Navigation>, o
  * detector's (an oracle pilot has none).
  */
 function checkDecisionOptions(source: ThreatSource, o: Readonly<PlannerOptions>): void {
-  const set = (["wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalCommit", "arrivalRadius_m"] as const).filter((k) => o[k] > 0);
+  const set = (["wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalCommit", "arrivalRadius_m", "scanWhenStuck_s"] as const).filter((k) => o[k] > 0);
   if (source.type === "detector" && source.harness?.target === "actions" && set.length > 0) {
     throw new RangeError(`the action-formula target decides from the corrected action logits alone; it cannot fly ${set.join(", ")}`);
   }
@@ -179,6 +180,8 @@ export class PlannerPilot implements Pilot {
   /** The final approach's decision (PlannerOptions.arrivalRadius_m): the last decision's, undefined when the planner's own stood. */
   private readonly arrivalOut: ArrivalDecision = { action: 0, forward_m_s: 0 };
   private arrival: ArrivalDecision | undefined;
+  /** PlannerOptions.scanWhenStuck_s; undefined when off. */
+  private readonly stuckScan: StuckScan | undefined;
   /** The wire evidence of PlannerOptions.verticalInPlaceWireCells (undefined without the condition). */
   private readonly wireEvidence: WireEvidenceWindow | undefined;
   /** PlannerOptions.verticalCommit (undefined when off) and this frame's wire cells. */
@@ -200,6 +203,8 @@ export class PlannerPilot implements Pilot {
     this.wireEvidence = cells > 0 ? new WireEvidenceWindow({ level: WIRE_EVIDENCE_LEVEL, cells, window_s: WIRE_EVIDENCE_WINDOW_S }) : undefined;
     const { verticalCommit, verticalCommitWireCells, verticalCommitStall_s } = this.planner.options;
     const side = source.type === "detector" ? source.commitSide : undefined;
+    const scan_s = this.planner.options.scanWhenStuck_s;
+    this.stuckScan = scan_s > 0 ? new StuckScan(scan_s) : undefined;
     this.commitment = verticalCommit > 0 ? new VerticalCommitment({ level: verticalCommit, cells: verticalCommitWireCells, ...(side === undefined ? {} : { side }), ...(verticalCommitStall_s > 0 ? { stall_s: verticalCommitStall_s } : {}) }) : undefined;
     const truthTarget = source.type === "detector" && (source.harness?.target === "oracle" || source.harness?.target === "gap-risk");
     this.needsTruth = source.type === "oracle" || truthTarget || (source.type === "detector" && source.truthMix !== undefined);
@@ -216,6 +221,7 @@ export class PlannerPilot implements Pilot {
     this.sinceVertical = 0;
     this.inPlace = false;
     this.arrival = undefined;
+    this.stuckScan?.reset();
     this.wireEvidence?.reset();
     this.commitment?.reset();
     this.heldRisk.fill(0);
@@ -240,11 +246,16 @@ export class PlannerPilot implements Pilot {
 
   /**
    * 0 when the last decision is a vertical escape to fly in place (PlannerOptions.verticalInPlace),
-   * the final approach's speed when it decided (PlannerOptions.arrivalRadius_m), else undefined (the
-   * action's own speed): Pilot.forward_m_s.
+   * the final approach's speed when it decided (PlannerOptions.arrivalRadius_m), 0 for a scan when
+   * stuck (PlannerOptions.scanWhenStuck_s), else undefined (the action's own speed): Pilot.forward_m_s.
    */
   get forward_m_s(): number | undefined {
-    return this.inPlace ? 0 : this.arrival?.forward_m_s;
+    return this.inPlace || this.stuckScan?.scanning === true ? 0 : this.arrival?.forward_m_s;
+  }
+
+  /** Whether the last decision was a scan when stuck (PlannerOptions.scanWhenStuck_s). */
+  get lastScan(): boolean {
+    return this.stuckScan?.scanning === true;
   }
 
   /** Whether the final approach (PlannerOptions.arrivalRadius_m) made the last decision. */
@@ -438,6 +449,7 @@ export class PlannerPilot implements Pilot {
       this.previous = this.arrival.action;
       this.inPlace = false;
     }
+    if (this.stuckScan !== undefined) this.previous = this.stuckScan.decide(this.previous, Math.hypot(this.nav.goalDistance_m, this.nav.goalDz_m), env.time_s, this.planner);
     if (this.previous === ACTION_CLIMB || this.previous === ACTION_DESCEND) {
       this.lastVertical = this.previous;
       this.sinceVertical = 0;

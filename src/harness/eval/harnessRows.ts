@@ -55,7 +55,7 @@ export type HarnessArm = {
  * nothing, every decision where the truth is known is a side fixed, and `turned` marks those where it was not the
  * planner's own); `released`: the decision would have been turned but the drone had stalled (PlannerOptions.verticalCommitStall_s); `arrival`: the final approach decided (PlannerOptions.arrivalRadius_m); `goal_m` the horizontal distance to the goal (m, the navigation's) at the decision.
  */
-export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "truth" | "choice"; commitExpert?: "climb" | "descend" | "none"; commitTruth?: "climb" | "descend" | "none"; turned?: 1; released?: 1; wireSeen?: 1; arrival?: 1; goal_m?: number };
+export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "truth" | "choice"; commitExpert?: "climb" | "descend" | "none"; commitTruth?: "climb" | "descend" | "none"; turned?: 1; released?: 1; wireSeen?: 1; arrival?: 1; scan?: 1; goal_m?: number };
 
 /** `crossings`: how the flight passed each wire conductor, and the strike that ended it (`wireCrossings`, wireCrossings.ts). */
 export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[]; crossings?: WireCrossing[] };
@@ -201,7 +201,7 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     let maxThreat = 0;
     for (const t of threat) maxThreat = Math.max(maxThreat, t);
     const sight = rec.sight?.sight(truth.visibleMask, truth.depth, threat);
-    const entry: StepTrace = { step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...gateTrace(h), ...(sight === undefined ? {} : { sight }), ...commit, ...(pilot.lastArrival ? { arrival: 1 as const } : {}), goal_m: Math.round(here.goalDistance_m * 100) / 100 };
+    const entry: StepTrace = { step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...gateTrace(h), ...(sight === undefined ? {} : { sight }), ...commit, ...(pilot.lastArrival ? { arrival: 1 as const } : {}), ...(pilot.lastScan ? { scan: 1 as const } : {}), goal_m: Math.round(here.goalDistance_m * 100) / 100 };
     trace.push(entry);
     if (pilot.verticalCommitSide !== -1 || entry.commit !== undefined) (commitExpert ??= new CommitExpertRecorder(env)).record(entry, pilot.verticalCommitSide);
     if (record) {
@@ -577,6 +577,24 @@ function commitmentLine(r: HarnessRow): string | undefined {
   ].join(" ");
 }
 
+/** The final approach's and the scan when stuck's lines of a row (the pilot's turns of the planner's decisions), none when neither decided. */
+function pilotTurnLines(r: HarnessRow): string[] {
+  const out: string[] = [];
+  const arrived = r.flights.map((f) => f.trace.filter((t) => t.arrival === 1).length);
+  const flights = arrived.filter((n) => n > 0).length;
+  if (flights > 0) {
+    const goals = r.flights.filter((f, i) => arrived[i]! > 0 && f.outcome.type === "goal").length;
+    out.push(`${r.name}: final approach (arrival radius): ${arrived.reduce((a, n) => a + n, 0)} decisions in ${flights} flights, of them ${goals} reached the goal`);
+  }
+  const scans = r.flights.map((f) => f.trace.filter((t) => t.scan === 1).length);
+  const scanned = scans.filter((n) => n > 0).length;
+  if (scanned > 0) {
+    const ended = (type: string): number => r.flights.filter((f, i) => scans[i]! > 0 && f.outcome.type === type).length;
+    out.push(`${r.name}: scan when stuck: ${scans.reduce((a, n) => a + n, 0)} decisions in ${scanned} flights, of them ${ended("goal")} reached the goal, ${ended("collision")} collided, ${ended("timeout")} timed out`);
+  }
+  return out;
+}
+
 /** `runawayLevel`: the harness runtime's runaway alarm level the rows flew with (eval --runaway-level). */
 export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: number = DELTA_RUNAWAY): string {
   const lines: string[] = [];
@@ -600,13 +618,7 @@ export function formatHarnessReport(report: HarnessEvalReport, runawayLevel: num
       lines.push(`${r.name}: manoeuvres over ${m.decisions} decisions (${(m.decisions / Math.max(1, r.flights.length)).toFixed(0)} per flight): ${ACTIONS.map((a, i) => `${a} ${pct(m.shares[i]!)}`).join(", ")}`);
     }
     for (const line of c.rows.map(commitmentLine)) if (line !== undefined) lines.push("", line);
-    for (const r of c.rows) {
-      const arrived = r.flights.map((f) => f.trace.filter((t) => t.arrival === 1).length);
-      const flights = arrived.filter((n) => n > 0).length;
-      if (flights === 0) continue;
-      const goals = r.flights.filter((f, i) => arrived[i]! > 0 && f.outcome.type === "goal").length;
-      lines.push("", `${r.name}: final approach (arrival radius): ${arrived.reduce((a, n) => a + n, 0)} decisions in ${flights} flights, of them ${goals} reached the goal`);
-    }
+    for (const line of c.rows.flatMap(pilotTurnLines)) lines.push("", line);
     for (const r of c.rows) {
       if (!r.flights.some((f) => f.crossings !== undefined)) continue;
       const k = summarizeCrossings(r.flights);
