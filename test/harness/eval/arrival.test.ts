@@ -98,7 +98,7 @@ describe("PlannerPilot: the final approach (arrivalRadius_m)", () => {
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--arrival", "6,safe"])).toThrow("--arrival=6,safe, expected R or R,guarded");
   });
 
-  it("is counted in the eval's report: the final approach's decisions and the flights that reached the goal, and the stall bound's releases", () => {
+  it("is counted in the eval's report: the final approach's decisions and the flights that reached the goal, the stall bound's releases, and the scans when stuck", () => {
     const options = { split: "val" as const, splitOf: splitOfSeed, factory: (seed: number) => new SimEnvironment(WIRE_ACROSS, seed, "val", false, { controlPeriod_s: 0.25 }), flights: 1, conditions: ["nominal" as const] };
     const report = evaluateHarnessRows([{ name: "clear", detector }], { ...options, planner: { verticalCommit: 0.3, verticalCommitWireCells: 6 } });
     const flight = report.conditions[0]!.rows[0]!.flights[0]!;
@@ -107,8 +107,52 @@ describe("PlannerPilot: the final approach (arrivalRadius_m)", () => {
     for (const k of [0, 1, 2]) flight.trace[k]!.arrival = 1;
     Object.assign(flight.trace[3]!, { commit: "wire", released: 1 });
     Object.assign(flight.trace[4]!, { released: 1 });
+    for (const k of [5, 6]) flight.trace[k]!.scan = 1;
     const text = formatHarnessReport(report);
+    expect(text).toContain(`clear: scan when stuck: 2 decisions in 1 flights, of them ${flight.outcome.type === "goal" ? 1 : 0} reached the goal, ${flight.outcome.type === "collision" ? 1 : 0} collided, ${flight.outcome.type === "timeout" ? 1 : 0} timed out`);
     expect(text).toContain(`clear: final approach (arrival radius): 3 decisions in 1 flights, of them ${flight.outcome.type === "goal" ? 1 : 0} reached the goal`);
     expect(text).toMatch(/decisions turned to the side held, 2 left as chosen after a stall \(the stall bound\);/);
+  });
+});
+
+describe("PlannerPilot: the scan when stuck (scanWhenStuck_s)", () => {
+  /** Every cell confident obstacle: every window blocked, so the planner hovers. */
+  let wall: Teacher;
+  beforeAll(() => {
+    wall = new Teacher({ channels: [4, 4, 4], headHidden: 4, seed: 4, threatLogit: true });
+    const out = wall.params.get("head/out/w");
+    out.assign(tf.zerosLike(out));
+    wall.params.get("head/out/b").assign(tf.tensor1d([-20, 20, 20, 20, 20]));
+  });
+  afterAll(() => wall.dispose());
+
+  it("flies the planner's hover in front of a wall as a yaw in place once stuck, and says so; off by default", () => {
+    const pilot = new PlannerPilot({ type: "detector", detector: wall }, { scanWhenStuck_s: 1 });
+    const plain = new PlannerPilot({ type: "detector", detector: wall });
+    const env = overGoal(0);
+    const actions: number[] = [];
+    for (let k = 0; k < 8; k++) {
+      actions.push(decide(pilot, env));
+      expect(decide(plain, env)).toBe(ACTIONS.indexOf("hover"));
+      expect(plain.lastScan).toBe(false);
+      if (pilot.lastScan) expect(pilot.forward_m_s).toBe(0);
+      env.time_s += 0.25;
+    }
+    // Hover while the second passes, then the yaw (the same side every time).
+    expect(actions.slice(0, 4).every((a) => a === ACTIONS.indexOf("hover"))).toBe(true);
+    expect(new Set(actions.slice(4)).size).toBe(1);
+    expect(["yaw_left", "yaw_right"]).toContain(ACTIONS[actions[4]!]);
+    expect(pilot.lastScan).toBe(true);
+  });
+
+  it("is refused for the action-formula target, and read from eval's --scan-when-stuck S", () => {
+    const harness = new SpatialHarness({ seed: 1 });
+    try {
+      expect(() => new PlannerPilot({ type: "detector", detector, harness: { model: harness, apply: true, target: "actions" } }, { scanWhenStuck_s: 10 })).toThrow(/cannot fly scanWhenStuck_s/);
+    } finally {
+      harness.dispose();
+    }
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--scan-when-stuck", "10"]).scanWhenStuck).toBe(10);
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--scan-when-stuck", "0"])).toThrow("--scan-when-stuck=0, expected a number in [0.5, 600]");
   });
 });
