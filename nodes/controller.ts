@@ -45,6 +45,7 @@ import { checkedInput } from "./common/ros/checkedInput";
 import { InputHealth } from "./common/ros/InputHealth";
 import { DIAG_OK, DIAG_WARN, NodeDiagnostics, type DiagnosticTaskResult } from "./common/ros/NodeDiagnostics";
 import { PlannerDecision } from "./common/models/PlannerDecision";
+import { StuckScan } from "../src/control/stuckScan";
 import { RateStats } from "./common/ros/RateStats";
 import { INPUT_OK, checkImu, checkNavSatFix, checkTwistStamped, type InputCheck } from "./common/sensors/inputValidation";
 import type { Imu, NavSatFix, TwistStamped } from "./common/sensors/sensorTypes";
@@ -117,6 +118,7 @@ function declareControllerParams(node: RosNode) {
     commitCells: declareInt(node, "vertical_commit_wire_cells", 6, "Planner: cells at uncorrected wire probability >= 0.9 a frame must hold to count as wire seen", { from: 1, to: 100000 }),
     commitSide: declareString<"each" | "held">(node, "vertical_commit_side", "each", "each: every such decision takes the wire cells' side from where the drone is now; held: the first one's side is held while wire is seen", ["each", "held"]),
     arrivalRadius: declareDouble(node, "arrival_radius_m", 0, "Planner: within this horizontal distance of the goal (m) and more than 1 m from its altitude, with the way ahead and the manoeuvre's own arc clear, fly the climb or descend toward it with the forward speed that closes the distance in the same time (0 = off)", { from: 0, to: 1000 }),
+    scanWhenStuck: declareDouble(node, "scan_when_stuck_s", 0, "Planner: once the drone came no more than 1 m closer to the goal than its best for this many seconds, hover is flown as a yaw in place toward the less blocked side (src/control/stuckScan.ts; 0 = off)", { from: 0, to: 600 }),
     commitStall: declareDouble(node, "vertical_commit_stall_s", 0, "Planner: the commitment turns no decision once the drone came less than 1 m closer to the goal over this many seconds of wire seen (0 = no bound)", { from: 0, to: 600 }),
   };
 }
@@ -186,7 +188,8 @@ class ControllerNode {
     const planner = p.mode === "planner" ? plannerOf(p, this.controllerOptions.limits) : undefined;
     this.navigation = new NavigationState({ timeout_s: p.navTimeout, ...(p.firstFixHome ? {} : { groundAltitude_m: p.homeAltitude }) });
     if (p.mode === "planner" && p.goalSource === "parameters") this.navigation.setGoal({ latitude: p.goalLat, longitude: p.goalLon, altitude: p.goalAlt });
-    this.planning = planner === undefined ? undefined : new PlannerDecision(planner, this.navigation, this.health, CONTROLLER_TOPICS.policy, commitmentOf(p), CONTROLLER_TOPICS.uncorrected);
+    const scan = p.scanWhenStuck > 0 ? new StuckScan(p.scanWhenStuck) : undefined;
+    this.planning = planner === undefined ? undefined : new PlannerDecision(planner, this.navigation, this.health, CONTROLLER_TOPICS.policy, commitmentOf(p), CONTROLLER_TOPICS.uncorrected, scan);
     if (planner === undefined && p.commitLevel > 0) this.logger.warn(`vertical_commit_level=${p.commitLevel} is ignored with mode:=policy (the commitment turns the local planner's decisions)`);
     this.diagnostics = new NodeDiagnostics(node, { hardwareId: "controller" });
     this.periodNs = BigInt(Math.round(1e9 / p.rate));

@@ -257,3 +257,31 @@ describe("controller node, planner mode: the final approach (arrival_radius_m)",
     await off.r.shutdown();
   });
 });
+
+describe("controller node, planner mode: the scan when stuck (scan_when_stuck_s)", () => {
+  /** Every cell blocked: the planner hovers. */
+  const wall = (): Float32Array => new Float32Array(ROWS * COLS).fill(0.99);
+
+  it("with scan_when_stuck_s hovers until the drone has made no progress for that long, then yaws in place, and reports it", async () => {
+    const { r, frame, value } = await setup({ scan_when_stuck_s: 1 }, goalAt(20, 0));
+    const first = frame(300n, wall());
+    expect([first.linear.x, first.linear.z, first.angular.z]).toEqual([0, 0, 0]);
+    let t = frame(800n, wall());
+    expect(t.angular.z).toBe(0);
+    // The rig's fix does not move: 1 s after the first decision the hover becomes a yaw with no forward speed.
+    t = frame(1300n, wall());
+    expect(Math.abs(t.angular.z)).toBeCloseTo(0.6, 6);
+    expect(t.linear.x).toBe(0);
+    t = frame(1550n, wall());
+    expect(Math.abs(t.angular.z)).toBeCloseTo(0.6, 6);
+    r.runTo(2200n * MS);
+    expect(value("scan_when_stuck")).toBe("after 1 s, 2 decisions in 1 episodes");
+    await r.shutdown();
+    // Off (the default): hover throughout, no key.
+    const off = await setup({}, goalAt(20, 0));
+    expect(off.frame(1300n, wall()).angular.z).toBe(0);
+    off.r.runTo(2200n * MS);
+    expect(off.value("scan_when_stuck")).toBeUndefined();
+    await off.r.shutdown();
+  });
+});

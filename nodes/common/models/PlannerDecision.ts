@@ -16,8 +16,14 @@
  * arrival_radius_m): near the goal and far from its altitude, the vertical manoeuvre toward it goes
  * to the Controller (its logit swapped to the top) with the closing forward speed as a cap; the
  * controller's planner is guarded (the manoeuvre's own arc must be clear too).
+ *
+ * With a scan when stuck (src/control/stuckScan.ts, the controller's scan_when_stuck_s): once the drone
+ * has come no more than 1 m closer to the goal than its best for that long, a hover decision goes to the
+ * Controller as the episode's yaw with forward speed capped at 0 (a yaw in place), on the policy
+ * message's stamp clock.
  */
 import { plannerArrival, type ArrivalDecision } from "../../../src/control/arrival";
+import type { StuckScan } from "../../../src/control/stuckScan";
 import type { Controller } from "../../../src/control/Controller";
 import { type LocalPlanner, argmaxAction, plannerInput } from "../../../src/control/LocalPlanner";
 import { makeNavigation, type Navigation } from "../../../src/control/navigation";
@@ -60,11 +66,13 @@ export class PlannerDecision {
     private readonly topic: string,
     private readonly commitment?: VerticalCommitment,
     private readonly uncorrectedTopic = "harness/student_output",
+    private readonly scan?: StuckScan,
   ) {}
 
   /** A new flight (deactivation, a stamp that went back): the commitment's evidence and side are forgotten. */
   reset(): void {
     this.commitment?.reset();
+    this.scan?.reset();
     this.wireFrames.length = 0;
   }
 
@@ -114,8 +122,9 @@ export class PlannerDecision {
       flown = arrival.action;
       this.arrivals++;
     }
+    if (this.scan !== undefined) flown = this.scan.decide(flown, Math.hypot(this.nav.goalDistance_m, this.nav.goalDz_m), Number(stampToNs(msg.header.stamp)) / 1e9, this.planner);
     if (flown !== chosen) [this.logits[chosen], this.logits[flown]] = [this.logits[flown]!, this.logits[chosen]!];
-    controller.setLogits(this.logits, nowNs, arrival?.forward_m_s);
+    controller.setLogits(this.logits, nowNs, this.scan?.scanning === true ? 0 : arrival?.forward_m_s);
     this.lastAction = ACTIONS[flown] ?? "?";
   }
 
@@ -140,6 +149,7 @@ export class PlannerDecision {
       { key: "goal_bearing_rad", value: nav.goalBearing_rad.toFixed(3) },
       { key: "altitude_m", value: nav.altitude_m.toFixed(2) },
       ...this.commitmentValues(),
+      ...(this.scan === undefined ? [] : [{ key: "scan_when_stuck", value: `after ${this.scan.after_s} s, ${this.scan.counts.decisions} decisions in ${this.scan.counts.episodes} episodes` }]),
       ...(this.planner.options.arrivalRadius_m > 0 ? [{ key: "final_approach", value: `radius ${this.planner.options.arrivalRadius_m} m${this.planner.options.arrivalGuarded ? ", guarded" : ""}, ${this.arrivals} decisions` }] : []),
     ];
   }
