@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Thirty-sixth session, docs/results/fresh-confirm-plan.txt: the rows and issue 13's collision targets on the never-flown
+# test seeds from 100000 (the outputs of docs/results/fresh-confirm-s36.sh), per family: each row's collisions and
+# success per condition, ON against <= 10 % nominal / <= 12 % perturbed and <= 1/3 of BC on the same seeds, and the
+# harness's own effect paired ON / OFF (docs/results/harness-effect-paired.sh). Run after npm run build.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+for fam in default:300 trees_only:100 urban:100; do
+  name=${fam%%:*} flights=${fam##*:}
+  file=docs/results/eval-fresh-rows-$name-test-$flights-from-100000.txt
+  [ -s "$file" ] || { echo "$name: $file missing or empty"; continue; }
+  echo "== $name ($flights test seeds from 100000)"
+  node - "$file" <<'JS'
+const fs = require("fs");
+const text = fs.readFileSync(process.argv[2], "utf8").split("\n");
+let cond;
+const rates = {};
+for (const line of text) {
+  const head = /^(nominal|perturbed): (\d+) test seeds/.exec(line);
+  if (head) cond = head[1];
+  const row = /^\| (bc_student|coevo_student_off|coevo_student_harness) \| ([\d.]+) % (\[[^\]]+\]) \| ([\d.]+) % (\[[^\]]+\]) \| ([\d.]+) %/.exec(line);
+  if (row && cond) {
+    (rates[cond] ??= {})[row[1]] = Number(row[2]);
+    console.log(`${cond} ${row[1]}: collisions ${row[2]} % ${row[3]}, success ${row[4]} % ${row[5]}, timeouts ${row[6]} %`);
+  }
+}
+for (const [c, cap] of [["nominal", 10], ["perturbed", 12]]) {
+  const r = rates[c];
+  if (r?.bc_student === undefined || r.coevo_student_harness === undefined) throw new Error(`${process.argv[2]}: no ${c} rows`);
+  const on = r.coevo_student_harness, bc = r.bc_student;
+  console.log(`${c}: ON ${on.toFixed(1)} % against <= ${cap} %: ${on <= cap ? "met" : `missed by ${(on - cap).toFixed(1)} points`}; against <= 1/3 of BC (${(bc / 3).toFixed(1)} %): ${on <= bc / 3 ? "met" : `missed by ${(on - bc / 3).toFixed(1)} points`}`);
+}
+JS
+  bash docs/results/harness-effect-paired.sh "$file" "$file"
+done
