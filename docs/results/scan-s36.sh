@@ -10,17 +10,5 @@ mkdir -p out
 NAME=scan-10-arrival-6-guarded-commit-0.3,12,each
 source docs/results/pair-run.sh
 both() { run "$@" --arrival 6,guarded --vertical-commit 0.3,12,each --scan-when-stuck 10; }
-case "${1:?usage: scan-s36.sh val | test}" in
-  val)
-    both trees_only val 10000 120 "eval-$NAME-trees-val-120-from-10000.txt"
-    both default val 8000 240 "eval-$NAME-val-240-from-8000.txt"
-    both urban val 10000 120 "eval-$NAME-urban-val-120-from-10000.txt"
-    ;;
-  test)
-    both default test 0 300 "strikes-$NAME-test-300.txt" --attribute-strikes
-    both urban test 0 100 "strikes-$NAME-urban-test-100.txt" --attribute-strikes
-    both trees_only test 0 100 "strikes-$NAME-trees-test-100.txt" --attribute-strikes
-    ;;
-  *) echo "usage: scan-s36.sh val | test" >&2; exit 2 ;;
-esac
+families "${1:?usage: scan-s36.sh val | test}" "$NAME"
 echo done
