@@ -6,10 +6,11 @@
 #   bash docs/results/test-rule-check.sh commit CAND REF    (arrival-guarded-commit-rule.txt: (a) fewer strikes,
 #        (b) as above, (c) success in each family and condition not more than 5 points below REF's)
 #   bash docs/results/test-rule-check.sh scan CAND REF      (scan-rule.txt: as guarded)
+#   bash docs/results/test-rule-check.sh climb CAND REF     (climb-rule.txt: as guarded)
 # CAND, REF: the stem between "strikes-" and "-test-300.txt", e.g. arrival-6-guarded, no-option. Run after npm run build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-node - "${1:?usage: test-rule-check.sh guarded|commit|scan CAND REF}" "${2:?CAND}" "${3:?REF}" <<'JS'
+node - "${1:?usage: test-rule-check.sh guarded|commit|scan|climb CAND REF}" "${2:?CAND}" "${3:?REF}" <<'JS'
 const fs = require("fs");
 const { mcnemarExactP } = require("./dist/src/harness/eval/harnessRows");
 const { strikeLists } = require("./docs/results/strike-lists.js");
@@ -30,9 +31,9 @@ const read = (stem, fam, flights) => {
   return { success, struck, goals: success.reduce((g, p) => g + Math.round((p / 100) * flights), 0) };
 };
 const [given, cand, ref] = process.argv.slice(2);
-if (given !== "guarded" && given !== "commit" && given !== "scan") throw new Error(`unknown mode "${given}", expected guarded, commit or scan`);
-// scan-rule.txt takes arrival-guarded-rule.txt's test criteria.
-const mode = given === "scan" ? "guarded" : given;
+if (given !== "guarded" && given !== "commit" && given !== "scan" && given !== "climb") throw new Error(`unknown mode "${given}", expected guarded, commit, scan or climb`);
+// scan-rule.txt and climb-rule.txt take arrival-guarded-rule.txt's test criteria.
+const mode = given === "scan" || given === "climb" ? "guarded" : given;
 let sc = 0, sr = 0, gc = 0, gr = 0, worsePaired = false, successDrop = -Infinity;
 for (const [fam, stem, flights] of FAMILIES) {
   const c = read(cand, stem, flights), r = read(ref, stem, flights);

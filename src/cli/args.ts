@@ -1,6 +1,7 @@
 /** Argument helpers shared by the subcommands: every bad value is a UsageError naming the flag and the valid range. */
 import { parseSplit, type Split } from "../harness/data/SeedSplit";
 import { parseLineSupportSpec, type LineSupportSpec } from "../harness/eval/lineSupport";
+import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "../control/LocalPlanner";
 import { UsageError } from "./CliCommand";
 
 /** `value` as an integer >= min. */
@@ -86,4 +87,18 @@ export function valueArg(args: readonly string[], i: number): string {
   const x = args[i + 1];
   if (x === undefined || x.startsWith("--")) throw new UsageError(`${args[i] ?? "flag"} needs a value`);
   return x;
+}
+
+/** `--planner-set key=value,...`: numeric LocalPlanner options by name (tuned on val seeds, never on test). */
+export function plannerSetArg(value: string | undefined): Record<string, number> {
+  const set: Record<string, number> = {};
+  for (const kv of (value ?? "").split(",")) {
+    const [k, v] = kv.split("=");
+    const x = Number(v);
+    if (k === undefined || !Object.hasOwn(DEFAULT_PLANNER_OPTIONS, k) || typeof DEFAULT_PLANNER_OPTIONS[k as keyof PlannerOptions] !== "number" || v === undefined || v.trim() === "" || !Number.isFinite(x)) {
+      throw new UsageError(`--planner-set ${kv}: expected key=number with a numeric LocalPlanner option as key (${Object.keys(DEFAULT_PLANNER_OPTIONS).filter((o) => typeof DEFAULT_PLANNER_OPTIONS[o as keyof PlannerOptions] === "number").join(", ")})`);
+    }
+    set[k] = x;
+  }
+  return set;
 }

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { loadScenarioFile, splitOfSeed, type Scenario } from "../../../sim";
 import { evaluatePlanner, formatPlannerReport, PLANNER_ROWS, type PlannerRowName } from "../../harness/eval/plannerRows";
 import type { Teacher } from "../../harness/models/Teacher";
-import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "../../control/LocalPlanner";
+import type { PlannerOptions } from "../../control/LocalPlanner";
 import { initBackend } from "../../harness/backend";
 import type { Split } from "../../harness/data/SeedSplit";
 import { simEnvironmentFactory } from "../../harness/data/simEnvironment";
@@ -15,7 +15,7 @@ import { evaluate, formatReport, ROWS, type RowName } from "../../harness/eval/e
 import { loadHarness, loadStudent, loadTeacher } from "../../harness/modelfile";
 import { FULL_CONFIG, type TrainingState } from "../../harness/training/trainConfig";
 import { LAMBDA_INITIAL } from "../../harness/correction/constants";
-import { heldOutArg, intArg, requireScenario } from "../args";
+import { heldOutArg, intArg, plannerSetArg, requireScenario } from "../args";
 import { UsageError, type CliCommand, type CliIO } from "../CliCommand";
 import { runHarnessEval } from "./evalHarness";
 
@@ -76,19 +76,7 @@ export function parseEvalArgs(args: string[]): EvalArgs {
         out.plannerRows = rows.filter((r): r is PlannerRowName => r !== undefined);
         break;
       }
-      case "--planner-set": {
-        const set: Record<string, number> = {};
-        for (const kv of (args[++i] ?? "").split(",")) {
-          const [k, v] = kv.split("=");
-          const x = Number(v);
-          if (k === undefined || !Object.hasOwn(DEFAULT_PLANNER_OPTIONS, k) || typeof DEFAULT_PLANNER_OPTIONS[k as keyof PlannerOptions] !== "number" || v === undefined || v.trim() === "" || !Number.isFinite(x)) {
-            throw new UsageError(`--planner-set ${kv}: expected key=number with a numeric LocalPlanner option as key (${Object.keys(DEFAULT_PLANNER_OPTIONS).filter((o) => typeof DEFAULT_PLANNER_OPTIONS[o as keyof PlannerOptions] === "number").join(", ")})`);
-          }
-          set[k] = x;
-        }
-        out.plannerSet = set;
-        break;
-      }
+      case "--planner-set": out.plannerSet = plannerSetArg(args[++i]); break;
       case "--fly-rows": {
         const list = (args[++i] ?? "").split(",");
         const rows = list.map((r) => ROWS.find((x) => x === r));

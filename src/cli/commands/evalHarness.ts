@@ -1,7 +1,7 @@
 /**
  * `drone-harness eval --harness --scenario <yaml|name> [--split test] [--flights 100] [--first-seed N]
  *  [--conditions nominal,perturbed] [--bc <dir>] [--bc-harness <dir>] [--coevo <dir>] [--coevo-harness <dir>]
- *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,each|truth|truth-each]] [--commit-stall S] [--arrival R[,guarded]] [--scan-when-stuck S] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
+ *  [--rows name,...] [--region-clip X] [--runaway-level X|none] [--lambda-initial X] [--wire-gate level,cells,window_s] [--vertical-hold X] [--brake-on-reversal B] [--vertical-in-place L[,cells]] [--vertical-commit L,cells[,each|truth|truth-each]] [--commit-stall S] [--arrival R[,guarded]] [--scan-when-stuck S [--stuck-climb M[,R]]] [--planner-set key=value,...] [--risk-hold P] [--risk-floor X] [--aim low,high] [--workers N] [--ap-every N] [--attribute-strikes] [--wire-crossings] [--json]`
  * The rows of issue 13 on the same held-out seeds (src/harness/eval/harnessRows.ts), flown on
  * worker threads, with the paired ON/OFF comparisons (McNemar) and the trace of the first
  * differing decision of every flight whose outcome differs. Defaults: the BC student
@@ -19,7 +19,7 @@ import type { CorrectionAim } from "../../harness/spatial/spatialCorrection";
 import { formatHarnessReport, harnessEvalSeeds, harnessReport, rowProgress } from "../../harness/eval/harnessRows";
 import { COMMIT_SIDES, isCommitSide, type CommitSide } from "../../harness/eval/PlannerPilot";
 import { FULL_CONFIG } from "../../harness/training/trainConfig";
-import { intArg, numberArg, valueArg } from "../args";
+import { intArg, numberArg, plannerSetArg, valueArg } from "../args";
 import { UsageError, type CliIO } from "../CliCommand";
 
 export const HARNESS_ROWS = ["bc_student", "bc_student_harness", "coevo_student_harness", "coevo_student_off", "coevo_student_action_formula", "bc_student_oracle", "coevo_student_oracle", "coevo_student_fill", "coevo_student_fill_wire", "coevo_student_clean", "coevo_student_linefill", "coevo_student_linefill2", "coevo_student_linegate", "coevo_student_wiregate", "coevo_student_gap_oracle"] as const;
@@ -83,6 +83,10 @@ export type EvalHarnessArgs = {
   arrival?: { radius_m: number; guarded: boolean };
   /** Scan when stuck after S seconds without 1 m of progress (PlannerOptions.scanWhenStuck_s; src/control/stuckScan.ts); default off. */
   scanWhenStuck?: number;
+  /** With --scan-when-stuck: once stuck, the goal's altitude raised by climb_m until within release_m of the goal (PlannerOptions.stuckClimb_m, stuckClimbRelease_m); default off. */
+  stuckClimb?: { climb_m: number; release_m?: number };
+  /** `--planner-set key=value,...`: numeric LocalPlanner options, applied before the flags above (development on val seeds). */
+  plannerSet?: Record<string, number>;
   /** The planner's braking on a vertical reversal (PlannerOptions.brakeOnReversal, a blocked_cruise level); default 0 = off. */
   brakeOnReversal?: number;
   /** Each region's risk held at P x its last held value when it drops (PlannerPilot riskHold; eval only); default off. */
@@ -159,6 +163,14 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       case "--commit-stall": a.commitStall = numberArg(f, args[++i], 0.01, 600); break;
       case "--arrival": a.arrival = arrivalArg(f, v()); break;
       case "--scan-when-stuck": a.scanWhenStuck = numberArg(f, v(), 0.5, 600); break;
+      case "--stuck-climb": {
+        const value = v();
+        const [climb, release, ...rest] = value.split(",");
+        if (rest.length > 0) throw new UsageError(`${f}=${value}, expected M or M,R: the climb over the goal's altitude (m) and the goal distance that ends it (m)`);
+        a.stuckClimb = { climb_m: numberArg(f, climb, 0.5, 50), ...(release === undefined ? {} : { release_m: numberArg(f, release, 0, 1000) }) };
+        break;
+      }
+      case "--planner-set": a.plannerSet = plannerSetArg(v()); break;
       case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
       case "--risk-floor": a.riskFloor = numberArg(f, args[++i], 0, 0.99); break;
@@ -179,11 +191,13 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
 function checkEvalHarnessArgs(a: EvalHarnessArgs): void {
   if (a.scenario === "") throw new UsageError("--scenario is required");
   if (a.commitStall !== undefined && a.verticalCommit === undefined) throw new UsageError("--commit-stall bounds the vertical commitment: give --vertical-commit L,cells[,side] with it");
+  if (a.stuckClimb !== undefined && a.scanWhenStuck === undefined) throw new UsageError("--stuck-climb climbs once the drone is stuck, as the scan when stuck reads it: give --scan-when-stuck S with it");
 }
 
 /** The planner options the flags set (none: the planner's defaults). */
-function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number; verticalCommit?: number; verticalCommitWireCells?: number; verticalCommitStall_s?: number; arrivalRadius_m?: number; arrivalGuarded?: boolean; scanWhenStuck_s?: number } } {
+function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number; verticalCommit?: number; verticalCommitWireCells?: number; verticalCommitStall_s?: number; arrivalRadius_m?: number; arrivalGuarded?: boolean; scanWhenStuck_s?: number; stuckClimb_m?: number; stuckClimbRelease_m?: number } & Record<string, number | boolean> } {
   const planner = {
+    ...a.plannerSet,
     ...(a.verticalHold === undefined ? {} : { wVerticalHold: a.verticalHold }),
     ...(a.verticalInPlace === undefined ? {} : { verticalInPlace: a.verticalInPlace }),
     ...(a.verticalInPlaceWireCells === undefined ? {} : { verticalInPlaceWireCells: a.verticalInPlaceWireCells }),
@@ -192,6 +206,7 @@ function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: numbe
     ...(a.commitStall === undefined ? {} : { verticalCommitStall_s: a.commitStall }),
     ...(a.arrival === undefined ? {} : { arrivalRadius_m: a.arrival.radius_m, arrivalGuarded: a.arrival.guarded }),
     ...(a.scanWhenStuck === undefined ? {} : { scanWhenStuck_s: a.scanWhenStuck }),
+    ...(a.stuckClimb === undefined ? {} : { stuckClimb_m: a.stuckClimb.climb_m, ...(a.stuckClimb.release_m === undefined ? {} : { stuckClimbRelease_m: a.stuckClimb.release_m }) }),
   };
   return Object.keys(planner).length === 0 ? {} : { planner };
 }

@@ -59,12 +59,13 @@ export function trueWireSide(env: DroneEnvironment, nav: Readonly<Navigation>, o
  * detector's (an oracle pilot has none).
  */
 function checkDecisionOptions(source: ThreatSource, o: Readonly<PlannerOptions>): void {
-  const set = (["wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalCommit", "arrivalRadius_m", "scanWhenStuck_s"] as const).filter((k) => o[k] > 0);
+  const set = (["wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalCommit", "arrivalRadius_m", "scanWhenStuck_s", "scanDetour_m"] as const).filter((k) => o[k] > 0);
   if (source.type === "detector" && source.harness?.target === "actions" && set.length > 0) {
     throw new RangeError(`the action-formula target decides from the corrected action logits alone; it cannot fly ${set.join(", ")}`);
   }
   const wire = (["verticalInPlaceWireCells", "verticalCommit"] as const).filter((k) => o[k] > 0);
   if (source.type === "oracle" && wire.length > 0) throw new RangeError(`${wire.join(", ")} read the detector's wire evidence; the oracle pilot has no detector`);
+  if (o.scanDetour_m > 0 && !(o.scanWhenStuck_s > 0)) throw new RangeError(`scanDetour_m=${o.scanDetour_m} is the scan when stuck's detour: set scanWhenStuck_s too`);
 }
 
 /** Where the threat grid comes from. */
@@ -191,6 +192,11 @@ export class PlannerPilot implements Pilot {
   private readonly noCommitEvent: CommitEvent = { turned: false, released: false, evidence: false };
   private readonly noCommitCounts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0, released: 0 };
   private readonly truePosition = new Float64Array(3);
+  /** The planner's navigation input while a detour's sub-goal stands in for the goal (PlannerOptions.scanDetour_m). */
+  private readonly detourNav: Navigation = makeNavigation();
+  private detoured = false;
+  private scaledThreat = new Float32Array(0);
+  private climbing = false;
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
   constructor(
@@ -204,7 +210,7 @@ export class PlannerPilot implements Pilot {
     const { verticalCommit, verticalCommitWireCells, verticalCommitStall_s } = this.planner.options;
     const side = source.type === "detector" ? source.commitSide : undefined;
     const scan_s = this.planner.options.scanWhenStuck_s;
-    this.stuckScan = scan_s > 0 ? new StuckScan(scan_s) : undefined;
+    this.stuckScan = scan_s > 0 ? new StuckScan(scan_s, this.planner.options.scanDetour_m) : undefined;
     this.commitment = verticalCommit > 0 ? new VerticalCommitment({ level: verticalCommit, cells: verticalCommitWireCells, ...(side === undefined ? {} : { side }), ...(verticalCommitStall_s > 0 ? { stall_s: verticalCommitStall_s } : {}) }) : undefined;
     const truthTarget = source.type === "detector" && (source.harness?.target === "oracle" || source.harness?.target === "gap-risk");
     this.needsTruth = source.type === "oracle" || truthTarget || (source.type === "detector" && source.truthMix !== undefined);
@@ -222,6 +228,8 @@ export class PlannerPilot implements Pilot {
     this.inPlace = false;
     this.arrival = undefined;
     this.stuckScan?.reset();
+    this.detoured = false;
+    this.climbing = false;
     this.wireEvidence?.reset();
     this.commitment?.reset();
     this.heldRisk.fill(0);
@@ -251,6 +259,11 @@ export class PlannerPilot implements Pilot {
    */
   get forward_m_s(): number | undefined {
     return this.inPlace || this.stuckScan?.scanning === true ? 0 : this.arrival?.forward_m_s;
+  }
+
+  /** Whether the planner scored the last decision toward a detour's sub-goal (PlannerOptions.scanDetour_m). */
+  get lastDetour(): boolean {
+    return this.detoured;
   }
 
   /** Whether the last decision was a scan when stuck (PlannerOptions.scanWhenStuck_s). */
@@ -437,7 +450,26 @@ export class PlannerPilot implements Pilot {
         break;
       }
     }
-    this.planner.score(plannerInput({ threat: this.threat, rows, cols, width: env.width, height: env.height }, this.nav), this.logits);
+    let plannerNav = this.stuckScan === undefined ? this.nav : this.stuckScan.plannerNav(this.nav, env.time_s, this.detourNav);
+    this.detoured = plannerNav !== this.nav;
+    const climb = this.planner.options.stuckClimb_m;
+    if (climb > 0 && this.stuckScan !== undefined) {
+      if (!this.climbing && this.stuckScan.stuckAt(env.time_s) && this.nav.goalDistance_m > this.planner.options.stuckClimbRelease_m) this.climbing = true;
+      if (this.climbing && this.nav.goalDistance_m <= this.planner.options.stuckClimbRelease_m) this.climbing = false;
+      if (this.climbing) {
+        if (plannerNav !== this.detourNav) Object.assign(this.detourNav, plannerNav);
+        this.detourNav.goalDz_m = this.nav.goalDz_m + climb;
+        plannerNav = this.detourNav;
+      }
+    }
+    let threat = this.threat;
+    const scale = this.planner.options.stuckThreatScale;
+    if (scale !== 1 && this.stuckScan?.stuckAt(env.time_s) === true) {
+      if (this.scaledThreat.length !== threat.length) this.scaledThreat = new Float32Array(threat.length);
+      for (let i = 0; i < threat.length; i++) this.scaledThreat[i] = scale * threat[i]!;
+      threat = this.scaledThreat;
+    }
+    this.planner.score(plannerInput({ threat, rows, cols, width: env.width, height: env.height }, plannerNav), this.logits);
     // The vertical hold (PlannerOptions.wVerticalHold, off by default; not in the action-formula row).
     const chosen = argmaxAction(this.planner.holdVertical(this.logits, this.previous));
     // Braking on a vertical reversal (PlannerOptions.brakeOnReversal, off by default).
@@ -449,7 +481,7 @@ export class PlannerPilot implements Pilot {
       this.previous = this.arrival.action;
       this.inPlace = false;
     }
-    if (this.stuckScan !== undefined) this.previous = this.stuckScan.decide(this.previous, Math.hypot(this.nav.goalDistance_m, this.nav.goalDz_m), env.time_s, this.planner);
+    if (this.stuckScan !== undefined) this.previous = this.stuckScan.decide(this.previous, Math.hypot(this.nav.goalDistance_m, this.nav.goalDz_m), env.time_s, this.planner, this.nav);
     if (this.previous === ACTION_CLIMB || this.previous === ACTION_DESCEND) {
       this.lastVertical = this.previous;
       this.sinceVertical = 0;
