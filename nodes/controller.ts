@@ -119,6 +119,8 @@ function declareControllerParams(node: RosNode) {
     commitSide: declareString<"each" | "held">(node, "vertical_commit_side", "each", "each: every such decision takes the wire cells' side from where the drone is now; held: the first one's side is held while wire is seen", ["each", "held"]),
     arrivalRadius: declareDouble(node, "arrival_radius_m", 0, "Planner: within this horizontal distance of the goal (m) and more than 1 m from its altitude, with the way ahead and the manoeuvre's own arc clear, fly the climb or descend toward it with the forward speed that closes the distance in the same time (0 = off)", { from: 0, to: 1000 }),
     scanWhenStuck: declareDouble(node, "scan_when_stuck_s", 0, "Planner: once the drone came no more than 1 m closer to the goal than its best for this many seconds, hover is flown as a yaw in place toward the less blocked side (src/control/stuckScan.ts; 0 = off)", { from: 0, to: 600 }),
+    stuckClimb: declareDouble(node, "stuck_climb_m", 0, "Planner, with scan_when_stuck_s: once stuck, the goal's altitude the planner reads is raised by this much (m) until the drone is within stuck_climb_release_m of the goal horizontally (src/control/stuckScan.ts; 0 = off)", { from: 0, to: 100 }),
+    stuckClimbRelease: declareDouble(node, "stuck_climb_release_m", DEFAULT_PLANNER_OPTIONS.stuckClimbRelease_m, "Planner: the horizontal goal distance (m) within which the climb when stuck ends", { from: 0, to: 10000 }),
     commitStall: declareDouble(node, "vertical_commit_stall_s", 0, "Planner: the commitment turns no decision once the drone came less than 1 m closer to the goal over this many seconds of wire seen (0 = no bound)", { from: 0, to: 600 }),
   };
 }
@@ -188,7 +190,8 @@ class ControllerNode {
     const planner = p.mode === "planner" ? plannerOf(p, this.controllerOptions.limits) : undefined;
     this.navigation = new NavigationState({ timeout_s: p.navTimeout, ...(p.firstFixHome ? {} : { groundAltitude_m: p.homeAltitude }) });
     if (p.mode === "planner" && p.goalSource === "parameters") this.navigation.setGoal({ latitude: p.goalLat, longitude: p.goalLon, altitude: p.goalAlt });
-    const scan = p.scanWhenStuck > 0 ? new StuckScan(p.scanWhenStuck) : undefined;
+    const scan = p.scanWhenStuck > 0 ? new StuckScan(p.scanWhenStuck, p.stuckClimb > 0 ? { climb_m: p.stuckClimb, release_m: p.stuckClimbRelease } : undefined) : undefined;
+    if (p.scanWhenStuck === 0 && p.stuckClimb > 0) this.logger.warn(`stuck_climb_m=${p.stuckClimb} is ignored without scan_when_stuck_s (the climb begins once the drone is stuck, as the scan reads it)`);
     this.planning = planner === undefined ? undefined : new PlannerDecision(planner, this.navigation, this.health, CONTROLLER_TOPICS.policy, commitmentOf(p), CONTROLLER_TOPICS.uncorrected, scan);
     if (planner === undefined && p.commitLevel > 0) this.logger.warn(`vertical_commit_level=${p.commitLevel} is ignored with mode:=policy (the commitment turns the local planner's decisions)`);
     this.diagnostics = new NodeDiagnostics(node, { hardwareId: "controller" });

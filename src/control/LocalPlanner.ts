@@ -240,16 +240,12 @@ export type PlannerOptions = {
    */
   scanWhenStuck_s: number;
   /**
-   * With scanWhenStuck_s: once a scan finds the way ahead more likely free than blocked, a sub-goal this
-   * far ahead (m) stands in for the goal until reached or scanWhenStuck_s have passed (stuckScan.ts,
-   * thirty-seventh session). Read by the pilot, not the planner. Default 0 = off.
+   * The climb when stuck (src/control/stuckScan.ts, thirty-seventh session), with scanWhenStuck_s:
+   * once stuck, the goal's altitude in the planner's input is raised by this much (m) until the drone
+   * is within stuckClimbRelease_m of the goal horizontally. Read by the pilot. Default 0 = off.
    */
-  scanDetour_m: number;
-  /** With scanWhenStuck_s: while stuck, the threat grid the planner scores is scaled by this (eval only, an experiment). Default 1 = off. */
-  stuckThreatScale: number;
-  /** With scanWhenStuck_s: once stuck, the goal's altitude is raised by this much (m) for the flight, until within stuckClimbRelease_m of the goal (eval only, an experiment). Default 0 = off. */
   stuckClimb_m: number;
-  /** See stuckClimb_m. Default 6 (the final approach's radius in config/controller.yaml). */
+  /** See stuckClimb_m, m. Default 6 (the final approach's radius in config/controller.yaml). */
   stuckClimbRelease_m: number;
   /** Default DEFAULT_ACTION_LIMITS. */
   limits: ActionLimits;
@@ -291,8 +287,6 @@ export const DEFAULT_PLANNER_OPTIONS: Readonly<PlannerOptions> = Object.freeze({
   arrivalRadius_m: 0,
   arrivalGuarded: false,
   scanWhenStuck_s: 0,
-  scanDetour_m: 0,
-  stuckThreatScale: 1,
   stuckClimb_m: 0,
   stuckClimbRelease_m: 6,
   limits: DEFAULT_ACTION_LIMITS,

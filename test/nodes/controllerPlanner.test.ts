@@ -285,3 +285,36 @@ describe("controller node, planner mode: the scan when stuck (scan_when_stuck_s)
     await off.r.shutdown();
   });
 });
+
+describe("controller node, planner mode: the climb when stuck (stuck_climb_m)", () => {
+  /** No cell blocked: the planner cruises toward a goal at its own altitude. */
+  const open = (): Float32Array => new Float32Array(ROWS * COLS);
+
+  it("once stuck, the planner reads the goal's altitude raised and climbs; within stuck_climb_release_m of the goal it does not", async () => {
+    const { r, frame, value } = await setup({ scan_when_stuck_s: 1, stuck_climb_m: 8 }, goalAt(20, 0));
+    // The rig's fix does not move: cruise level until 1 s without progress, then the raised goal makes the planner climb.
+    expect(frame(300n, open()).linear.z).toBe(0);
+    expect(frame(800n, open()).linear.z).toBe(0);
+    const climbing = frame(1300n, open());
+    expect(climbing.linear.z).toBeGreaterThan(0);
+    expect(climbing.linear.x).toBeGreaterThan(0);
+    r.runTo(2200n * MS);
+    expect(value("stuck_climb")).toBe("8 m over the goal until 6 m from it, 1 climbs, climbing");
+    await r.shutdown();
+    // The goal 5 m away, inside the release distance: stuck, but level.
+    const near = await setup({ scan_when_stuck_s: 1, stuck_climb_m: 8 }, goalAt(5, 0));
+    near.frame(300n, open());
+    expect(near.frame(1300n, open()).linear.z).toBe(0);
+    near.r.runTo(2200n * MS);
+    expect(near.value("stuck_climb")).toBe("8 m over the goal until 6 m from it, 0 climbs, not climbing");
+    await near.r.shutdown();
+    // Without the scan the climb is off (and warned about), no key.
+    const off = await setup({ stuck_climb_m: 8 }, goalAt(20, 0));
+    off.frame(300n, open());
+    expect(off.frame(1300n, open()).linear.z).toBe(0);
+    off.r.runTo(2200n * MS);
+    expect(off.value("stuck_climb")).toBeUndefined();
+    await off.r.shutdown();
+  });
+});
+

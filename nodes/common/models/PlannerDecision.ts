@@ -20,7 +20,8 @@
  * With a scan when stuck (src/control/stuckScan.ts, the controller's scan_when_stuck_s): once the drone
  * has come no more than 1 m closer to the goal than its best for that long, a hover decision goes to the
  * Controller as the episode's yaw with forward speed capped at 0 (a yaw in place), on the policy
- * message's stamp clock.
+ * message's stamp clock. With its climb (the controller's stuck_climb_m), once stuck the planner reads
+ * the goal's altitude raised by that much until the drone is within stuck_climb_release_m of the goal.
  */
 import { plannerArrival, type ArrivalDecision } from "../../../src/control/arrival";
 import type { StuckScan } from "../../../src/control/stuckScan";
@@ -43,6 +44,8 @@ type WireFrame = { stampNs: bigint; rows: number; cols: number; mask: Uint8Array
 
 export class PlannerDecision {
   private readonly nav: Navigation = makeNavigation();
+  /** The planner's navigation input while the climb when stuck raises the goal's altitude. */
+  private readonly climbNav: Navigation = makeNavigation();
   private readonly logits = new Float32Array(NUM_ACTIONS);
   private readonly noLogits = new Float32Array(0);
   /** The last uncorrected frames' wire cells, oldest first (with a commitment). */
@@ -114,7 +117,9 @@ export class PlannerDecision {
     }
     this.navProblem = "ok";
     const threat = msg.threat_probs instanceof Float32Array ? msg.threat_probs : Float32Array.from(msg.threat_probs);
-    this.planner.score(plannerInput({ threat, rows: msg.grid_rows, cols: msg.grid_cols, width: msg.image_width, height: msg.image_height }, this.nav), this.logits);
+    const time_s = Number(stampToNs(msg.header.stamp)) / 1e9;
+    const plannerNav = this.scan === undefined ? this.nav : this.scan.plannerNav(this.nav, time_s, this.climbNav);
+    this.planner.score(plannerInput({ threat, rows: msg.grid_rows, cols: msg.grid_cols, width: msg.image_width, height: msg.image_height }, plannerNav), this.logits);
     const chosen = argmaxAction(this.logits);
     let flown = this.commitment === undefined ? chosen : this.commit(chosen, msg);
     const arrival = plannerArrival(this.planner, this.nav, this.arrivalOut);
@@ -122,7 +127,7 @@ export class PlannerDecision {
       flown = arrival.action;
       this.arrivals++;
     }
-    if (this.scan !== undefined) flown = this.scan.decide(flown, Math.hypot(this.nav.goalDistance_m, this.nav.goalDz_m), Number(stampToNs(msg.header.stamp)) / 1e9, this.planner);
+    if (this.scan !== undefined) flown = this.scan.decide(flown, Math.hypot(this.nav.goalDistance_m, this.nav.goalDz_m), time_s, this.planner);
     if (flown !== chosen) [this.logits[chosen], this.logits[flown]] = [this.logits[flown]!, this.logits[chosen]!];
     controller.setLogits(this.logits, nowNs, this.scan?.scanning === true ? 0 : arrival?.forward_m_s);
     this.lastAction = ACTIONS[flown] ?? "?";
@@ -150,6 +155,7 @@ export class PlannerDecision {
       { key: "altitude_m", value: nav.altitude_m.toFixed(2) },
       ...this.commitmentValues(),
       ...(this.scan === undefined ? [] : [{ key: "scan_when_stuck", value: `after ${this.scan.after_s} s, ${this.scan.counts.decisions} decisions in ${this.scan.counts.episodes} episodes` }]),
+      ...(this.scan?.climb === undefined ? [] : [{ key: "stuck_climb", value: `${this.scan.climb.climb_m} m over the goal until ${this.scan.climb.release_m} m from it, ${this.scan.counts.climbs} climbs, ${this.scan.climbingNow ? "climbing" : "not climbing"}` }]),
       ...(this.planner.options.arrivalRadius_m > 0 ? [{ key: "final_approach", value: `radius ${this.planner.options.arrivalRadius_m} m${this.planner.options.arrivalGuarded ? ", guarded" : ""}, ${this.arrivals} decisions` }] : []),
     ];
   }

@@ -163,13 +163,7 @@ export function parseEvalHarnessArgs(args: readonly string[]): EvalHarnessArgs {
       case "--commit-stall": a.commitStall = numberArg(f, args[++i], 0.01, 600); break;
       case "--arrival": a.arrival = arrivalArg(f, v()); break;
       case "--scan-when-stuck": a.scanWhenStuck = numberArg(f, v(), 0.5, 600); break;
-      case "--stuck-climb": {
-        const value = v();
-        const [climb, release, ...rest] = value.split(",");
-        if (rest.length > 0) throw new UsageError(`${f}=${value}, expected M or M,R: the climb over the goal's altitude (m) and the goal distance that ends it (m)`);
-        a.stuckClimb = { climb_m: numberArg(f, climb, 0.5, 50), ...(release === undefined ? {} : { release_m: numberArg(f, release, 0, 1000) }) };
-        break;
-      }
+      case "--stuck-climb": a.stuckClimb = stuckClimbArg(f, v()); break;
       case "--planner-set": a.plannerSet = plannerSetArg(v()); break;
       case "--brake-on-reversal": a.brakeOnReversal = numberArg(f, args[++i], 0, 1); break;
       case "--risk-hold": a.riskHold = numberArg(f, args[++i], 0, 1); break;
@@ -215,6 +209,13 @@ function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: numbe
 function heldOutSplit(sp: string): "val" | "test" {
   if (sp !== "test" && sp !== "val") throw new UsageError(`--split=${sp}: evaluation reads only held-out seeds (test, or val while developing)`);
   return sp;
+}
+
+/** "--stuck-climb M[,R]": the climb over the goal's altitude (m) and, optionally, the goal distance that ends it (m). */
+function stuckClimbArg(f: string, value: string): { climb_m: number; release_m?: number } {
+  const [climb, release, ...rest] = value.split(",");
+  if (rest.length > 0) throw new UsageError(`${f}=${value}, expected M or M,R: the climb over the goal's altitude (m) and the goal distance that ends it (m)`);
+  return { climb_m: numberArg(f, climb, 0.5, 50), ...(release === undefined ? {} : { release_m: numberArg(f, release, 0, 1000) }) };
 }
 
 /** "--arrival R" or "--arrival R,guarded": a radius in [0.1, 1000] m, optionally guarded. */

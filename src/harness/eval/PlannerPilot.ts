@@ -59,13 +59,13 @@ export function trueWireSide(env: DroneEnvironment, nav: Readonly<Navigation>, o
  * detector's (an oracle pilot has none).
  */
 function checkDecisionOptions(source: ThreatSource, o: Readonly<PlannerOptions>): void {
-  const set = (["wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalCommit", "arrivalRadius_m", "scanWhenStuck_s", "scanDetour_m"] as const).filter((k) => o[k] > 0);
+  const set = (["wVerticalHold", "brakeOnReversal", "verticalInPlace", "verticalCommit", "arrivalRadius_m", "scanWhenStuck_s", "stuckClimb_m"] as const).filter((k) => o[k] > 0);
   if (source.type === "detector" && source.harness?.target === "actions" && set.length > 0) {
     throw new RangeError(`the action-formula target decides from the corrected action logits alone; it cannot fly ${set.join(", ")}`);
   }
   const wire = (["verticalInPlaceWireCells", "verticalCommit"] as const).filter((k) => o[k] > 0);
   if (source.type === "oracle" && wire.length > 0) throw new RangeError(`${wire.join(", ")} read the detector's wire evidence; the oracle pilot has no detector`);
-  if (o.scanDetour_m > 0 && !(o.scanWhenStuck_s > 0)) throw new RangeError(`scanDetour_m=${o.scanDetour_m} is the scan when stuck's detour: set scanWhenStuck_s too`);
+  if (o.stuckClimb_m > 0 && !(o.scanWhenStuck_s > 0)) throw new RangeError(`stuckClimb_m=${o.stuckClimb_m} climbs once the drone is stuck, as the scan when stuck reads it: set scanWhenStuck_s too`);
 }
 
 /** Where the threat grid comes from. */
@@ -192,11 +192,8 @@ export class PlannerPilot implements Pilot {
   private readonly noCommitEvent: CommitEvent = { turned: false, released: false, evidence: false };
   private readonly noCommitCounts: VerticalCommitCounts = { commitments: 0, byWireCells: 0, byTruth: 0, overridden: 0, released: 0 };
   private readonly truePosition = new Float64Array(3);
-  /** The planner's navigation input while a detour's sub-goal stands in for the goal (PlannerOptions.scanDetour_m). */
-  private readonly detourNav: Navigation = makeNavigation();
-  private detoured = false;
-  private scaledThreat = new Float32Array(0);
-  private climbing = false;
+  /** The planner's navigation input while the climb when stuck raises the goal's altitude (PlannerOptions.stuckClimb_m). */
+  private readonly climbNav: Navigation = makeNavigation();
   private formula: { S: Float32Array; moved: Float32Array; delta: Float32Array; corrected: Float32Array; warped: Float32Array; nav: Navigation; counts: ActionFormulaCounts } | undefined;
 
   constructor(
@@ -210,7 +207,8 @@ export class PlannerPilot implements Pilot {
     const { verticalCommit, verticalCommitWireCells, verticalCommitStall_s } = this.planner.options;
     const side = source.type === "detector" ? source.commitSide : undefined;
     const scan_s = this.planner.options.scanWhenStuck_s;
-    this.stuckScan = scan_s > 0 ? new StuckScan(scan_s, this.planner.options.scanDetour_m) : undefined;
+    const { stuckClimb_m, stuckClimbRelease_m } = this.planner.options;
+    this.stuckScan = scan_s > 0 ? new StuckScan(scan_s, stuckClimb_m > 0 ? { climb_m: stuckClimb_m, release_m: stuckClimbRelease_m } : undefined) : undefined;
     this.commitment = verticalCommit > 0 ? new VerticalCommitment({ level: verticalCommit, cells: verticalCommitWireCells, ...(side === undefined ? {} : { side }), ...(verticalCommitStall_s > 0 ? { stall_s: verticalCommitStall_s } : {}) }) : undefined;
     const truthTarget = source.type === "detector" && (source.harness?.target === "oracle" || source.harness?.target === "gap-risk");
     this.needsTruth = source.type === "oracle" || truthTarget || (source.type === "detector" && source.truthMix !== undefined);
@@ -228,8 +226,6 @@ export class PlannerPilot implements Pilot {
     this.inPlace = false;
     this.arrival = undefined;
     this.stuckScan?.reset();
-    this.detoured = false;
-    this.climbing = false;
     this.wireEvidence?.reset();
     this.commitment?.reset();
     this.heldRisk.fill(0);
@@ -261,9 +257,9 @@ export class PlannerPilot implements Pilot {
     return this.inPlace || this.stuckScan?.scanning === true ? 0 : this.arrival?.forward_m_s;
   }
 
-  /** Whether the planner scored the last decision toward a detour's sub-goal (PlannerOptions.scanDetour_m). */
-  get lastDetour(): boolean {
-    return this.detoured;
+  /** Whether the planner scored the last decision with the goal's altitude raised (PlannerOptions.stuckClimb_m). */
+  get lastClimb(): boolean {
+    return this.stuckScan?.climbingNow === true;
   }
 
   /** Whether the last decision was a scan when stuck (PlannerOptions.scanWhenStuck_s). */
@@ -450,26 +446,8 @@ export class PlannerPilot implements Pilot {
         break;
       }
     }
-    let plannerNav = this.stuckScan === undefined ? this.nav : this.stuckScan.plannerNav(this.nav, env.time_s, this.detourNav);
-    this.detoured = plannerNav !== this.nav;
-    const climb = this.planner.options.stuckClimb_m;
-    if (climb > 0 && this.stuckScan !== undefined) {
-      if (!this.climbing && this.stuckScan.stuckAt(env.time_s) && this.nav.goalDistance_m > this.planner.options.stuckClimbRelease_m) this.climbing = true;
-      if (this.climbing && this.nav.goalDistance_m <= this.planner.options.stuckClimbRelease_m) this.climbing = false;
-      if (this.climbing) {
-        if (plannerNav !== this.detourNav) Object.assign(this.detourNav, plannerNav);
-        this.detourNav.goalDz_m = this.nav.goalDz_m + climb;
-        plannerNav = this.detourNav;
-      }
-    }
-    let threat = this.threat;
-    const scale = this.planner.options.stuckThreatScale;
-    if (scale !== 1 && this.stuckScan?.stuckAt(env.time_s) === true) {
-      if (this.scaledThreat.length !== threat.length) this.scaledThreat = new Float32Array(threat.length);
-      for (let i = 0; i < threat.length; i++) this.scaledThreat[i] = scale * threat[i]!;
-      threat = this.scaledThreat;
-    }
-    this.planner.score(plannerInput({ threat, rows, cols, width: env.width, height: env.height }, plannerNav), this.logits);
+    const plannerNav = this.stuckScan === undefined ? this.nav : this.stuckScan.plannerNav(this.nav, env.time_s, this.climbNav);
+    this.planner.score(plannerInput({ threat: this.threat, rows, cols, width: env.width, height: env.height }, plannerNav), this.logits);
     // The vertical hold (PlannerOptions.wVerticalHold, off by default; not in the action-formula row).
     const chosen = argmaxAction(this.planner.holdVertical(this.logits, this.previous));
     // Braking on a vertical reversal (PlannerOptions.brakeOnReversal, off by default).
@@ -481,7 +459,7 @@ export class PlannerPilot implements Pilot {
       this.previous = this.arrival.action;
       this.inPlace = false;
     }
-    if (this.stuckScan !== undefined) this.previous = this.stuckScan.decide(this.previous, Math.hypot(this.nav.goalDistance_m, this.nav.goalDz_m), env.time_s, this.planner, this.nav);
+    if (this.stuckScan !== undefined) this.previous = this.stuckScan.decide(this.previous, Math.hypot(this.nav.goalDistance_m, this.nav.goalDz_m), env.time_s, this.planner);
     if (this.previous === ACTION_CLIMB || this.previous === ACTION_DESCEND) {
       this.lastVertical = this.previous;
       this.sinceVertical = 0;

@@ -55,7 +55,7 @@ export type HarnessArm = {
  * nothing, every decision where the truth is known is a side fixed, and `turned` marks those where it was not the
  * planner's own); `released`: the decision would have been turned but the drone had stalled (PlannerOptions.verticalCommitStall_s); `arrival`: the final approach decided (PlannerOptions.arrivalRadius_m); `goal_m` the horizontal distance to the goal (m, the navigation's) at the decision.
  */
-export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "truth" | "choice"; commitExpert?: "climb" | "descend" | "none"; commitTruth?: "climb" | "descend" | "none"; turned?: 1; released?: 1; wireSeen?: 1; arrival?: 1; scan?: 1; detour?: 1; goal_m?: number };
+export type StepTrace = { step: number; time_s: number; action: number; maxThreat: number; maxRisk: number; maxDelta: number; lambda: number; clipped?: number; wireEvidence?: number; gateClosed?: 1; sight?: StepSight; commit?: "wire" | "truth" | "choice"; commitExpert?: "climb" | "descend" | "none"; commitTruth?: "climb" | "descend" | "none"; turned?: 1; released?: 1; wireSeen?: 1; arrival?: 1; scan?: 1; climb?: 1; goal_m?: number };
 
 /** `crossings`: how the flight passed each wire conductor, and the strike that ended it (`wireCrossings`, wireCrossings.ts). */
 export type ArmFlight = { outcome: FlightOutcome; trace: StepTrace[]; crossings?: WireCrossing[] };
@@ -201,7 +201,7 @@ function flyArm(arm: HarnessArm, env: ReturnType<EnvironmentFactory>, planner: P
     let maxThreat = 0;
     for (const t of threat) maxThreat = Math.max(maxThreat, t);
     const sight = rec.sight?.sight(truth.visibleMask, truth.depth, threat);
-    const entry: StepTrace = { step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...gateTrace(h), ...(sight === undefined ? {} : { sight }), ...commit, ...(pilot.lastArrival ? { arrival: 1 as const } : {}), ...(pilot.lastScan ? { scan: 1 as const } : {}), ...(pilot.lastDetour ? { detour: 1 as const } : {}), goal_m: Math.round(here.goalDistance_m * 100) / 100 };
+    const entry: StepTrace = { step, time_s: env.time_s, action, maxThreat, maxRisk: h?.maxRisk ?? 0, maxDelta: pilot.lastAppliedDelta, lambda: h?.lambda ?? 0, ...(h !== undefined && h.clippedRegions > 0 ? { clipped: h.clippedRegions } : {}), ...gateTrace(h), ...(sight === undefined ? {} : { sight }), ...commit, ...(pilot.lastArrival ? { arrival: 1 as const } : {}), ...(pilot.lastScan ? { scan: 1 as const } : {}), ...(pilot.lastClimb ? { climb: 1 as const } : {}), goal_m: Math.round(here.goalDistance_m * 100) / 100 };
     trace.push(entry);
     if (pilot.verticalCommitSide !== -1 || entry.commit !== undefined) (commitExpert ??= new CommitExpertRecorder(env)).record(entry, pilot.verticalCommitSide);
     if (record) {
@@ -592,11 +592,11 @@ function pilotTurnLines(r: HarnessRow): string[] {
     const ended = (type: string): number => r.flights.filter((f, i) => scans[i]! > 0 && f.outcome.type === type).length;
     out.push(`${r.name}: scan when stuck: ${scans.reduce((a, n) => a + n, 0)} decisions in ${scanned} flights, of them ${ended("goal")} reached the goal, ${ended("collision")} collided, ${ended("timeout")} timed out`);
   }
-  const detours = r.flights.map((f) => f.trace.filter((t) => t.detour === 1).length);
-  const detoured = detours.filter((n) => n > 0).length;
-  if (detoured > 0) {
-    const ended = (type: string): number => r.flights.filter((f, i) => detours[i]! > 0 && f.outcome.type === type).length;
-    out.push(`${r.name}: scan's detour: ${detours.reduce((a, n) => a + n, 0)} decisions toward a sub-goal in ${detoured} flights, of them ${ended("goal")} reached the goal, ${ended("collision")} collided, ${ended("timeout")} timed out`);
+  const climbs = r.flights.map((f) => f.trace.filter((t) => t.climb === 1).length);
+  const climbed = climbs.filter((n) => n > 0).length;
+  if (climbed > 0) {
+    const ended = (type: string): number => r.flights.filter((f, i) => climbs[i]! > 0 && f.outcome.type === type).length;
+    out.push(`${r.name}: climb when stuck: ${climbs.reduce((a, n) => a + n, 0)} decisions with the goal's altitude raised in ${climbed} flights, of them ${ended("goal")} reached the goal, ${ended("collision")} collided, ${ended("timeout")} timed out`);
   }
   return out;
 }

@@ -108,7 +108,9 @@ describe("PlannerPilot: the final approach (arrivalRadius_m)", () => {
     Object.assign(flight.trace[3]!, { commit: "wire", released: 1 });
     Object.assign(flight.trace[4]!, { released: 1 });
     for (const k of [5, 6]) flight.trace[k]!.scan = 1;
+    for (const k of [6, 7, 8]) flight.trace[k]!.climb = 1;
     const text = formatHarnessReport(report);
+    expect(text).toContain(`clear: climb when stuck: 3 decisions with the goal's altitude raised in 1 flights, of them ${flight.outcome.type === "goal" ? 1 : 0} reached the goal`);
     expect(text).toContain(`clear: scan when stuck: 2 decisions in 1 flights, of them ${flight.outcome.type === "goal" ? 1 : 0} reached the goal, ${flight.outcome.type === "collision" ? 1 : 0} collided, ${flight.outcome.type === "timeout" ? 1 : 0} timed out`);
     expect(text).toContain(`clear: final approach (arrival radius): 3 decisions in 1 flights, of them ${flight.outcome.type === "goal" ? 1 : 0} reached the goal`);
     expect(text).toMatch(/decisions turned to the side held, 2 left as chosen after a stall \(the stall bound\);/);
@@ -156,3 +158,50 @@ describe("PlannerPilot: the scan when stuck (scanWhenStuck_s)", () => {
     expect(() => parseEvalHarnessArgs(["--scenario", "default", "--scan-when-stuck", "0"])).toThrow("--scan-when-stuck=0, expected a number in [0.5, 600]");
   });
 });
+
+describe("PlannerPilot: the climb when stuck (stuckClimb_m)", () => {
+  /** A goal 20 m ahead at the drone's altitude; the fake drone never gets closer. */
+  function farGoal(): FakeEnvironment {
+    const env = new FakeEnvironment(8);
+    const navigation = env.navigation.bind(env);
+    jest.spyOn(env, "navigation").mockImplementation((out) => {
+      navigation(out);
+      Object.assign(out, { goalDistance_m: 20, goalBearing_rad: 0, goalDz_m: 0, altitude_m: 10 });
+      return out;
+    });
+    return env;
+  }
+
+  it("once stuck, scores with the goal's altitude raised, so the planner climbs; the plain pilot keeps cruising", () => {
+    const pilot = new PlannerPilot({ type: "detector", detector }, { scanWhenStuck_s: 1, stuckClimb_m: 8 });
+    const plain = new PlannerPilot({ type: "detector", detector }, { scanWhenStuck_s: 1 });
+    const env = farGoal();
+    const actions: number[] = [];
+    for (let k = 0; k < 8; k++) {
+      actions.push(decide(pilot, env));
+      expect(ACTIONS[decide(plain, env)]).not.toBe("climb");
+      expect(plain.lastClimb).toBe(false);
+      env.time_s += 0.25;
+    }
+    // Level for the first second (the planner's own choice), then the climb toward the raised goal.
+    expect(actions.slice(0, 4).map((a) => ACTIONS[a])).not.toContain("climb");
+    expect(actions.slice(5).map((a) => ACTIONS[a])).toEqual(["climb", "climb", "climb"]);
+    expect(pilot.lastClimb).toBe(true);
+  });
+
+  it("is refused without the scan, and read from eval's --stuck-climb M[,R] (with --scan-when-stuck)", () => {
+    expect(() => new PlannerPilot({ type: "detector", detector }, { stuckClimb_m: 8 })).toThrow("stuckClimb_m=8 climbs once the drone is stuck, as the scan when stuck reads it: set scanWhenStuck_s too");
+    const a = parseEvalHarnessArgs(["--scenario", "default", "--scan-when-stuck", "10", "--stuck-climb", "8,6"]);
+    expect(a.stuckClimb).toEqual({ climb_m: 8, release_m: 6 });
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--scan-when-stuck", "10", "--stuck-climb", "8"]).stuckClimb).toEqual({ climb_m: 8 });
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--stuck-climb", "8,6"])).toThrow("--stuck-climb climbs once the drone is stuck, as the scan when stuck reads it: give --scan-when-stuck S with it");
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--scan-when-stuck", "10", "--stuck-climb", "8,6,1"])).toThrow("--stuck-climb=8,6,1, expected M or M,R");
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--scan-when-stuck", "10", "--stuck-climb", "0"])).toThrow("--stuck-climb=0, expected a number in [0.5, 50]");
+  });
+
+  it("reads numeric planner options from eval --harness --planner-set", () => {
+    expect(parseEvalHarnessArgs(["--scenario", "default", "--planner-set", "stuckClimbRelease_m=10,wThreat=4"]).plannerSet).toEqual({ stuckClimbRelease_m: 10, wThreat: 4 });
+    expect(() => parseEvalHarnessArgs(["--scenario", "default", "--planner-set", "limits=1"])).toThrow("--planner-set limits=1: expected key=number with a numeric LocalPlanner option");
+  });
+});
+
