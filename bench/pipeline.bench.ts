@@ -53,12 +53,12 @@ async function harnessOverhead(print: (line: string) => void, frames: readonly U
   const hdir = pair.harnessDir;
   const harness = fs.existsSync(path.join(hdir, "spatial_harness.model.json")) ? (await loadSpatialHarness(hdir)).model : new SpatialHarness();
   const options = { regionClip: pair.regionClip, runawayDelta: alarmLevelOf(pair.lambdaAlarmDelta) };
-  // The controller node's planner options (config/controller.yaml): the vertical commitment and the final approach.
+  // The controller node's planner options (config/controller.yaml): the vertical commitment, the final approach, the scan and climb when stuck.
   const planner = configuredPlanner("config");
   const po = planner.options;
   const side = planner.commitSide === undefined ? {} : { commitSide: planner.commitSide };
   print(`harness overhead: detector ${coevo ? pair.detectorDir : "models/pipeline/student"}, harness ${hdir}, region clip ${options.regionClip}, lambda alarm ${options.runawayDelta}`);
-  print(`planner as config/controller.yaml: vertical commitment ${po.verticalCommit > 0 ? `${po.verticalCommit},${po.verticalCommitWireCells},${planner.commitSide ?? "held"}` : "off"}, final approach ${po.arrivalRadius_m > 0 ? `${po.arrivalRadius_m} m guarded` : "off"} (every arm)`);
+  print(`planner as config/controller.yaml: vertical commitment ${po.verticalCommit > 0 ? `${po.verticalCommit},${po.verticalCommitWireCells},${planner.commitSide ?? "held"}` : "off"}, final approach ${po.arrivalRadius_m > 0 ? `${po.arrivalRadius_m} m guarded` : "off"}, scan when stuck ${po.scanWhenStuck_s > 0 ? `${po.scanWhenStuck_s} s` : "off"}, climb when stuck ${po.stuckClimb_m > 0 ? `${po.stuckClimb_m} m until ${po.stuckClimbRelease_m} m` : "off"} (every arm)`);
   const off = new PlannerPilot({ type: "detector", detector: model, ...side }, po);
   const on = new PlannerPilot({ type: "detector", detector: model, harness: { model: harness, options, apply: true }, ...side }, po);
   // The multi-process layout: the harness node computes the image side (grey, imagined frame,

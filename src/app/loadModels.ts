@@ -16,7 +16,7 @@ import type { Teacher } from "../harness/models/Teacher";
 import type { HarnessNet } from "../harness/models/HarnessNet";
 import type { Student } from "../harness/models/Student";
 import type { NodeRegistry } from "../ros/launch/NodeFactory";
-import type { PlannerOptions } from "../control/LocalPlanner";
+import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "../control/LocalPlanner";
 import type { CommitSide } from "../control/VerticalCommitment";
 import { parametersForNode, parseParameterFile, toOverrides } from "../ros/params";
 
@@ -116,7 +116,7 @@ export async function loadModels(modelDir: string): Promise<LoadedModels> {
 
 /** The local planner's decision options the controller node flies (config/controller.yaml), as PlannerPilot takes them. */
 export type ConfiguredPlanner = {
-  options: Pick<PlannerOptions, "verticalCommit" | "verticalCommitWireCells" | "verticalCommitStall_s" | "arrivalRadius_m" | "arrivalGuarded">;
+  options: Pick<PlannerOptions, "verticalCommit" | "verticalCommitWireCells" | "verticalCommitStall_s" | "arrivalRadius_m" | "arrivalGuarded" | "scanWhenStuck_s" | "stuckClimb_m" | "stuckClimbRelease_m">;
   /** vertical_commit_side each (every such decision reads the wire cells' side) as PlannerPilot's detector source takes it; undefined for held. */
   commitSide: Extract<CommitSide, "each"> | undefined;
 };
@@ -124,7 +124,8 @@ export type ConfiguredPlanner = {
 /**
  * What `configDir`/controller.yaml gives the controller node's planner beyond its defaults: the vertical
  * commitment (vertical_commit_level, _wire_cells, _side, and _stall_s when set; nodes/controller.ts's
- * default 0 otherwise) and the final approach (arrival_radius_m; the node's approach is always guarded).
+ * default 0 otherwise), the final approach (arrival_radius_m; the node's approach is always guarded), and the
+ * scan and climb when stuck (scan_when_stuck_s, stuck_climb_m, stuck_climb_release_m; the node's defaults, off, when unset).
  * The pipeline bench flies its pilots with them, so the latency it reports is that of the nodes' planner.
  */
 export function configuredPlanner(configDir: string): ConfiguredPlanner {
@@ -143,6 +144,9 @@ export function configuredPlanner(configDir: string): ConfiguredPlanner {
       verticalCommitStall_s: num("vertical_commit_stall_s", "optional") ?? 0,
       arrivalRadius_m: num("arrival_radius_m") as number,
       arrivalGuarded: true,
+      scanWhenStuck_s: num("scan_when_stuck_s", "optional") ?? 0,
+      stuckClimb_m: num("stuck_climb_m", "optional") ?? 0,
+      stuckClimbRelease_m: num("stuck_climb_release_m", "optional") ?? DEFAULT_PLANNER_OPTIONS.stuckClimbRelease_m,
     },
     commitSide: side === "each" ? side : undefined,
   };

@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configuredPair, configuredPlanner, PIPELINE_DETECTOR_SUBDIR } from "../../src/app/loadModels";
+import { DEFAULT_PLANNER_OPTIONS } from "../../src/control/LocalPlanner";
 import { loadLaunchFile, resolveLaunchPath } from "../../src/ros/launch/loadLaunchFile";
 import { SUSTAINED_DECISIONS } from "../../src/harness/eval/harnessRows";
 
@@ -83,6 +84,9 @@ describe("the controller's planner options as the pipeline bench reads them (con
     expect(options.verticalCommitStall_s).toBe(param("vertical_commit_stall_s") ?? 0);
     expect(options.arrivalRadius_m).toBe(param("arrival_radius_m"));
     expect(options.arrivalGuarded).toBe(true);
+    expect(options.scanWhenStuck_s).toBe(param("scan_when_stuck_s") ?? 0);
+    expect(options.stuckClimb_m).toBe(param("stuck_climb_m") ?? 0);
+    expect(options.stuckClimbRelease_m).toBe(param("stuck_climb_release_m") ?? DEFAULT_PLANNER_OPTIONS.stuckClimbRelease_m);
     expect(commitSide ?? "held").toBe(param("vertical_commit_side"));
   });
 
