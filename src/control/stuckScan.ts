@@ -1,5 +1,6 @@
 /**
- * Scan when stuck (PlannerOptions.scanWhenStuck_s, thirty-sixth session; eval only, off by default).
+ * Scan when stuck (PlannerOptions.scanWhenStuck_s, thirty-sixth session; off by default, config/controller.yaml
+ * flies it with the climb since the thirty-seventh session).
  * In the woods the local planner's minimum is often hover: every window of the 90 deg camera holds
  * branches, and the drone hovers until the flight times out (trees_only's val seeds with the nodes'
  * planner: 31 of 41 nominal timeouts hovered >= 80 % of their last 20 s; the planner on
@@ -12,9 +13,10 @@
  * when the drone beats its best range by STUCK_PROGRESS_M. Like the final approach (arrival.ts), the
  * planner's scores are left alone; the pilot turns its decision.
  *
- * With a climb (PlannerOptions.stuckClimb_m, thirty-seventh session; eval only, off by default): in
- * the woods the student flags trees beyond the near-threat range as near (of the cells it flags that
- * are not near threats, a tree 12-40 m away in 62 %; docs/results/climb-rule.txt), so every window
+ * With a climb (PlannerOptions.stuckClimb_m, thirty-seventh session; off by default, 8 m until 6 m in
+ * config/controller.yaml): in the woods the student flags trees beyond the near-threat range as near
+ * (of the cells it flags that are not near threats, a tree 12-40 m away in 64 %;
+ * docs/results/woods-false-alarms-s37.txt), so every window
  * looks blocked, and a yaw alone finds no way through. A pilot in a wood climbs over it: once stuck,
  * the goal's altitude in the planner's navigation input is raised by `climb_m` (plannerNav) until the
  * drone is within `release_m` of the goal horizontally, where the final approach brings it down. The
@@ -65,7 +67,7 @@ export class StuckScan {
   }
 
   /** Whether, at `time_s`, the drone has come no more than STUCK_PROGRESS_M closer to the goal than its best for after_s seconds. */
-  stuckAt(time_s: number): boolean {
+  private stuckAt(time_s: number): boolean {
     return this.best_m !== Infinity && time_s - this.bestAt_s >= this.after_s;
   }
 
@@ -112,7 +114,7 @@ export class StuckScan {
       this.yaw = -1;
       return action;
     }
-    if (action !== ACTION_HOVER || time_s - this.bestAt_s < this.after_s) return action;
+    if (action !== ACTION_HOVER || !this.stuckAt(time_s)) return action;
     if (this.yaw < 0) {
       this.yaw = arcs.blockedOf(ACTION_YAW_LEFT) <= arcs.blockedOf(ACTION_YAW_RIGHT) ? ACTION_YAW_LEFT : ACTION_YAW_RIGHT;
       this.counts.episodes++;
@@ -122,4 +124,3 @@ export class StuckScan {
     return this.yaw;
   }
 }
-

@@ -19,6 +19,7 @@ import type { CorrectionAim } from "../../harness/spatial/spatialCorrection";
 import { formatHarnessReport, harnessEvalSeeds, harnessReport, rowProgress } from "../../harness/eval/harnessRows";
 import { COMMIT_SIDES, isCommitSide, type CommitSide } from "../../harness/eval/PlannerPilot";
 import { FULL_CONFIG } from "../../harness/training/trainConfig";
+import type { PlannerOptions } from "../../control/LocalPlanner";
 import { intArg, numberArg, plannerSetArg, valueArg } from "../args";
 import { UsageError, type CliIO } from "../CliCommand";
 
@@ -189,9 +190,9 @@ function checkEvalHarnessArgs(a: EvalHarnessArgs): void {
 }
 
 /** The planner options the flags set (none: the planner's defaults). */
-function plannerOptions(a: EvalHarnessArgs): { planner?: { wVerticalHold?: number; brakeOnReversal?: number; verticalInPlace?: number; verticalInPlaceWireCells?: number; verticalCommit?: number; verticalCommitWireCells?: number; verticalCommitStall_s?: number; arrivalRadius_m?: number; arrivalGuarded?: boolean; scanWhenStuck_s?: number; stuckClimb_m?: number; stuckClimbRelease_m?: number } & Record<string, number | boolean> } {
-  const planner = {
-    ...a.plannerSet,
+function plannerOptions(a: EvalHarnessArgs): { planner?: Partial<PlannerOptions> } {
+  const planner: Partial<PlannerOptions> = {
+    ...(a.plannerSet as Partial<PlannerOptions> | undefined),
     ...(a.verticalHold === undefined ? {} : { wVerticalHold: a.verticalHold }),
     ...(a.verticalInPlace === undefined ? {} : { verticalInPlace: a.verticalInPlace }),
     ...(a.verticalInPlaceWireCells === undefined ? {} : { verticalInPlaceWireCells: a.verticalInPlaceWireCells }),

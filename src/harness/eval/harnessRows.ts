@@ -586,19 +586,18 @@ function pilotTurnLines(r: HarnessRow): string[] {
     const goals = r.flights.filter((f, i) => arrived[i]! > 0 && f.outcome.type === "goal").length;
     out.push(`${r.name}: final approach (arrival radius): ${arrived.reduce((a, n) => a + n, 0)} decisions in ${flights} flights, of them ${goals} reached the goal`);
   }
-  const scans = r.flights.map((f) => f.trace.filter((t) => t.scan === 1).length);
-  const scanned = scans.filter((n) => n > 0).length;
-  if (scanned > 0) {
-    const ended = (type: string): number => r.flights.filter((f, i) => scans[i]! > 0 && f.outcome.type === type).length;
-    out.push(`${r.name}: scan when stuck: ${scans.reduce((a, n) => a + n, 0)} decisions in ${scanned} flights, of them ${ended("goal")} reached the goal, ${ended("collision")} collided, ${ended("timeout")} timed out`);
-  }
-  const climbs = r.flights.map((f) => f.trace.filter((t) => t.climb === 1).length);
-  const climbed = climbs.filter((n) => n > 0).length;
-  if (climbed > 0) {
-    const ended = (type: string): number => r.flights.filter((f, i) => climbs[i]! > 0 && f.outcome.type === type).length;
-    out.push(`${r.name}: climb when stuck: ${climbs.reduce((a, n) => a + n, 0)} decisions with the goal's altitude raised in ${climbed} flights, of them ${ended("goal")} reached the goal, ${ended("collision")} collided, ${ended("timeout")} timed out`);
-  }
+  out.push(...stuckLine(r, (t) => t.scan === 1, "scan when stuck", "decisions"));
+  out.push(...stuckLine(r, (t) => t.climb === 1, "climb when stuck", "decisions with the goal's altitude raised"));
   return out;
+}
+
+/** The line of a pilot's turn when stuck: its marked decisions, the flights with any, and how those flights ended (none when no flight has one). */
+function stuckLine(r: HarnessRow, marked: (t: StepTrace) => boolean, name: string, what: string): string[] {
+  const counts = r.flights.map((f) => f.trace.filter(marked).length);
+  const flights = counts.filter((n) => n > 0).length;
+  if (flights === 0) return [];
+  const ended = (type: string): number => r.flights.filter((f, i) => counts[i]! > 0 && f.outcome.type === type).length;
+  return [`${r.name}: ${name}: ${counts.reduce((a, n) => a + n, 0)} ${what} in ${flights} flights, of them ${ended("goal")} reached the goal, ${ended("collision")} collided, ${ended("timeout")} timed out`];
 }
 
 /** `runawayLevel`: the harness runtime's runaway alarm level the rows flew with (eval --runaway-level). */
