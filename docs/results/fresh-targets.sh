@@ -3,13 +3,22 @@
 # test seeds from 100000 (the outputs of docs/results/fresh-confirm-s36.sh), per family: each row's collisions and
 # success per condition, ON against <= 10 % nominal / <= 12 % perturbed and <= 1/3 of BC on the same seeds, and the
 # harness's own effect paired ON / OFF (docs/results/harness-effect-paired.sh). Run after npm run build.
+#   bash docs/results/fresh-targets.sh [FROM]
+# FROM 100000 (default): docs/results/fresh-confirm-s36.sh's outputs; FROM 200000: docs/results/fresh-climb-s38.sh's
+# (the thirty-eighth session, docs/results/fresh-climb-plan.txt: every row with the scan and the climb when stuck).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+from=${1:-100000}
+case $from in
+  100000) prefix=eval-fresh-rows ;;
+  200000) prefix=eval-fresh-climb-rows ;;
+  *) echo "fresh-targets.sh: no fresh outputs from seed $from (100000 or 200000)" >&2; exit 2 ;;
+esac
 for fam in default:300 trees_only:100 urban:100; do
   name=${fam%%:*} flights=${fam##*:}
-  file=docs/results/eval-fresh-rows-$name-test-$flights-from-100000.txt
+  file=docs/results/$prefix-$name-test-$flights-from-$from.txt
   [ -s "$file" ] || { echo "$name: $file missing or empty"; continue; }
-  echo "== $name ($flights test seeds from 100000)"
+  echo "== $name ($flights test seeds from $from)"
   node - "$file" <<'JS'
 const fs = require("fs");
 const text = fs.readFileSync(process.argv[2], "utf8").split("\n");
