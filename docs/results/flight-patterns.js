@@ -2,11 +2,14 @@
 // flight's decision trace (action, goal_m = horizontal distance to the goal): strikes inside / outside a radius of the
 // goal and their last manoeuvre; timeouts by where they end and what they flew in their last 20 s (hover share); and,
 // for every outcome, the vertical reversals (a climb after a descend or the reverse within 1 s) per minute of flight.
-//   node docs/results/flight-patterns.js EVAL.json [radius_m]   (default 6: the nodes' arrival radius)
+//   node docs/results/flight-patterns.js EVAL.json [radius_m] [--detail]   (default 6: the nodes' arrival radius)
+// --detail (thirty-eighth session) adds to each timeout its closest approach to the goal over the whole flight and the
+// shares of its last 20 s's decisions by manoeuvre (c cruise, s slow, h hover, u climb, d descend, y yaw either way).
 const fs = require("fs");
 const ACT = "cshudlr"; // ACTIONS order: cruise slow hover climb descend yaw_left yaw_right
-const [file, radiusArg] = process.argv.slice(2);
-if (!file) throw new Error("usage: node docs/results/flight-patterns.js EVAL.json [radius_m]");
+const detail = process.argv.includes("--detail");
+const [file, radiusArg] = process.argv.slice(2).filter((a) => a !== "--detail");
+if (!file) throw new Error("usage: node docs/results/flight-patterns.js EVAL.json [radius_m] [--detail]");
 const radius = radiusArg === undefined ? 6 : Number(radiusArg);
 if (!(radius > 0)) throw new Error(`radius_m=${radiusArg}, expected a positive number`);
 const json = JSON.parse(fs.readFileSync(file, "utf8"));
@@ -48,11 +51,15 @@ for (const cond of json.conditions) {
       const tail = f.trace.filter((s) => s.time_s > end.time_s - 20);
       const hover = tail.filter((s) => ACT[s.action] === "h").length / tail.length;
       const moved = f.trace.find((s) => s.time_s >= end.time_s - 20);
-      return { seed: f.outcome.seed, goal: end.goal_m, hover, closed: (moved?.goal_m ?? end.goal_m) - end.goal_m };
+      const closest = f.trace.reduce((b, s) => (s.goal_m < b.goal_m ? s : b));
+      const share = (acts) => `${(100 * tail.filter((s) => acts.includes(ACT[s.action])).length / tail.length).toFixed(0)}`;
+      const mix = `c ${share("c")} s ${share("s")} h ${share("h")} u ${share("u")} d ${share("d")} y ${share("lr")} %`;
+      const more = `; closest ${f1(closest.goal_m)} m at ${f1(closest.time_s)} s; last 20 s ${mix}`;
+      return { seed: f.outcome.seed, goal: end.goal_m, hover, closed: (moved?.goal_m ?? end.goal_m) - end.goal_m, more: detail ? more : "" };
     });
     const near2 = timeouts.filter((t) => t.goal < radius).length;
     const stuck = timeouts.filter((t) => t.hover >= 0.8).length;
     console.log(`  timeouts: ${timeouts.length}; ending within ${radius} m of the goal ${near2}; hovering >= 80 % of their last 20 s ${stuck}; came < 1 m closer over their last 20 s ${timeouts.filter((t) => t.closed < 1).length}`);
-    for (const t of timeouts) console.log(`    ${t.seed}: ends ${f1(t.goal)} m from the goal, last 20 s hover ${(100 * t.hover).toFixed(0)} %, ${f1(t.closed)} m closer`);
+    for (const t of timeouts) console.log(`    ${t.seed}: ends ${f1(t.goal)} m from the goal, last 20 s hover ${(100 * t.hover).toFixed(0)} %, ${f1(t.closed)} m closer${t.more}`);
   }
 }
