@@ -4,7 +4,8 @@
 // the near-threat truth the oracle flies (src/harness/eval/CellLabels.ts nearThreatCells: an obstacle pixel under
 // 12 m, or under 3 s at the forward speed): the flagged cells that are not near threats, by the true depth of the
 // nearest obstacle pixel in the cell (none: no obstacle pixel at all), and by image row band.
-//   node docs/results/woods-false-alarms.js [scenario] [flights] [first-seed]   (default trees_only 12 0; after npm run build)
+//   node docs/results/woods-false-alarms.js [scenario] [flights] [first-seed] [student dir]
+//   (default trees_only 12 0 models/coevo/student-r2; after npm run build; the student dir since the thirty-eighth session)
 const path = require("path");
 const D = path.join(__dirname, "../../dist");
 const { loadScenarioFile, splitOfSeed } = require(`${D}/sim`);
@@ -18,7 +19,7 @@ const { loadTeacher } = require(`${D}/src/harness/modelfile/modelFiles`);
 const { nearThreatCells } = require(`${D}/src/harness/eval/CellLabels`);
 const { initBackend } = require(`${D}/src/harness/backend/initBackend`);
 
-const [scenario = "trees_only", flightsArg = "12", firstArg = "0"] = process.argv.slice(2);
+const [scenario = "trees_only", flightsArg = "12", firstArg = "0", studentDir = "models/coevo/student-r2"] = process.argv.slice(2);
 const flights = Number(flightsArg), first = Number(firstArg);
 if (!(Number.isInteger(flights) && flights > 0 && Number.isInteger(first) && first >= 0)) throw new Error(`flights=${flightsArg}, first-seed=${firstArg}: expected whole numbers (flights >= 1)`);
 const CELL = 8;
@@ -26,7 +27,7 @@ const BANDS = [["none", Infinity], ["under 12 m (pixels the label does not count
 
 (async () => {
   await initBackend();
-  const student = (await loadTeacher(path.join(__dirname, "../../models/coevo/student-r2"))).model;
+  const student = (await loadTeacher(path.resolve(__dirname, "../..", studentDir))).model;
   const inner = new PlannerPilot({ type: "detector", detector: student }, { arrivalRadius_m: 6, arrivalGuarded: true, verticalCommit: 0.3, verticalCommitWireCells: 12 });
   const count = { decisions: 0, flagged: 0, near: 0, nearFlagged: 0, falseAlarms: 0 };
   const byDepth = new Array(BANDS.length).fill(0);
