@@ -2,11 +2,12 @@
 # Thirty-eighth session, docs/results/woods-round-plan.txt: a student phase on default and trees_only on-policy frames.
 #   bash docs/results/woods-round-s38.sh data   # on-policy caches (120 train seeds from 50000 per family), val caches
 #   bash docs/results/woods-round-s38.sh fit    # fine-tune student-r2 on them (at most 40 min), evaluate on default val
+#   bash docs/results/woods-round-s38.sh harness  # the round's harness phase for student-w3 (woods-round-harness-plan.txt)
 # WORKERS (default 1) sets the dataset's worker threads. Run after npm run build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 W=${WORKERS:-1}
-case "${1:?usage: woods-round-s38.sh data|fit}" in
+case "${1:?usage: woods-round-s38.sh data|fit|harness}" in
   data)
     for fam in trees_only default; do
       node bin/drone-harness.js dataset --scenario "sim/scenarios/$fam.yaml" --split train --flights 120 --first-seed 50000 \
@@ -24,5 +25,10 @@ case "${1:?usage: woods-round-s38.sh data|fit}" in
     node bin/drone-harness.js fit --evaluate models/coevo/student-r2 --val cache/w3-default-val
     node bin/drone-harness.js fit --evaluate models/coevo/student-r2 --val cache/w3-trees_only-val
     echo "fit done $(date -u +%H:%M)" ;;
-  *) echo "woods-round-s38.sh: unknown stage $1 (data or fit)" >&2; exit 2 ;;
+  harness)
+    node bin/drone-harness.js fit-harness --detector models/coevo/student-w3 --harness models/coevo/harness-gap --region-clip 8 \
+      --scenario sim/scenarios/default.yaml --risk-target wire-gap --flights 90 --first-seed 5500 --val-flights 20 \
+      --val-first-seed 3500 --out out/w3-harness --steps 1500 --workers "$W"
+    echo "harness done $(date -u +%H:%M)" ;;
+  *) echo "woods-round-s38.sh: unknown stage $1 (data, fit or harness)" >&2; exit 2 ;;
 esac
