@@ -4,6 +4,7 @@
 # thirty-seventh session) against the same row without them: per condition success, collisions and timeouts of each,
 # the seeds struck by only one, McNemar's exact p. Run after npm run build and docs/results/fresh-climb-s38.sh.
 #   bash docs/results/fresh-climb-woods.sh [WITH_FILE WITHOUT_FILE]
+# Any two such ON-row outputs on the same seeds pair the same way, e.g. default's (fresh-climb-default-noclimb-plan.txt).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 node - "${1:-docs/results/eval-fresh-climb-rows-trees_only-test-100-from-200000.txt}" \
