@@ -9,22 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 node - "${1:-docs/results/eval-fresh-climb-rows-trees_only-test-100-from-200000.txt}" \
   "${2:-docs/results/eval-fresh-noclimb-on-trees_only-test-100-from-200000.txt}" <<'JS'
-const fs = require("fs");
 const { mcnemarExactP } = require("./dist/src/harness/eval/harnessRows");
-const { strikeLists } = require("./docs/results/strike-lists.js");
+const { strikeLists, rowRates } = require("./docs/results/strike-lists.js");
 const ROW = "coevo_student_harness";
-/** The ON row's "collisions | success | timeouts" per condition, and its strike list. */
+/** The ON row's table line per condition, and its strike list. */
 function read(file) {
-  let cond;
+  const table = rowRates(file), lists = strikeLists(file)[ROW];
   const rates = {};
-  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
-    const head = /^(nominal|perturbed): (\d+) test seeds/.exec(line);
-    if (head) cond = head[1];
-    const row = /^\| coevo_student_harness \| ([\d.]+) % \[[^\]]+\] \| ([\d.]+) % \[[^\]]+\] \| ([\d.]+) %/.exec(line);
-    if (row && cond) rates[cond] = { collisions: row[1], success: row[2], timeouts: row[3] };
-  }
-  const lists = strikeLists(file)[ROW];
   for (const c of ["nominal", "perturbed"]) {
+    rates[c] = table[c]?.[ROW];
     if (!rates[c] || !lists?.[c]) throw new Error(`${file}: no ${c} ${ROW} row with a strike list (--attribute-strikes)`);
   }
   return { rates, lists };

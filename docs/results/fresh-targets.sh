@@ -20,17 +20,15 @@ for fam in default:300 trees_only:100 urban:100; do
   [ -s "$file" ] || { echo "$name: $file missing or empty"; continue; }
   echo "== $name ($flights test seeds from $from)"
   node - "$file" <<'JS'
-const fs = require("fs");
-const text = fs.readFileSync(process.argv[2], "utf8").split("\n");
-let cond;
+const { rowRates } = require("./docs/results/strike-lists.js");
+const ROWS = ["bc_student", "coevo_student_off", "coevo_student_harness"];
+const table = rowRates(process.argv[2]);
 const rates = {};
-for (const line of text) {
-  const head = /^(nominal|perturbed): (\d+) test seeds/.exec(line);
-  if (head) cond = head[1];
-  const row = /^\| (bc_student|coevo_student_off|coevo_student_harness) \| ([\d.]+) % (\[[^\]]+\]) \| ([\d.]+) % (\[[^\]]+\]) \| ([\d.]+) %/.exec(line);
-  if (row && cond) {
-    (rates[cond] ??= {})[row[1]] = Number(row[2]);
-    console.log(`${cond} ${row[1]}: collisions ${row[2]} % ${row[3]}, success ${row[4]} % ${row[5]}, timeouts ${row[6]} %`);
+for (const [cond, rows] of Object.entries(table)) {
+  for (const name of ROWS.filter((n) => rows[n])) {
+    const x = rows[name];
+    (rates[cond] ??= {})[name] = Number(x.collisions);
+    console.log(`${cond} ${name}: collisions ${x.collisions} % ${x.collisionsCi}, success ${x.success} % ${x.successCi}, timeouts ${x.timeouts} %`);
   }
 }
 for (const [c, cap] of [["nominal", 10], ["perturbed", 12]]) {

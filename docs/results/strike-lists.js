@@ -1,5 +1,7 @@
 // Thirty-fifth session: the strike lists of an `eval --harness --attribute-strikes` output, per row and condition:
 // { row: { nominal|perturbed: { seeds, struck: Set<seed> } } }. Read by test-rule-check.sh and harness-effect-paired.sh.
+// rowRates (thirty-eighth session): each row's table line per condition, as printed (read by fresh-targets.sh and
+// fresh-climb-woods.sh): { nominal|perturbed: { row: { collisions, collisionsCi, success, successCi, timeouts } } }.
 const fs = require("fs");
 
 function strikeLists(file) {
@@ -16,4 +18,16 @@ function strikeLists(file) {
   return out;
 }
 
-module.exports = { strikeLists };
+function rowRates(file) {
+  const out = {};
+  let cond;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    const head = /^(nominal|perturbed): (\d+) test seeds/.exec(line);
+    if (head) cond = head[1];
+    const r = /^\| (\w+) \| ([\d.]+) % (\[[^\]]+\]) \| ([\d.]+) % (\[[^\]]+\]) \| ([\d.]+) %/.exec(line);
+    if (r && cond) (out[cond] ??= {})[r[1]] = { collisions: r[2], collisionsCi: r[3], success: r[4], successCi: r[5], timeouts: r[6] };
+  }
+  return out;
+}
+
+module.exports = { strikeLists, rowRates };

@@ -19,10 +19,8 @@ export function headingSlug(text: string): string {
 export function headingAnchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
-  let inFence = false;
-  for (const line of markdown.split("\n")) {
-    if (/^\s*```/.test(line)) inFence = !inFence;
-    const m = inFence ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+  for (const line of linesOutsideFences(markdown)) {
+    const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!m) continue;
     const slug = headingSlug(m[1]!);
     const n = seen.get(slug) ?? 0;
@@ -35,13 +33,17 @@ export function headingAnchors(markdown: string): Set<string> {
 /** The targets of the inline links `[text](target)` of a Markdown text, outside code fences. */
 export function linkTargets(markdown: string): string[] {
   const out: string[] = [];
+  for (const line of linesOutsideFences(markdown)) for (const m of line.matchAll(/\]\(([^)\s]+)\)/g)) out.push(m[1]!);
+  return out;
+}
+
+/** The lines of a Markdown text that are not inside a ``` code fence (the fence lines themselves excluded). */
+function* linesOutsideFences(markdown: string): Generator<string> {
   let inFence = false;
   for (const line of markdown.split("\n")) {
     if (/^\s*```/.test(line)) inFence = !inFence;
-    if (inFence) continue;
-    for (const m of line.matchAll(/\]\(([^)\s]+)\)/g)) out.push(m[1]!);
+    else if (!inFence) yield line;
   }
-  return out;
 }
 
 export type BrokenLink = { file: string; target: string; problem: "no such file" | "no such heading" };
