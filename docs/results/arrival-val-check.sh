@@ -7,9 +7,10 @@
 #     --arrival 6,guarded alone, or against the pair without any option; arrival-guarded-commit-rule.txt)
 #   bash docs/results/arrival-val-check.sh scan   (--scan-when-stuck 10 with the nodes' options against those options alone; scan-rule.txt)
 #   bash docs/results/arrival-val-check.sh climb  (--scan-when-stuck 10 --stuck-climb 8,6 with the nodes' options against those options alone; climb-rule.txt)
+#   bash docs/results/arrival-val-check.sh w4     (student-w4 in the pair, against student-r2, both with the climb's options; woods-round2-rule.txt)
 set -euo pipefail
 cd "$(dirname "$0")"
-node - "${1:?usage: arrival-val-check.sh arrival | commit | guarded | guarded-commit | commit-plain | scan | climb}" <<'JS'
+node - "${1:?usage: arrival-val-check.sh arrival | commit | guarded | guarded-commit | commit-plain | scan | climb | w4}" <<'JS'
 const fs = require("fs");
 const FAMILIES = [["default", "val-240-from-8000", 240], ["urban", "urban-val-120-from-10000", 120], ["trees_only", "trees-val-120-from-10000", 120]];
 // The pair without the option on these seeds (docs/coevolution.md, twenty-eighth session's table).
@@ -31,6 +32,7 @@ const MODES = {
   "guarded-commit": ["arrival-6-guarded-commit-0.3,12,each", "arrival-6-guarded"], "commit-plain": ["arrival-6-guarded-commit-0.3,12,each", null],
   scan: ["scan-10-arrival-6-guarded-commit-0.3,12,each", "arrival-6-guarded-commit-0.3,12,each"],
   climb: ["scan-10-climb-8,6-arrival-6-guarded-commit-0.3,12,each", "arrival-6-guarded-commit-0.3,12,each"],
+  w4: ["w4-scan-10-climb-8,6-arrival-6-guarded-commit-0.3,12,each", "scan-10-climb-8,6-arrival-6-guarded-commit-0.3,12,each"],
 };
 if (!(which in MODES)) throw new Error(`unknown "${which}", expected one of ${Object.keys(MODES).join(", ")}`);
 const [cand, ref] = MODES[which];
@@ -43,7 +45,11 @@ for (const [fam, stem, n] of FAMILIES) {
   worst = Math.max(worst, c - c0);
 }
 const against = which === "arrival" || which === "guarded" || which === "scan" || which === "climb";
-const pass = against ? tc <= rc + 3 && worst <= 2 && tg >= rg + 10 : tc < rc && worst <= 2 && tg >= rg - 10;
-const rule = against ? `collisions <= ${rc} + 3, no family more than 2 above, goals >= ${rg} + 10` : `collisions < ${rc}, no family more than 2 above, goals >= ${rg} - 10`;
+// w4 (a new student against the nodes' one): no more collisions and no fewer goals over the 960.
+const [pass, rule] = which === "w4"
+  ? [tc <= rc && worst <= 2 && tg >= rg, `collisions <= ${rc}, no family more than 2 above, goals >= ${rg}`]
+  : against
+    ? [tc <= rc + 3 && worst <= 2 && tg >= rg + 10, `collisions <= ${rc} + 3, no family more than 2 above, goals >= ${rg} + 10`]
+    : [tc < rc && worst <= 2 && tg >= rg - 10, `collisions < ${rc}, no family more than 2 above, goals >= ${rg} - 10`];
 console.log(`over the 960: collisions ${tc}, goals ${tg}; largest family excess ${worst}; rule (${rule}): ${pass ? "passes" : "fails"}`);
 JS

@@ -2,6 +2,8 @@
 # Thirty-ninth session, docs/results/woods-round2-plan.txt: the woods round keeping round 2's frames.
 #   bash docs/results/woods-round2-s39.sh data   # round 2's caches and the thirty-eighth session's, rebuilt (two lanes)
 #   bash docs/results/woods-round2-s39.sh fit    # fine-tune student-r2 on all six (round 2's settings), then evaluate
+#   bash docs/results/woods-round2-s39.sh val    # woods-round2-rule.txt's val flights (960, ~55 min); then
+#                                                #   bash docs/results/arrival-val-check.sh w4
 # Run after npm run build. A cache directory that exists is kept (delete a partial one before re-running).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -9,7 +11,7 @@ mkdir -p cache
 run() { local dir=$1; shift; [ -d "$dir" ] || node bin/drone-harness.js dataset --cache "$dir" "$@"; echo "$dir done $(date -u +%H:%M)"; }
 R2="cache/default-train,cache/default-train-planner,cache/r1-student-flights,cache/r2-pair-flights"
 W3="cache/w3-trees_only-pair,cache/w3-default-pair"
-case "${1:?usage: woods-round2-s39.sh data|fit}" in
+case "${1:?usage: woods-round2-s39.sh data|fit|val}" in
   data)
     # lane 1: the teacher-planner's flights (docs/pipeline.md), then the woods pair flights (woods-round-s38.sh data)
     ( run cache/default-train-planner --scenario default --split train --flights 100 --first-seed 1000 --workers 1 \
@@ -39,5 +41,11 @@ case "${1:?usage: woods-round2-s39.sh data|fit}" in
       done
     done
     echo "fit done $(date -u +%H:%M)" ;;
-  *) echo "woods-round2-s39.sh: unknown stage $1 (data or fit)" >&2; exit 2 ;;
+  val)
+    mkdir -p out
+    source docs/results/pair-run.sh
+    both() { run "$@" --arrival 6,guarded --vertical-commit 0.3,12,each --scan-when-stuck 10 --stuck-climb 8,6 --coevo models/coevo/student-w4; }
+    families val w4-scan-10-climb-8,6-arrival-6-guarded-commit-0.3,12,each
+    echo "val done $(date -u +%H:%M)" ;;
+  *) echo "woods-round2-s39.sh: unknown stage $1 (data, fit or val)" >&2; exit 2 ;;
 esac
