@@ -2,6 +2,8 @@
 // { row: { nominal|perturbed: { seeds, struck: Set<seed> } } }. Read by test-rule-check.sh and harness-effect-paired.sh.
 // rowRates (thirty-eighth session): each row's table line per condition, as printed (read by fresh-targets.sh and
 // fresh-climb-woods.sh): { nominal|perturbed: { row: { collisions, collisionsCi, success, successCi, timeouts } } }.
+// strikeDetails (thirty-ninth session): each strike's line, parsed (read by strike-manoeuvres.js):
+// { row: { nominal|perturbed: [{ seed, kind, when, flaggedShare, manoeuvres }] } }.
 const fs = require("fs");
 
 function strikeLists(file) {
@@ -30,4 +32,25 @@ function rowRates(file) {
   return out;
 }
 
-module.exports = { strikeLists, rowRates };
+function strikeDetails(file) {
+  const out = {};
+  let cond, row;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    const head = /^(nominal|perturbed): \d+ /.exec(line);
+    if (head) { cond = head[1]; row = undefined; }
+    const r = /^(\w+): what the planner saw in the 3 s before each/.exec(line);
+    if (r && cond) { row = r[1]; ((out[row] ??= {})[cond] = []); }
+    const s = /^- seed (\d+): (wire|branch) at [\d.]+ s, ([a-z ]+);/.exec(line);
+    if (s && row && cond) {
+      const share = /its cells flagged (\d+) %/.exec(line);
+      const moves = /manoeuvres ([a-z]*);/.exec(line);
+      out[row][cond].push({
+        seed: Number(s[1]), kind: s[2], when: s[3],
+        flaggedShare: share ? Number(share[1]) : NaN, manoeuvres: moves ? moves[1] : "",
+      });
+    }
+  }
+  return out;
+}
+
+module.exports = { strikeLists, rowRates, strikeDetails };
