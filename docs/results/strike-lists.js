@@ -40,10 +40,10 @@ function strikeDetails(file) {
     if (head) { cond = head[1]; row = undefined; }
     const r = /^(\w+): what the planner saw in the 3 s before each/.exec(line);
     if (r && cond) { row = r[1]; ((out[row] ??= {})[cond] = []); }
-    const s = /^- seed (\d+): (wire|branch) at [\d.]+ s, ([a-z ]+);/.exec(line);
+    const s = /^- seed (\d+): (wire|branch) at [\d.]+ s, ([^;]+);/.exec(line);
     if (s && row && cond) {
       const share = /its cells flagged (\d+) %/.exec(line);
-      const moves = /manoeuvres ([a-z]*);/.exec(line);
+      const moves = /manoeuvres ([a-z]*)(;|$)/.exec(line);
       out[row][cond].push({
         seed: Number(s[1]), kind: s[2], when: s[3],
         flaggedShare: share ? Number(share[1]) : NaN, manoeuvres: moves ? moves[1] : "",

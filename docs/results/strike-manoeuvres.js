@@ -3,6 +3,7 @@
 // every decision), "hover" (hover at 8 or more), "climb and descend" (both at least once: a vertical reversal),
 // "one vertical way" (climbs or descends, not both), "yaw" (the rest: cruise, hover and yaw only); with how much of the
 // struck obstacle's near cells the planner saw flagged (threat >= 0.5) over those frames.
+// It reads both attribution formats; vertical-reversals.sh (sixteenth session) reads only the older one.
 //   node docs/results/strike-manoeuvres.js EVAL.txt [EVAL.txt ...]
 const { strikeDetails } = require("./strike-lists");
 

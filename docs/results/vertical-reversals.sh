@@ -4,6 +4,9 @@
 # A reversal is a change between u and d in the decision string with the other manoeuvres left out ("cuucudddcccu" -> "uuuddd" -> 1;
 # "dududucuucld" -> "ddududuud" ... counted on u/d only). Only the per-row "what the planner saw" blocks are read (the paired traces
 # after them are not strikes of one row). Run from the repository root.
+# It reads the attributions printed before the per-strike climb/descend counts were added (81d605e); node
+# docs/results/strike-manoeuvres.js reads both formats (its "climb and descend" count equals "reversed >= 1" here on every
+# file this script reads, checked in the thirty-ninth session).
 set -euo pipefail
 cd "$(dirname "$0")"
 for f in $(grep -l "manoeuvres [cshudlr]*$" eval-*.txt | sort); do
