@@ -5,14 +5,16 @@
 # harness's own effect paired ON / OFF (docs/results/harness-effect-paired.sh). Run after npm run build.
 #   bash docs/results/fresh-targets.sh [FROM]
 # FROM 100000 (default): docs/results/fresh-confirm-s36.sh's outputs; FROM 200000: docs/results/fresh-climb-s38.sh's
-# (the thirty-eighth session, docs/results/fresh-climb-plan.txt: every row with the scan and the climb when stuck).
+# (the thirty-eighth session, docs/results/fresh-climb-plan.txt: every row with the scan and the climb when stuck);
+# FROM 300000: docs/results/fresh-s39.sh's (the thirty-ninth session, docs/results/fresh-300000-plan.txt, the same
+# configuration as 200000's).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 from=${1:-100000}
 case $from in
   100000) prefix=eval-fresh-rows ;;
-  200000) prefix=eval-fresh-climb-rows ;;
-  *) echo "fresh-targets.sh: no fresh outputs from seed $from (100000 or 200000)" >&2; exit 2 ;;
+  200000 | 300000) prefix=eval-fresh-climb-rows ;;
+  *) echo "fresh-targets.sh: no fresh outputs from seed $from (100000, 200000 or 300000)" >&2; exit 2 ;;
 esac
 for fam in default:300 trees_only:100 urban:100; do
   name=${fam%%:*} flights=${fam##*:}
