@@ -2,20 +2,14 @@
 // { row: { nominal|perturbed: { seeds, struck: Set<seed> } } }. Read by test-rule-check.sh and harness-effect-paired.sh.
 // rowRates (thirty-eighth session): each row's table line per condition, as printed (read by fresh-targets.sh and
 // fresh-climb-woods.sh): { nominal|perturbed: { row: { collisions, collisionsCi, success, successCi, timeouts } } }.
-// strikeDetails (thirty-ninth session): each strike's line, parsed (read by strike-manoeuvres.js):
-// { row: { nominal|perturbed: [{ seed, kind, when, flaggedShare, manoeuvres }] } }.
+// strikeDetails (thirty-ninth session; strikeLists is read from it): each strike's line, parsed (read by
+// strike-manoeuvres.js): { row: { nominal|perturbed: { seeds, strikes: [{ seed, kind, when, flaggedShare, manoeuvres }] } } }.
 const fs = require("fs");
 
 function strikeLists(file) {
   const out = {};
-  let cond, row, seeds;
-  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
-    const head = /^(nominal|perturbed): (\d+) /.exec(line);
-    if (head) { cond = head[1]; seeds = Number(head[2]); row = undefined; }
-    const r = /^(\w+): what the planner saw in the 3 s before each/.exec(line);
-    if (r && cond) { row = r[1]; ((out[row] ??= {})[cond] = { seeds, struck: new Set() }); }
-    const s = /^- seed (\d+): (wire|branch) at /.exec(line);
-    if (s && row && cond) out[row][cond].struck.add(Number(s[1]));
+  for (const [row, conds] of Object.entries(strikeDetails(file))) {
+    for (const [cond, { seeds, strikes }] of Object.entries(conds)) (out[row] ??= {})[cond] = { seeds, struck: new Set(strikes.map((s) => s.seed)) };
   }
   return out;
 }
@@ -34,18 +28,19 @@ function rowRates(file) {
 
 function strikeDetails(file) {
   const out = {};
-  let cond, row;
+  let cond, row, seeds;
   for (const line of fs.readFileSync(file, "utf8").split("\n")) {
-    const head = /^(nominal|perturbed): \d+ /.exec(line);
-    if (head) { cond = head[1]; row = undefined; }
+    const head = /^(nominal|perturbed): (\d+) /.exec(line);
+    if (head) { cond = head[1]; seeds = Number(head[2]); row = undefined; }
     const r = /^(\w+): what the planner saw in the 3 s before each/.exec(line);
-    if (r && cond) { row = r[1]; ((out[row] ??= {})[cond] = []); }
-    const s = /^- seed (\d+): (wire|branch) at [\d.]+ s, ([^;]+);/.exec(line);
+    if (r && cond) { row = r[1]; ((out[row] ??= {})[cond] = { seeds, strikes: [] }); }
+    const s = /^- seed (\d+): (wire|branch) at /.exec(line);
     if (s && row && cond) {
+      const when = /^- seed \d+: \w+ at [\d.]+ s, ([^;]+);/.exec(line);
       const share = /its cells flagged (\d+) %/.exec(line);
       const moves = /manoeuvres ([a-z]*)(;|$)/.exec(line);
-      out[row][cond].push({
-        seed: Number(s[1]), kind: s[2], when: s[3],
+      out[row][cond].strikes.push({
+        seed: Number(s[1]), kind: s[2], when: when ? when[1] : "",
         flaggedShare: share ? Number(share[1]) : NaN, manoeuvres: moves ? moves[1] : "",
       });
     }

@@ -31,7 +31,7 @@ for (const file of files) {
   if (Object.keys(details).length === 0) throw new Error(`${file}: no strike lists (was it flown with --attribute-strikes?)`);
   console.log(`== ${file}`);
   for (const [row, conds] of Object.entries(details)) {
-    for (const [cond, strikes] of Object.entries(conds)) {
+    for (const [cond, { strikes }] of Object.entries(conds)) {
       const groups = {};
       for (const s of strikes) (groups[pattern(s.manoeuvres)] ??= []).push(s);
       const parts = Object.entries(groups).sort((a, b) => b[1].length - a[1].length).map(([p, g]) => {
