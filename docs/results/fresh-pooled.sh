@@ -9,9 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 node - "$@" <<'JS'
 const fs = require("fs");
-const { mcnemarExactP } = require("./dist/src/harness/eval/harnessRows");
 const { wilsonInterval } = require("./dist/src/harness/eval/FlightMetrics");
-const { strikeLists } = require("./docs/results/strike-lists.js");
+const { strikeLists, targetsLine, pairedEffect } = require("./docs/results/strike-lists.js");
 const FLIGHTS = { default: 300, urban: 100, trees_only: 100 };
 const ROWS = ["bc_student", "coevo_student_off", "coevo_student_harness"];
 const families = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(FLIGHTS);
@@ -38,13 +37,9 @@ for (const fam of families) {
       console.log(`${cond} ${row}: ${struck.size} of ${seeds} struck, ${(100 * struck.size / seeds).toFixed(1)} % [${(100 * lo).toFixed(1)}, ${(100 * hi).toFixed(1)}]`);
     }
     const rate = (row) => (100 * pooled[row].struck.size) / pooled[row].seeds;
-    const on = rate("coevo_student_harness"), bc = rate("bc_student");
-    const verdict = (limit) => (on <= limit ? "met" : `missed by ${(on - limit).toFixed(1)} points`);
-    console.log(`${cond}: ON ${on.toFixed(1)} % against <= ${cap} %: ${verdict(cap)}; against <= 1/3 of BC (${(bc / 3).toFixed(1)} %): ${verdict(bc / 3)}`);
-    const a = pooled.coevo_student_harness.struck, b = pooled.coevo_student_off.struck;
-    const onlyOn = [...a].filter((s) => !b.has(s)).length, onlyOff = [...b].filter((s) => !a.has(s)).length;
-    const share = (b.size - a.size) / (pooled.bc_student.struck.size - a.size);
-    console.log(`${cond}: only ON ${onlyOn}, only OFF ${onlyOff}; McNemar exact p = ${mcnemarExactP(onlyOn, onlyOff).toFixed(3)}; harness share of the gain over BC ${(100 * share).toFixed(0)} %`);
+    console.log(targetsLine(cond, rate("coevo_student_harness"), rate("bc_student"), cap));
+    const { coevo_student_harness: on, coevo_student_off: off, bc_student: bc } = pooled;
+    console.log(`${cond}: ${pairedEffect(on.struck, off.struck, bc.struck.size)}`);
   }
 }
 JS

@@ -22,7 +22,7 @@ for fam in default:300 trees_only:100 urban:100; do
   [ -s "$file" ] || { echo "$name: $file missing or empty"; continue; }
   echo "== $name ($flights test seeds from $from)"
   node - "$file" <<'JS'
-const { rowRates } = require("./docs/results/strike-lists.js");
+const { rowRates, targetsLine } = require("./docs/results/strike-lists.js");
 const ROWS = ["bc_student", "coevo_student_off", "coevo_student_harness"];
 const table = rowRates(process.argv[2]);
 const rates = {};
@@ -36,8 +36,7 @@ for (const [cond, rows] of Object.entries(table)) {
 for (const [c, cap] of [["nominal", 10], ["perturbed", 12]]) {
   const r = rates[c];
   if (r?.bc_student === undefined || r.coevo_student_harness === undefined) throw new Error(`${process.argv[2]}: no ${c} rows`);
-  const on = r.coevo_student_harness, bc = r.bc_student;
-  console.log(`${c}: ON ${on.toFixed(1)} % against <= ${cap} %: ${on <= cap ? "met" : `missed by ${(on - cap).toFixed(1)} points`}; against <= 1/3 of BC (${(bc / 3).toFixed(1)} %): ${on <= bc / 3 ? "met" : `missed by ${(on - bc / 3).toFixed(1)} points`}`);
+  console.log(targetsLine(c, r.coevo_student_harness, r.bc_student, cap));
 }
 JS
   bash docs/results/harness-effect-paired.sh "$file" "$file"

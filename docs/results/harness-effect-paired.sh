@@ -7,16 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 node - "${1:?ON_FILE}" "${2:?ROWS_FILE}" <<'JS'
-const { mcnemarExactP } = require("./dist/src/harness/eval/harnessRows");
-const { strikeLists } = require("./docs/results/strike-lists.js");
+const { strikeLists, pairedEffect } = require("./docs/results/strike-lists.js");
 const on = strikeLists(process.argv[2]).coevo_student_harness, rows = strikeLists(process.argv[3]);
 const off = rows.coevo_student_off, bc = rows.bc_student;
 if (!on || !off || !bc) throw new Error("need coevo_student_harness in ON_FILE and coevo_student_off, bc_student in ROWS_FILE, each with --attribute-strikes");
 for (const cond of ["nominal", "perturbed"]) {
   const [a, b, c] = [on[cond], off[cond], bc[cond]];
   if (a.seeds !== b.seeds || a.seeds !== c.seeds) throw new Error(`${cond}: ${a.seeds}, ${b.seeds}, ${c.seeds} seeds`);
-  const onlyOn = [...a.struck].filter((s) => !b.struck.has(s)).length, onlyOff = [...b.struck].filter((s) => !a.struck.has(s)).length;
-  const share = (b.struck.size - a.struck.size) / (c.struck.size - a.struck.size);
-  console.log(`${cond}: struck ON ${a.struck.size}, OFF ${b.struck.size}, BC ${c.struck.size} of ${a.seeds}; only ON ${onlyOn}, only OFF ${onlyOff}; McNemar exact p = ${mcnemarExactP(onlyOn, onlyOff).toFixed(3)}; harness share of the gain over BC ${(100 * share).toFixed(0)} %`);
+  console.log(`${cond}: struck ON ${a.struck.size}, OFF ${b.struck.size}, BC ${c.struck.size} of ${a.seeds}; ${pairedEffect(a.struck, b.struck, c.struck.size)}`);
 }
 JS

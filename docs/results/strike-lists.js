@@ -2,6 +2,8 @@
 // { row: { nominal|perturbed: { seeds, struck: Set<seed> } } }. Read by test-rule-check.sh and harness-effect-paired.sh.
 // rowRates (thirty-eighth session): each row's table line per condition, as printed (read by fresh-targets.sh and
 // fresh-climb-woods.sh): { nominal|perturbed: { row: { collisions, collisionsCi, success, successCi, timeouts } } }.
+// targetsLine and pairedEffect (thirty-ninth session): issue 13's collision targets for one condition and the
+// harness's own effect ON / OFF, as fresh-targets.sh, harness-effect-paired.sh and fresh-pooled.sh print them.
 // strikeDetails (thirty-ninth session; strikeLists is read from it): each strike's line, parsed (read by
 // strike-manoeuvres.js): { row: { nominal|perturbed: { seeds, strikes: [{ seed, kind, when, flaggedShare, manoeuvres }] } } }.
 const fs = require("fs");
@@ -48,4 +50,18 @@ function strikeDetails(file) {
   return out;
 }
 
-module.exports = { strikeLists, rowRates, strikeDetails };
+/** `cond: ON x % against <= cap %: ...; against <= 1/3 of BC (y %): ...` for collision rates `on`, `bc` in %. */
+function targetsLine(cond, on, bc, cap) {
+  const verdict = (limit) => (on <= limit ? "met" : `missed by ${(on - limit).toFixed(1)} points`);
+  return `${cond}: ON ${on.toFixed(1)} % against <= ${cap} %: ${verdict(cap)}; against <= 1/3 of BC (${(bc / 3).toFixed(1)} %): ${verdict(bc / 3)}`;
+}
+
+/** Flights struck only ON / only OFF (sets of seeds), McNemar's exact p and the harness's share (OFF - ON) / (BC - ON), as text. */
+function pairedEffect(on, off, bcStruck) {
+  const { mcnemarExactP } = require("../../dist/src/harness/eval/harnessRows");
+  const onlyOn = [...on].filter((s) => !off.has(s)).length, onlyOff = [...off].filter((s) => !on.has(s)).length;
+  const share = (off.size - on.size) / (bcStruck - on.size);
+  return `only ON ${onlyOn}, only OFF ${onlyOff}; McNemar exact p = ${mcnemarExactP(onlyOn, onlyOff).toFixed(3)}; harness share of the gain over BC ${(100 * share).toFixed(0)} %`;
+}
+
+module.exports = { strikeLists, rowRates, strikeDetails, targetsLine, pairedEffect };

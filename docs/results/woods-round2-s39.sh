@@ -13,23 +13,19 @@ R2="cache/default-train,cache/default-train-planner,cache/r1-student-flights,cac
 W3="cache/w3-trees_only-pair,cache/w3-default-pair"
 case "${1:?usage: woods-round2-s39.sh data|fit|val}" in
   data)
-    # lane 1: the teacher-planner's flights (docs/pipeline.md), then the woods pair flights (woods-round-s38.sh data)
+    # lane 1: the teacher-planner's flights (docs/pipeline.md), then the thirty-eighth session's woods-round caches
+    # (woods-round-s38.sh data; the dataset skips flights already in a cache)
     ( run cache/default-train-planner --scenario default --split train --flights 100 --first-seed 1000 --workers 1 \
         --pilot-detector models/pipeline/planner-flights-teacher --explore 0
-      run cache/w3-trees_only-pair --scenario sim/scenarios/trees_only.yaml --split train --flights 120 --first-seed 50000 \
-        --workers 1 --pilot-detector models/coevo/student-r2 --pilot-harness models/coevo/harness-gap --region-clip 8 --explore 0
-      run cache/w3-trees_only-val --scenario sim/scenarios/trees_only.yaml --split val --flights 20 --first-seed 40000 --workers 1
+      WORKERS=1 bash docs/results/woods-round-s38.sh data
     ) &
-    # lane 2: the expert's (docs/pipeline.md), round 1's and round 2's flights (docs/coevolution.md), default's pair flights
+    # lane 2: the expert's (docs/pipeline.md), round 1's and round 2's flights (docs/coevolution.md)
     ( run cache/default-train --scenario default --split train --flights 200 --workers 1
       run cache/default-val --scenario default --split val --flights 40 --rng-seed 2 --workers 1
       run cache/r1-student-flights --scenario sim/scenarios/default.yaml --split train --flights 120 --first-seed 2000 \
         --workers 1 --pilot-detector models/pipeline/student --explore 0
       run cache/r2-pair-flights --scenario sim/scenarios/default.yaml --split train --flights 120 --first-seed 5000 \
         --workers 1 --pilot-detector models/coevo/student --pilot-harness models/coevo/harness-contact --region-clip 2 --explore 0
-      run cache/w3-default-pair --scenario sim/scenarios/default.yaml --split train --flights 120 --first-seed 50000 \
-        --workers 1 --pilot-detector models/coevo/student-r2 --pilot-harness models/coevo/harness-gap --region-clip 8 --explore 0
-      run cache/w3-default-val --scenario sim/scenarios/default.yaml --split val --flights 20 --first-seed 40000 --workers 1
     ) &
     wait ;;
   fit)
